@@ -1,0 +1,181 @@
+"""Build a store directory from a dump or an endpoint, atomically.
+
+The new store is built in a sibling temporary directory (filtered N-Triples written
+there, then bulk-loaded, then the overlay applied, then metadata written); only when
+everything succeeded is it swapped in for the old one by two renames. A failure or an
+interruption at any point before the swap leaves an existing store untouched and removes
+the temporary directory (a hard kill leaves a ``.NAME.building-*`` directory that the
+next build clears).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import pyoxigraph as ox
+from tqdm import tqdm
+
+from kg.dumps import DumpReport, read_dump
+from kg.errors import KGError
+from kg.store import META_FILE, OXI_DIR, KGStore
+
+FORMAT_VERSION = 1
+
+
+@dataclass
+class BuildReport:
+    """Summary of a build: source, counts, malformed lines and timings."""
+
+    source: str
+    store: str
+    lines: int = 0
+    kept: int = 0
+    malformed: int = 0
+    malformed_examples: list[tuple[int, str, str]] = field(default_factory=list)
+    triples: int = 0
+    overlay_triples: int = 0
+    seconds: float = 0.0
+    load_seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _progress(enabled: bool, desc: str, unit: str) -> tqdm:
+    return tqdm(desc=desc, unit=unit, unit_scale=True, disable=not enabled, file=sys.stderr, mininterval=0.5)
+
+
+def build_from_dump(
+    source: str | Path,
+    store_dir: str | Path,
+    *,
+    strict: bool = False,
+    progress: bool = True,
+    max_examples: int = 10,
+    overlay: bool = True,
+) -> BuildReport:
+    """Build ``store_dir`` from a Wikidata N-Triples or JSON dump (streamed).
+
+    Raises :class:`kg.errors.DumpError` for unreadable input (or any malformed line when
+    ``strict``); the existing store is then untouched.
+    """
+    src = Path(source)
+    if not src.is_file():
+        raise KGError(f"no such dump: {src}", path=str(src))
+    dump = DumpReport(path=str(src), max_examples=max_examples)
+
+    def lines(workdir: Path) -> Path:
+        out = workdir / "filtered.nt"
+        bar = _progress(progress, f"reading {src.name}", "lines")
+        last = [0]
+
+        def tick(n: int) -> None:
+            bar.update(n - last[0])
+            last[0] = n
+            bar.set_postfix(kept=dump.kept, malformed=dump.malformed, refresh=False)
+
+        with open(out, "w", encoding="utf-8") as fh:
+            for line in read_dump(src, dump, strict=strict, on_line=tick):
+                fh.write(line)
+        tick(dump.lines)
+        bar.close()
+        report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed
+        report.malformed_examples = dump.examples
+        return out
+
+    report = BuildReport(source=str(src), store=str(store_dir))
+    _build(store_dir, lines, report, progress=progress, overlay=overlay)
+    return report
+
+
+def build_from_triples(
+    triples: Iterable[str],
+    store_dir: str | Path,
+    *,
+    source: str,
+    progress: bool = True,
+    overlay: bool = True,
+) -> BuildReport:
+    """Build ``store_dir`` from an iterable of N-Triples lines (e.g. an endpoint extract)."""
+    report = BuildReport(source=source, store=str(store_dir))
+
+    def lines(workdir: Path) -> Path:
+        out = workdir / "filtered.nt"
+        bar = _progress(progress, "fetching triples", "triples")
+        with open(out, "w", encoding="utf-8") as fh:
+            for line in triples:
+                fh.write(line)
+                report.kept += 1
+                bar.update(1)
+        bar.close()
+        report.lines = report.kept
+        return out
+
+    _build(store_dir, lines, report, progress=progress, overlay=overlay)
+    return report
+
+
+def _build(
+    store_dir: str | Path,
+    produce: Callable[[Path], Path],
+    report: BuildReport,
+    *,
+    progress: bool,
+    overlay: bool,
+) -> None:
+    start = time.perf_counter()
+    target = Path(store_dir).absolute()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f".{target.name}.building-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    work = target.parent / f".{target.name}.building-{os.getpid()}"
+    work.mkdir()
+    try:
+        nt = produce(work)
+        t0 = time.perf_counter()
+        if progress:
+            print(f"bulk-loading {nt.stat().st_size / 1e6:.1f} MB of N-Triples …", file=sys.stderr)
+        store = ox.Store(str(work / OXI_DIR))
+        store.bulk_load(path=str(nt), format=ox.RdfFormat.N_TRIPLES)
+        report.load_seconds = time.perf_counter() - t0
+        kg = KGStore(store, path=work)
+        report.triples = len(store)
+        if overlay:
+            report.overlay_triples = kg.load_overlay()
+        store.flush()
+        del kg, store
+        nt.unlink()
+        report.seconds = time.perf_counter() - start
+        _write_meta(work, report)
+        _swap_in(work, target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def _swap_in(work: Path, target: Path) -> None:
+    """Replace ``target`` by ``work``: rename the old store aside, rename the new one in."""
+    old = target.parent / f".{target.name}.old-{os.getpid()}"
+    if target.exists():
+        os.replace(target, old)
+    os.replace(work, target)
+    if old.exists():
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_meta(target: Path, report: BuildReport) -> None:
+    meta = {
+        "format_version": FORMAT_VERSION,
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        **{k: v for k, v in report.to_dict().items() if k != "malformed_examples"},
+    }
+    tmp = target / (META_FILE + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+    os.replace(tmp, target / META_FILE)

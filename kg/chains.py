@@ -1,0 +1,366 @@
+"""Hierarchy chains: per taxonomy property, the ladders from most specific to most general.
+
+For an item and a property the walk starts with the item's values of that property and
+continues upward along the *step* property:
+
+====== =========== ============  ==================================
+ladder first hop   then          SPARQL path (queries/chain_edges_*)
+====== =========== ============  ==================================
+P31    wdt:P31     wdt:P279      ``wdt:P31/wdt:P279*``
+P279   wdt:P279    wdt:P279      ``wdt:P279+``
+P8225  wdt:P8225   wdt:P279      ``wdt:P8225/wdt:P279*``
+P361   wdt:P361    wdt:P361      ``wdt:P361+``
+====== =========== ============  ==================================
+
+Overlay rules apply during the walk: a ``neverOffer`` class ends the branch (nothing above
+it is offered), a ``cutAbove`` class is offered and ends the branch, unlabelled classes
+are walked through but not offered, and at most ``max_depth`` hops are walked. Two
+ladders are built per property, as in Olstad (2023): *first* follows one parent per step
+(offerable parents first, then the lowest Q-number) and *longest* is the path offering the
+most rungs (ties: lowest Q-numbers, compared step by step).
+
+Two graph views feed the same builder: :class:`PreloadedTaxonomy` (every taxonomy edge
+and label read once from the store, the engine's default) and :class:`SparqlTaxonomy`
+(the sub-graph above one item fetched with the property-path queries, for remote or
+very large stores).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+from kg.overlay import ComposedRule, OverlayRules
+from kg.store import KGStore
+from kg.vocab import TAXONOMY_PROPS, WDT, is_entity_id, local_id, qid_number
+
+#: (first hop, step) property per ladder.
+WALKS: dict[str, tuple[str, str]] = {
+    "P31": ("P31", "P279"),
+    "P279": ("P279", "P279"),
+    "P8225": ("P8225", "P279"),
+    "P361": ("P361", "P361"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rung:
+    """One generalization: an item (or a composed label), its depth and how it was reached."""
+
+    label: str
+    qid: str | None
+    depth: int
+    path: str
+    rule: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "qid": self.qid, "depth": self.depth, "path": self.path, "rule": self.rule}
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyLadders:
+    """The *first* and *longest* ladders of one property."""
+
+    prop: str
+    first: tuple[Rung, ...] = ()
+    longest: tuple[Rung, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"first": [r.to_dict() for r in self.first], "longest": [r.to_dict() for r in self.longest]}
+
+
+@dataclass(frozen=True, slots=True)
+class Chains:
+    """All ladders of one item, per property in the order P31, P279, P8225, P361."""
+
+    qid: str
+    label: str | None
+    ladders: dict[str, PropertyLadders] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"qid": self.qid, "label": self.label, "ladders": {p: l.to_dict() for p, l in self.ladders.items()}}
+
+
+class TaxonomyView(Protocol):
+    """Read access to the taxonomy that the ladder builder needs."""
+
+    def parents(self, qid: str, prop: str) -> Sequence[str]: ...
+
+    def label(self, qid: str) -> str | None: ...
+
+    def values(self, qid: str, prop: str) -> Sequence[str]: ...
+
+
+class PreloadedTaxonomy:
+    """Every taxonomy edge and label of a store, held in dictionaries (read once)."""
+
+    def __init__(self) -> None:
+        self.edges: dict[str, dict[str, list[str]]] = {p: defaultdict(list) for p in TAXONOMY_PROPS}
+        self.labels: dict[str, str] = {}
+        self.extra: dict[str, dict[str, list[str]]] = {}
+        self.children_count: dict[str, int] = defaultdict(int)
+        self.instance_count: dict[str, int] = defaultdict(int)
+
+    @classmethod
+    def from_store(cls, kg: KGStore, extra_props: Sequence[str] = ()) -> "PreloadedTaxonomy":
+        """Load taxonomy edges, labels and ``extra_props`` statements from ``kg``."""
+        view = cls()
+        for row in kg.select("taxonomy_edges"):
+            prop = local_id(row["prop"])
+            child, parent = local_id(row["child"]), local_id(row["parent"])
+            view.edges[prop][child].append(parent)
+            if prop == "P279":
+                view.children_count[parent] += 1
+            elif prop == "P31":
+                view.instance_count[parent] += 1
+        for edges in view.edges.values():
+            for child, parents in edges.items():
+                parents.sort(key=qid_number)
+        for row in kg.select("labels_only"):
+            view.labels.setdefault(local_id(row["item"]), row["label"])
+        for prop in extra_props:
+            if prop in view.edges:
+                continue
+            table: dict[str, list[str]] = defaultdict(list)
+            for row in kg.select("property_edges", prop=WDT + prop):
+                if isinstance(row["o"], str) and row["o"].startswith("http"):
+                    table[local_id(row["s"])].append(local_id(row["o"]))
+            for vals in table.values():
+                vals.sort(key=qid_number)
+            view.extra[prop] = table
+        return view
+
+    def parents(self, qid: str, prop: str) -> Sequence[str]:
+        return self.edges[prop].get(qid, ())
+
+    def label(self, qid: str) -> str | None:
+        return self.labels.get(qid)
+
+    def values(self, qid: str, prop: str) -> Sequence[str]:
+        if prop in self.edges:
+            return self.edges[prop].get(qid, ())
+        return self.extra.get(prop, {}).get(qid, ())
+
+    @property
+    def edge_count(self) -> int:
+        return sum(len(v) for e in self.edges.values() for v in e.values())
+
+
+class SparqlTaxonomy:
+    """The sub-graph above one item, fetched with the ``chain_edges_*`` property-path queries."""
+
+    def __init__(self, kg: KGStore, qid: str, props: Sequence[str] = TAXONOMY_PROPS) -> None:
+        self.kg = kg
+        self.edges: dict[str, dict[str, list[str]]] = {p: defaultdict(list) for p in TAXONOMY_PROPS}
+        self.labels: dict[str, str] = {}
+        self._values: dict[tuple[str, str], list[str]] = {}
+        for desc in kg.select("describe_item", item=qid):
+            if desc.get("label"):
+                self.labels[qid] = desc["label"]
+        for prop in props:
+            for row in kg.select(f"chain_edges_{prop.lower()}", item=qid):
+                p = local_id(row["prop"])
+                child, parent = local_id(row["child"]), local_id(row["parent"])
+                if parent not in self.edges[p][child]:
+                    self.edges[p][child].append(parent)
+                if row.get("parentLabel"):
+                    self.labels[parent] = row["parentLabel"]
+        for edges in self.edges.values():
+            for parents in edges.values():
+                parents.sort(key=qid_number)
+
+    def parents(self, qid: str, prop: str) -> Sequence[str]:
+        return self.edges[prop].get(qid, ())
+
+    def label(self, qid: str) -> str | None:
+        return self.labels.get(qid)
+
+    def values(self, qid: str, prop: str) -> Sequence[str]:
+        key = (qid, prop)
+        if key not in self._values:
+            rows = self.kg.select("item_values", item=qid, prop=WDT + prop)
+            vals = sorted({local_id(r["value"]) for r in rows if isinstance(r["value"], str) and r["value"].startswith("http")}, key=qid_number)
+            for r in rows:
+                if r.get("label"):
+                    self.labels.setdefault(local_id(r["value"]), r["label"])
+            self._values[key] = vals
+        return self._values[key]
+
+
+class LadderBuilder:
+    """Builds :class:`Chains` from a :class:`TaxonomyView` under :class:`OverlayRules`."""
+
+    def __init__(self, rules: OverlayRules) -> None:
+        self.rules = rules
+        self._composed: dict[str, list[ComposedRule]] = defaultdict(list)
+        for rule in rules.composed:
+            self._composed[rule.applies_to].append(rule)
+        # Best upward walk from (step property, node, depth): a pure function of the view,
+        # so it is kept across lookups while the view stays the same (closure cache).
+        self._memo: dict[tuple[str, str, int], tuple[int, tuple[int, ...], tuple[str, ...]]] = {}
+        self._first_memo: dict[tuple[str, str, int], tuple[str, ...]] = {}
+        self._memo_owner: TaxonomyView | None = None
+
+    def label(self, view: TaxonomyView, qid: str) -> str | None:
+        return self.rules.label_overrides.get(qid) or view.label(qid)
+
+    def offerable(self, view: TaxonomyView, qid: str) -> bool:
+        return qid not in self.rules.never_offer and self.label(view, qid) is not None
+
+    def chains(self, view: TaxonomyView, qid: str, props: Sequence[str] = TAXONOMY_PROPS) -> Chains:
+        """Ladders of ``qid`` for each of ``props`` (properties without any rung are omitted)."""
+        ladders = {}
+        for prop in props:
+            if not view.parents(qid, WALKS[prop][0]):
+                continue
+            first = self._first(view, qid, prop)
+            longest = self._longest(view, qid, prop)
+            if first or longest:
+                ladders[prop] = PropertyLadders(prop, first, longest)
+        return Chains(qid=qid, label=self.label(view, qid), ladders=ladders)
+
+    # --- walks ----------------------------------------------------------------------
+    def _step_parents(self, view: TaxonomyView, node: str, prop: str, depth: int) -> Sequence[str]:
+        first_hop, step = WALKS[prop]
+        return view.parents(node, first_hop if depth == 0 else step)
+
+    def _path(self, prop: str, depth: int) -> str:
+        first_hop, step = WALKS[prop]
+        return "/".join([first_hop] + [step] * (depth - 1))
+
+    def _emit(self, view: TaxonomyView, item: str, node: str, prop: str, depth: int) -> list[Rung]:
+        rungs = [Rung(self.label(view, node) or "", node, depth, self._path(prop, depth))]
+        for rule in self._composed.get(node, ()):
+            composed = self._compose(view, item, rule)
+            if composed is not None:
+                rungs.append(Rung(composed, None, depth, f"{self._path(prop, depth)} + {rule.via}", rule.name))
+        return rungs
+
+    def _compose(self, view: TaxonomyView, item: str, rule: ComposedRule) -> str | None:
+        for value in view.values(item, rule.via):
+            if rule.target_class is not None and rule.target_class not in view.values(value, "P31"):
+                continue
+            lab = self.label(view, value)
+            if lab:
+                return rule.template.replace("{label}", lab)
+        return None
+
+    def _first(self, view: TaxonomyView, item: str, prop: str) -> tuple[Rung, ...]:
+        self._bind_view(view)
+        step = WALKS[prop][1]
+        memo = self._first_memo
+
+        def walk(node: str, depth: int) -> tuple[str, ...]:
+            """Nodes visited from ``node`` (at ``depth``) upward, one parent per step."""
+            key = (step, node, depth)
+            if key in memo:
+                return memo[key]
+            path: tuple[str, ...] = (node,)
+            if node not in self.rules.cut_above and depth < self.rules.max_depth:
+                options = view.parents(node, step)
+                if options:
+                    nxt = min(options, key=self._first_key(view))
+                    if nxt not in self.rules.never_offer:
+                        path = path + walk(nxt, depth + 1)
+            memo[key] = path
+            return path
+
+        starts = [p for p in view.parents(item, WALKS[prop][0]) if p != item]
+        if not starts or self.rules.max_depth < 1:
+            return ()
+        head = min(starts, key=self._first_key(view))
+        if head in self.rules.never_offer:
+            return ()
+        return self._rungs(view, item, prop, walk(head, 1))
+
+    def _first_key(self, view: TaxonomyView):
+        never = self.rules.never_offer
+        return lambda q: (q in never, self.label(view, q) is None, qid_number(q))
+
+    def _rungs(self, view: TaxonomyView, item: str, prop: str, nodes: Sequence[str]) -> tuple[Rung, ...]:
+        rungs: list[Rung] = []
+        seen: set[str] = {item}
+        for depth, node in enumerate(nodes, start=1):
+            if node in seen:
+                continue
+            seen.add(node)
+            if self.label(view, node) is not None:
+                rungs.extend(self._emit(view, item, node, prop, depth))
+        return tuple(rungs)
+
+    def _bind_view(self, view: TaxonomyView) -> None:
+        """Keep the walk caches only while the same view object is used."""
+        if self._memo_owner is not view:
+            self._memo.clear()
+            self._first_memo.clear()
+            self._memo_owner = view
+
+    def _longest(self, view: TaxonomyView, item: str, prop: str) -> tuple[Rung, ...]:
+        self._bind_view(view)
+        memo = self._memo
+        step = WALKS[prop][1]
+
+        def best(node: str, depth: int) -> tuple[int, tuple[int, ...], tuple[str, ...]]:
+            """(offered count, tie key, path) of the best walk starting at ``node``.
+
+            Depth grows by one per call, so the recursion ends on cyclic graphs too.
+            """
+            key = (step, node, depth)
+            if key in memo:
+                return memo[key]
+            if node in self.rules.never_offer:
+                memo[key] = (0, (), ())
+                return memo[key]
+            gain = 1 if self.label(view, node) is not None else 0
+            tail: tuple[int, tuple[int, ...], tuple[str, ...]] = (0, (), ())
+            if node not in self.rules.cut_above and depth < self.rules.max_depth:
+                for parent in self._step_parents(view, node, prop, depth):
+                    cand = best(parent, depth + 1)
+                    if cand[0] > tail[0] or (cand[0] == tail[0] and cand[0] > 0 and cand[1] < tail[1]):
+                        tail = cand
+            result = (gain + tail[0], (qid_number(node),) + tail[1], (node,) + tail[2])
+            memo[key] = result
+            return result
+
+        top: tuple[int, tuple[int, ...], tuple[str, ...]] = (0, (), ())
+        for start in self._step_parents(view, item, prop, 0):
+            if start == item:
+                continue
+            cand = best(start, 1)
+            if cand[0] > top[0] or (cand[0] == top[0] and cand[0] > 0 and cand[1] < top[1]):
+                top = cand
+        return self._rungs(view, item, prop, top[2])
+
+
+class ChainIndex:
+    """Chains of any item of a store: preloaded edges by default, or SPARQL per lookup.
+
+    ``mode="preloaded"`` reads every taxonomy edge and label once (a closure cache: about
+    a second on the shared seed) and answers each lookup in memory; ``mode="sparql"``
+    runs the property-path queries for every lookup.
+    """
+
+    def __init__(self, kg: KGStore, *, mode: str = "preloaded", rules: OverlayRules | None = None) -> None:
+        if mode not in ("preloaded", "sparql"):
+            raise ValueError(f"unknown chain mode {mode!r} (preloaded or sparql)")
+        self.kg = kg
+        self.mode = mode
+        self.rules = rules if rules is not None else OverlayRules.from_store(kg)
+        self.builder = LadderBuilder(self.rules)
+        via = sorted({r.via for r in self.rules.composed})
+        self.view: PreloadedTaxonomy | None = PreloadedTaxonomy.from_store(kg, via) if mode == "preloaded" else None
+
+    def chains(self, qid: str, props: Sequence[str] = TAXONOMY_PROPS) -> Chains:
+        """Ladders of ``qid``; raises ``ValueError`` for a malformed id."""
+        if not is_entity_id(qid):
+            raise ValueError(f"not a Wikidata id: {qid!r}")
+        view = self.view if self.view is not None else SparqlTaxonomy(self.kg, qid, props)
+        return self.builder.chains(view, qid, props)
+
+    def label(self, qid: str) -> str | None:
+        """Label of ``qid`` after overrides (preloaded mode reads the cache)."""
+        if self.view is not None:
+            return self.builder.label(self.view, qid)
+        rows = self.kg.select("describe_item", item=qid)
+        return self.rules.label_overrides.get(qid) or next((r["label"] for r in rows if r.get("label")), None)

@@ -1,0 +1,199 @@
+"""``taxogen kg …``: build, inspect and query the taxonomy store (typer sub-application)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from kg.build import build_from_dump, build_from_triples
+from kg.chains import ChainIndex
+from kg.errors import KGError, SanitizerError
+from kg.overlay import validate_overlay
+from kg.queries import load_query_file
+from kg.store import KGStore
+
+app = typer.Typer(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
+
+
+def fail(exc: Exception) -> None:
+    """Print an error and exit with code 1."""
+    typer.echo(f"error: {exc}", err=True)
+    raise typer.Exit(1)
+
+
+def open_store(store: Optional[Path], *, read_only: bool = True) -> KGStore:
+    """The store at ``store``, or the embedded sample graph when ``store`` is None."""
+    if store is None:
+        return KGStore.embedded()
+    return KGStore.read_only(store) if read_only else KGStore.open(store)
+
+
+@app.command()
+def build(
+    store: Path = typer.Option(..., "--store", help="Store directory to create or replace."),
+    source: Optional[Path] = typer.Option(None, "--source", help="Wikidata dump: .nt/.json, optionally .gz/.bz2."),
+    endpoint: Optional[str] = typer.Option(None, "--endpoint", help="SPARQL endpoint URL to extract from."),
+    roots: str = typer.Option("", "--roots", help="Comma-separated root classes for --endpoint (e.g. Q5,Q515)."),
+    strict: bool = typer.Option(False, "--strict", help="Fail on the first malformed line."),
+    show: int = typer.Option(10, "--show", help="How many malformed lines to print."),
+    progress: bool = typer.Option(True, "--progress/--no-progress"),
+    as_json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
+) -> None:
+    """Build a store from a dump or an endpoint; an existing store is replaced only on success."""
+    if (source is None) == (endpoint is None):
+        fail(ValueError("give exactly one of --source or --endpoint"))
+    try:
+        if source is not None:
+            report = build_from_dump(source, store, strict=strict, progress=progress, max_examples=show)
+        else:
+            from kg.extract import extract_subtaxonomy
+
+            root_ids = [r.strip() for r in roots.split(",") if r.strip()]
+            if not root_ids:
+                fail(ValueError("--endpoint needs --roots Q…,Q…"))
+            report = build_from_triples(
+                extract_subtaxonomy(endpoint, root_ids), store, source=endpoint, progress=progress
+            )
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+        return
+    typer.echo(
+        f"built {report.store}: {report.triples:,} triples ({report.overlay_triples} overlay) from "
+        f"{report.lines:,} lines, {report.kept:,} kept, {report.malformed} malformed, "
+        f"{report.seconds:.1f} s (bulk load {report.load_seconds:.1f} s)"
+    )
+    for no, reason, text in report.malformed_examples:
+        typer.echo(f"  line {no}: {reason}: {text[:100]}", err=True)
+    if report.malformed > len(report.malformed_examples):
+        typer.echo(f"  … and {report.malformed - len(report.malformed_examples)} more malformed lines", err=True)
+
+
+@app.command()
+def stats(
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Triple counts per predicate and per named graph."""
+    try:
+        st = open_store(store).stats()
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps({"per_predicate": st.per_predicate, "named_graphs": st.named_graphs, "total": st.total}, indent=2))
+        return
+    typer.echo(f"{'predicate':<60} {'triples':>10}")
+    for pred, n in sorted(st.per_predicate.items(), key=lambda kv: (-kv[1], kv[0])):
+        typer.echo(f"{_short(pred):<60} {n:>10,}")
+    typer.echo(f"{'total':<60} {st.total:>10,}")
+    for graph, n in st.named_graphs.items():
+        typer.echo(f"graph {graph}: {n:,} triples")
+
+
+def _short(iri: str) -> str:
+    for prefix, short in (
+        ("http://www.wikidata.org/prop/direct/", "wdt:"),
+        ("http://www.w3.org/2000/01/rdf-schema#", "rdfs:"),
+        ("http://www.w3.org/2004/02/skos/core#", "skos:"),
+        ("http://schema.org/", "schema:"),
+    ):
+        if iri.startswith(prefix):
+            return short + iri[len(prefix):]
+    return iri
+
+
+@app.command()
+def chains(
+    qid: str = typer.Argument(..., help="Wikidata item id, e.g. Q520549."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    mode: str = typer.Option("preloaded", "--mode", help="preloaded (default) or sparql."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The pruned ladders of an item per property, first and longest."""
+    try:
+        index = ChainIndex(open_store(store), mode=mode)
+        result = index.chains(qid)
+    except (SanitizerError, ValueError) as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"{result.qid} {result.label or '(no label)'}")
+    if not result.ladders:
+        typer.echo("  no ladders (no P31/P279/P8225/P361 edges in this store)")
+    for prop, ladders in result.ladders.items():
+        for kind in ("first", "longest"):
+            rungs = getattr(ladders, kind)
+            text = " → ".join(f"{r.label} ({r.qid or r.rule}, d{r.depth})" for r in rungs)
+            typer.echo(f"  {prop:<5} {kind:<7} {text}")
+
+
+@app.command()
+def query(
+    file: Path = typer.Argument(..., help="A .rq file (e.g. queries/ancestors.rq)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    bind: list[str] = typer.Option([], "--bind", help="name=value, for inputs declared in the header."),
+    fmt: str = typer.Option("table", "--format", help="json, csv or table."),
+) -> None:
+    """Run a SPARQL file with bound parameters against the store."""
+    if fmt not in ("json", "csv", "table"):
+        fail(ValueError(f"unknown format {fmt!r}"))
+    bindings = {}
+    for b in bind:
+        name, sep, value = b.partition("=")
+        if not sep:
+            fail(ValueError(f"--bind needs name=value, got {b!r}"))
+        bindings[name.strip().lstrip("?")] = value
+    try:
+        q = load_query_file(file)
+        rows = open_store(store).run(q, bindings)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    cols = list(rows[0].keys()) if rows else list(q.outputs)
+    if fmt == "json":
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=cols)
+        w.writeheader()
+        w.writerows(rows)
+        typer.echo(buf.getvalue().rstrip("\n"))
+    else:
+        widths = {c: max([len(c)] + [len(str(r.get(c, ""))) for r in rows]) for c in cols}
+        typer.echo("  ".join(c.ljust(min(widths[c], 60)) for c in cols))
+        for r in rows:
+            typer.echo("  ".join(str(r.get(c, "") if r.get(c) is not None else "")[:60].ljust(min(widths[c], 60)) for c in cols))
+        typer.echo(f"({len(rows)} rows)", err=True)
+
+
+@app.command()
+def overlay(
+    store: Optional[Path] = typer.Option(None, "--store", help="Store to reload the overlay into."),
+    files: list[Path] = typer.Option([], "--file", help="Overlay files (default: shipped ontology/*.ttl)."),
+) -> None:
+    """Validate the overlay and (with --store) reload it into the store's overlay graph."""
+    problems = validate_overlay(files or None)
+    for p in problems:
+        typer.echo(f"overlay problem: {p}", err=True)
+    if problems:
+        raise typer.Exit(1)
+    if store is None:
+        typer.echo("overlay valid")
+        return
+    try:
+        n = KGStore.open(store).load_overlay(files or None)
+    except KGError as exc:
+        fail(exc)
+        return
+    typer.echo(f"overlay reloaded: {n} triples in <urn:taxogen:overlay>")

@@ -1,0 +1,160 @@
+"""Named SPARQL queries: ``queries/<name>.rq`` loaded by name and run with bound values.
+
+Every ``.rq`` file starts with a comment header::
+
+    # summary: what the query answers
+    # in: ?item iri     a Wikidata item            (one line per bindable variable)
+    # out: ?child ?parent ?prop
+
+Values are bound only through pyoxigraph's ``substitutions=`` (never by formatting the
+query text), so a value cannot change the query's structure. A binding must be declared
+in the header with its kind: ``iri`` (a Wikidata id such as ``Q42`` or a full
+``http://www.wikidata.org/entity/`` IRI), ``string`` (an English literal), ``text`` (a
+plain literal) or ``int``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal as TypingLiteral
+
+import pyoxigraph as ox
+
+from kg.errors import QueryError
+from kg.vocab import WD, entity_iri, is_entity_id
+
+BindingKind = TypingLiteral["iri", "string", "text", "int"]
+_KINDS = ("iri", "string", "text", "int")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_IN = re.compile(r"^#\s*in:\s*\?(\w+)\s+(\w+)\s*(.*)$")
+_OUT = re.compile(r"^#\s*out:\s*(.*)$")
+_SUMMARY = re.compile(r"^#\s*summary:\s*(.*)$")
+
+
+@dataclass(frozen=True, slots=True)
+class NamedQuery:
+    """A parsed ``.rq`` file: its text and the header's declared inputs and outputs."""
+
+    name: str
+    text: str
+    summary: str
+    inputs: dict[str, str] = field(default_factory=dict)
+    outputs: tuple[str, ...] = ()
+    path: str = ""
+
+
+def parse_query(name: str, text: str, path: str = "") -> NamedQuery:
+    """Parse a query's header; raises :class:`QueryError` when the header is malformed."""
+    summary, inputs, outputs = "", {}, ()
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            continue
+        if m := _SUMMARY.match(line):
+            summary = m.group(1).strip()
+        elif m := _IN.match(line):
+            var, kind = m.group(1), m.group(2)
+            if kind not in _KINDS:
+                raise QueryError(f"{name}.rq declares ?{var} with unknown kind {kind!r}", query=name)
+            inputs[var] = kind
+        elif m := _OUT.match(line):
+            outputs = tuple(v.lstrip("?") for v in m.group(1).split())
+    if not summary:
+        raise QueryError(f"{name}.rq has no '# summary:' header line", query=name)
+    for var in inputs:
+        # pyoxigraph substitutes only variables that are projected
+        if not re.search(rf"SELECT[^{{]*\?{var}\b", text, flags=re.S | re.I) and not re.search(
+            r"^\s*(ASK|CONSTRUCT)", _strip_comments(text), flags=re.I | re.M
+        ):
+            raise QueryError(f"{name}.rq: input ?{var} must appear in SELECT", query=name)
+    return NamedQuery(name=name, text=text, summary=summary, inputs=inputs, outputs=outputs, path=path)
+
+
+def _strip_comments(text: str) -> str:
+    return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
+
+
+def query_dir() -> Path:
+    """Directory holding the shipped ``.rq`` files."""
+    return Path(str(resources.files("queries")))
+
+
+def list_queries() -> list[str]:
+    """Names of every shipped query, sorted."""
+    return sorted(p.stem for p in query_dir().glob("*.rq"))
+
+
+@lru_cache(maxsize=None)
+def load_query(name: str) -> NamedQuery:
+    """Load ``queries/<name>.rq`` by name (cached). Raises :class:`QueryError` if unknown."""
+    if not _NAME.match(name):
+        raise QueryError(f"invalid query name {name!r}", query=name)
+    path = query_dir() / f"{name}.rq"
+    if not path.is_file():
+        raise QueryError(f"no query named {name!r}; known: {', '.join(list_queries())}", query=name)
+    return parse_query(name, path.read_text(encoding="utf-8"), str(path))
+
+
+def load_query_file(path: str | Path) -> NamedQuery:
+    """Load a maintainer's ``.rq`` file from any path."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise QueryError(f"cannot read {p}: {exc}", query=p.stem) from exc
+    if "# summary:" not in text:
+        text = f"# summary: {p.name}\n" + text
+    return parse_query(p.stem, text, str(p))
+
+
+def to_term(query: NamedQuery, var: str, value: Any) -> ox.NamedNode | ox.Literal:
+    """Convert one binding to an RDF term according to the header's declared kind."""
+    if var not in query.inputs:
+        declared = ", ".join(f"?{v}" for v in query.inputs) or "none"
+        raise QueryError(f"{query.name}: ?{var} is not a declared input (declared: {declared})", query=query.name)
+    kind = query.inputs[var]
+    if kind == "iri":
+        if isinstance(value, ox.NamedNode):
+            value = value.value
+        text = str(value)
+        if is_entity_id(text):
+            return ox.NamedNode(entity_iri(text))
+        if text.startswith(WD) and is_entity_id(text[len(WD):]):
+            return ox.NamedNode(text)
+        if text.startswith(("http://", "https://", "urn:")) and not re.search(r"[\s<>\"{}|^`\\]", text):
+            return ox.NamedNode(text)
+        raise QueryError(f"{query.name}: ?{var} needs a Wikidata id or IRI, got {value!r}", query=query.name)
+    if kind == "int":
+        try:
+            return ox.Literal(str(int(value)), datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer"))
+        except (TypeError, ValueError) as exc:
+            raise QueryError(f"{query.name}: ?{var} needs an integer, got {value!r}", query=query.name) from exc
+    if not isinstance(value, str):
+        raise QueryError(f"{query.name}: ?{var} needs a string, got {type(value).__name__}", query=query.name)
+    if kind == "string":
+        return ox.Literal(value, language="en")
+    return ox.Literal(value)
+
+
+def bind(query: NamedQuery, bindings: dict[str, Any]) -> dict[ox.Variable, ox.NamedNode | ox.Literal]:
+    """Map ``{name: value}`` to pyoxigraph substitutions, validating every name and value."""
+    return {ox.Variable(k): to_term(query, k, v) for k, v in bindings.items()}
+
+
+def term_value(term: Any) -> Any:
+    """Python value of an RDF term (IRI string, literal value, ``None`` for unbound)."""
+    if term is None:
+        return None
+    if type(term) is ox.NamedNode:
+        return term.value
+    if isinstance(term, ox.Literal):
+        dt = term.datatype.value if term.datatype is not None else ""
+        if dt.endswith(("#integer", "#int", "#long")):
+            return int(term.value)
+        return term.value
+    if isinstance(term, (ox.NamedNode, ox.BlankNode)):
+        return term.value
+    return str(term)

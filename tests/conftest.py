@@ -1,0 +1,65 @@
+"""Shared fixtures: the embedded sample store (session-scoped), paths to shared data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg import ChainIndex, KGStore
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SHARED = ROOT.parent / "shared"
+SEED = SHARED / "data" / "wikidata-seed" / "wikidata-seed.nt.gz"
+WIKIREPLACE = SHARED / "data" / "wikireplace" / "wikireplace_dev.json"
+
+
+@pytest.fixture(scope="session")
+def sample_kg() -> KGStore:
+    """The embedded sample graph with the overlay, in memory (read by many tests)."""
+    return KGStore.embedded()
+
+
+@pytest.fixture(scope="session")
+def sample_index(sample_kg: KGStore) -> ChainIndex:
+    return ChainIndex(sample_kg)
+
+
+@pytest.fixture(scope="session")
+def seed_path() -> Path:
+    if not SEED.is_file():
+        pytest.skip(f"shared Wikidata seed not found at {SEED}")
+    return SEED
+
+
+@pytest.fixture(scope="session")
+def wikireplace_path() -> Path:
+    if not WIKIREPLACE.is_file():
+        pytest.skip(f"shared WikiReplace data not found at {WIKIREPLACE}")
+    return WIKIREPLACE
+
+
+@pytest.fixture(scope="session")
+def seed_store(tmp_path_factory: pytest.TempPathFactory, seed_path: Path) -> Path:
+    """The shared seed built once into a temporary store directory (slow: ~10 s)."""
+    from kg import build_from_dump
+
+    target = tmp_path_factory.mktemp("seed") / "store"
+    build_from_dump(seed_path, target, progress=False)
+    return target
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="also run tests marked slow (CI=true does too)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    import os
+
+    if config.getoption("--slow") or os.environ.get("CI", "").lower() == "true":
+        return
+    skip = pytest.mark.skip(reason="slow: run with --slow (CI=true runs them)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
