@@ -158,3 +158,27 @@ def term_value(term: Any) -> Any:
     if isinstance(term, (ox.NamedNode, ox.BlankNode)):
         return term.value
     return str(term)
+
+
+def render(query: NamedQuery, bindings: dict[str, Any], *, limit: int | None = None, offset: int | None = None) -> str:
+    """Query text for a remote endpoint, with the bindings as a leading ``VALUES`` block.
+
+    The template is not edited: validated terms (see :func:`to_term`) are serialized in
+    N-Triples syntax by pyoxigraph and placed in a ``VALUES`` clause at the start of the
+    outermost ``WHERE`` group, which is SPARQL 1.1's own way to pass values. ``limit`` and
+    ``offset`` (integers) are appended for paging.
+    """
+    terms = bind(query, bindings)
+    text = query.text
+    if terms:
+        names = " ".join(f"?{v.value}" for v in terms)
+        row = " ".join(str(t) for t in terms.values())
+        match = re.search(r"\bWHERE\s*\{", text, flags=re.I)
+        if match is None:
+            raise QueryError(f"{query.name}: no WHERE group to bind into", query=query.name)
+        text = f"{text[: match.end()]}\n  VALUES ({names}) {{ ({row}) }}{text[match.end():]}"
+    if limit is not None:
+        text = f"{text.rstrip()}\nLIMIT {int(limit)}"
+    if offset:
+        text = f"{text}\nOFFSET {int(offset)}"
+    return text

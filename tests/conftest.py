@@ -63,3 +63,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def sample_endpoint(tmp_path_factory: pytest.TempPathFactory):
+    """A real Oxigraph server on 127.0.0.1 holding the embedded sample graph."""
+    from kg.store import sample_graph_path
+    from tests.servers import oxigraph_server
+
+    with oxigraph_server([sample_graph_path()], tmp_path_factory.mktemp("oxi")) as url:
+        yield url
