@@ -60,14 +60,19 @@ class Rung:
 
 @dataclass(frozen=True, slots=True)
 class PropertyLadders:
-    """The *first* and *longest* ladders of one property."""
+    """The *first* and *longest* ladders of one property, and every offerable direct value."""
 
     prop: str
     first: tuple[Rung, ...] = ()
     longest: tuple[Rung, ...] = ()
+    direct: tuple[Rung, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"first": [r.to_dict() for r in self.first], "longest": [r.to_dict() for r in self.longest]}
+        return {
+            "direct": [r.to_dict() for r in self.direct],
+            "first": [r.to_dict() for r in self.first],
+            "longest": [r.to_dict() for r in self.longest],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +221,9 @@ class LadderBuilder:
                 continue
             first = self._first(view, qid, prop)
             longest = self._longest(view, qid, prop)
-            if first or longest:
-                ladders[prop] = PropertyLadders(prop, first, longest)
+            direct = self._direct(view, qid, prop)
+            if first or longest or direct:
+                ladders[prop] = PropertyLadders(prop, first, longest, direct)
         return Chains(qid=qid, label=self.label(view, qid), ladders=ladders)
 
     # --- walks ----------------------------------------------------------------------
@@ -232,19 +238,24 @@ class LadderBuilder:
     def _emit(self, view: TaxonomyView, item: str, node: str, prop: str, depth: int) -> list[Rung]:
         rungs = [Rung(self.label(view, node) or "", node, depth, self._path(prop, depth))]
         for rule in self._composed.get(node, ()):
-            composed = self._compose(view, item, rule)
-            if composed is not None:
+            for composed in self._compose(view, item, rule):
                 rungs.append(Rung(composed, None, depth, f"{self._path(prop, depth)} + {rule.via}", rule.name))
         return rungs
 
-    def _compose(self, view: TaxonomyView, item: str, rule: ComposedRule) -> str | None:
+    def _compose(self, view: TaxonomyView, item: str, rule: ComposedRule, limit: int = 3) -> list[str]:
+        """Composed labels, one per labelled value of ``rule.via`` (lowest Q-numbers first)."""
+        out: list[str] = []
         for value in view.values(item, rule.via):
             if rule.target_class is not None and rule.target_class not in view.values(value, "P31"):
                 continue
             lab = self.label(view, value)
             if lab:
-                return rule.template.replace("{label}", lab)
-        return None
+                text = rule.template.replace("{label}", lab)
+                if text not in out:
+                    out.append(text)
+            if len(out) >= limit:
+                break
+        return out
 
     def _first(self, view: TaxonomyView, item: str, prop: str) -> tuple[Rung, ...]:
         self._bind_view(view)
@@ -273,6 +284,14 @@ class LadderBuilder:
         if head in self.rules.never_offer:
             return ()
         return self._rungs(view, item, prop, walk(head, 1))
+
+    def _direct(self, view: TaxonomyView, item: str, prop: str) -> tuple[Rung, ...]:
+        """Every offerable value of the first hop (e.g. all P31 classes of a city)."""
+        rungs: list[Rung] = []
+        for value in view.parents(item, WALKS[prop][0]):
+            if value != item and self.offerable(view, value):
+                rungs.extend(self._emit(view, item, value, prop, 1))
+        return tuple(rungs)
 
     def _first_key(self, view: TaxonomyView):
         never = self.rules.never_offer

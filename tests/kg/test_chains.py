@@ -120,3 +120,14 @@ def test_given_bad_id_then_value_error(sample_index):
 
 def test_given_item_without_edges_then_no_ladders(sample_index):
     assert sample_index.chains("Q999999999").ladders == {}
+
+
+def test_given_composed_rule_with_target_class_then_only_typed_values_are_used():
+    edges = [("Q1", "P31", "Q10"), ("Q1", "P361", "Q20"), ("Q1", "P361", "Q30"), ("Q30", "P31", "Q5107")]
+    labs = {"Q10": "country", "Q20": "Scandinavia", "Q30": "Europe"}
+    overlay = (
+        "wd:rule a tg:ComposedGeneralization ; tg:appliesToClass wd:Q10 ; "
+        "tg:via <http://www.wikidata.org/prop/direct/P361> ; tg:targetClass wd:Q5107 ; tg:template \"country in {label}\" ."
+    )
+    kg = _tiny_store(edges, labs, overlay)
+    assert labels(ChainIndex(kg).chains("Q1").ladders["P31"].first) == ["country", "country in Europe"]
