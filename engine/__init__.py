@@ -1,0 +1,22 @@
+"""taxogen.engine: link spans, build candidate ladders, rank them, sanitize documents."""
+
+from engine.config import EndpointSettings, EngineConfig
+from engine.engine import Engine
+from engine.errors import (
+    ConfigError, InputError, KGError, LinkingError, QueryError, RankerError, SanitizerError, UnknownComponentError,
+)
+from engine.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.sources.registry import SourceRegistry
+from engine.types import (
+    MASK, Candidate, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement, SanitizeResult,
+    ScoredCandidate, Span,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MASK", "Candidate", "CandidateSource", "ConfigError", "DocumentState", "EndpointSettings", "Engine",
+    "EngineConfig", "EntityType", "IdentifierType", "InputError", "KGError", "Ladder", "Link", "LinkMethod",
+    "LinkingError", "Mention", "QueryError", "RankerError", "Replacement", "SanitizeResult", "SanitizerError",
+    "ScoredCandidate", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
+]

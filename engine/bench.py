@@ -1,0 +1,50 @@
+"""Benchmarks of the engine (figures printed by ``taxogen bench …``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from kg.bench import percentile
+from engine.engine import Engine
+from engine.sources.base import DocumentState
+from engine.types import Span
+from engine.wikireplace import load_wikireplace, sentence_around
+
+
+def wikireplace_spans(path: str | Path, n: int) -> list[Span]:
+    """The first ``n`` masked mentions of a WikiReplace file (cycled if fewer), as spans."""
+    spans: list[Span] = []
+    for doc in load_wikireplace(path):
+        for m in doc.all_mentions():
+            if m.masked:
+                spans.append(Span(m.text, m.entity_type, m.identifier_type, context=sentence_around(doc.text, m.start, m.end), entity_id=m.entity_id))
+    if not spans:
+        raise ValueError(f"{path} has no masked mentions")
+    return [spans[i % len(spans)] for i in range(n)]
+
+
+def bench_candidates(engine: Engine, spans: list[Span], *, warmup: int = 200) -> dict[str, Any]:
+    """Warm throughput and per-span latency of :meth:`Engine.candidates`."""
+    for span in spans[:warmup]:
+        engine.candidates(span, state=DocumentState())
+    times = []
+    state = DocumentState()
+    t0 = time.perf_counter()
+    for span in spans:
+        t = time.perf_counter()
+        engine.candidates(span, state=state)
+        times.append((time.perf_counter() - t) * 1000)
+    total = time.perf_counter() - t0
+    by_type: dict[str, list[float]] = {}
+    for span, ms in zip(spans, times):
+        by_type.setdefault(span.entity_type.value, []).append(ms)
+    return {
+        "spans": len(spans),
+        "seconds": round(total, 3),
+        "spans_per_second": round(len(spans) / total, 1),
+        "p50_ms": round(percentile(times, 0.5), 3),
+        "p99_ms": round(percentile(times, 0.99), 3),
+        "p50_ms_by_type": {t: round(percentile(v, 0.5), 3) for t, v in sorted(by_type.items())},
+    }

@@ -1,0 +1,162 @@
+"""All configuration in one place: defaults < config file < environment < explicit overrides.
+
+File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
+
+    [taxogen]
+    store = "store"               # store directory; absent = embedded sample graph
+    chain_mode = "preloaded"      # or "sparql"
+    max_ladder = 12
+    model = "shipped"             # ranker directory, "shipped", or "none" (first rung)
+
+    [taxogen.endpoint]
+    url = "https://query.wikidata.org/sparql"
+    enabled = false               # ask the endpoint when the local store lacks a span
+    offline = false
+    user_agent = "…"
+    timeout_s = 20
+    max_retries = 3
+    max_concurrent = 2
+    cache_ttl_s = 2592000         # 30 days
+    negative_ttl_s = 86400        # 1 day
+    breaker_threshold = 5
+    breaker_cooldown_s = 60
+
+Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
+``TAXOGEN_MODEL``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
+``TAXOGEN_OFFLINE``, ``TAXOGEN_USER_AGENT``, ``TAXOGEN_ENDPOINT_TIMEOUT_S``,
+``TAXOGEN_CACHE_TTL_S``. Unknown keys and bad values raise :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from engine.errors import ConfigError
+from kg.remote import DEFAULT_USER_AGENT, EndpointConfig
+
+WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointSettings:
+    """The live endpoint the engine may ask when the local store lacks something."""
+
+    url: str = WIKIDATA_SPARQL
+    enabled: bool = False
+    offline: bool = False
+    user_agent: str = DEFAULT_USER_AGENT
+    timeout_s: float = 20.0
+    max_retries: int = 3
+    max_concurrent: int = 2
+    cache_ttl_s: float = 30 * 86400.0
+    negative_ttl_s: float = 86400.0
+    breaker_threshold: int = 5
+    breaker_cooldown_s: float = 60.0
+
+    def client_config(self) -> EndpointConfig:
+        return EndpointConfig(
+            url=self.url, user_agent=self.user_agent, timeout_s=self.timeout_s, max_retries=self.max_retries,
+            max_concurrent=self.max_concurrent, breaker_threshold=self.breaker_threshold,
+            breaker_cooldown_s=self.breaker_cooldown_s, offline=self.offline,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EngineConfig:
+    """Everything the engine needs to be built."""
+
+    store: Path | None = None
+    chain_mode: str = "preloaded"
+    max_ladder: int | None = 12
+    model: str = "shipped"
+    endpoint: EndpointSettings = field(default_factory=EndpointSettings)
+
+    def __post_init__(self) -> None:
+        if self.chain_mode not in ("preloaded", "sparql"):
+            raise ConfigError(f"chain_mode must be 'preloaded' or 'sparql', not {self.chain_mode!r}", key="chain_mode")
+        if self.max_ladder is not None and self.max_ladder < 1:
+            raise ConfigError("max_ladder must be positive", key="max_ladder")
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        overrides: Mapping[str, Any] | None = None,
+    ) -> "EngineConfig":
+        """Defaults, then the TOML file, then ``TAXOGEN_*`` variables, then ``overrides``."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        endpoint: dict[str, Any] = {}
+        path = path or env.get("TAXOGEN_CONFIG")
+        if path:
+            p = Path(path)
+            try:
+                data = tomllib.loads(p.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"cannot read config {p}: {exc}", path=str(p)) from exc
+            section = data.get("taxogen", data)
+            for key, value in section.items():
+                if key == "endpoint":
+                    endpoint.update(value)
+                else:
+                    values[key] = value
+        env_map = {
+            "TAXOGEN_STORE": ("store", None), "TAXOGEN_CHAIN_MODE": ("chain_mode", None),
+            "TAXOGEN_MAX_LADDER": ("max_ladder", None), "TAXOGEN_MODEL": ("model", None),
+            "TAXOGEN_ENDPOINT_URL": (None, "url"), "TAXOGEN_ENDPOINT_ENABLED": (None, "enabled"),
+            "TAXOGEN_OFFLINE": (None, "offline"), "TAXOGEN_USER_AGENT": (None, "user_agent"),
+            "TAXOGEN_ENDPOINT_TIMEOUT_S": (None, "timeout_s"), "TAXOGEN_CACHE_TTL_S": (None, "cache_ttl_s"),
+        }
+        for var, (top, sub) in env_map.items():
+            if var in env and env[var] != "":
+                if top:
+                    values[top] = env[var]
+                else:
+                    endpoint[sub] = env[var]
+        for key, value in (overrides or {}).items():
+            if value is None:
+                continue
+            if key.startswith("endpoint."):
+                endpoint[key.split(".", 1)[1]] = value
+            else:
+                values[key] = value
+        return cls(**_coerce(cls, values, "taxogen"), endpoint=EndpointSettings(**_coerce(EndpointSettings, endpoint, "taxogen.endpoint")))
+
+
+def _coerce(kind: type, values: dict[str, Any], section: str) -> dict[str, Any]:
+    fields = {f.name: f for f in dataclasses.fields(kind)}
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in fields or key == "endpoint":
+            raise ConfigError(f"unknown setting {section}.{key}; known: {', '.join(sorted(k for k in fields if k != 'endpoint'))}", key=key)
+        default = fields[key].default
+        try:
+            if key == "store":
+                out[key] = Path(value) if value not in (None, "") else None
+            elif isinstance(default, bool):
+                out[key] = value if isinstance(value, bool) else _bool(str(value))
+            elif isinstance(default, int) and not isinstance(default, bool) or key == "max_ladder":
+                out[key] = int(value)
+            elif isinstance(default, float):
+                out[key] = float(value)
+            else:
+                out[key] = str(value)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"bad value for {section}.{key}: {value!r} ({exc})", key=key) from None
+    return out
+
+
+def _bool(text: str) -> bool:
+    low = text.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"not a boolean: {text!r}")

@@ -1,0 +1,42 @@
+"""The candidate-source interface: one source turns a span into ordered candidates."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from engine.types import Candidate, Link, Span
+
+
+@dataclass
+class SourceResult:
+    """Candidates of one source (most specific first, without the final ``***``)."""
+
+    candidates: list[Candidate]
+    links: tuple[Link, ...] = ()
+    reason: str = ""
+
+
+@dataclass
+class DocumentState:
+    """Per-document memory shared by the sources (PERSON numbering and the like)."""
+
+    #: (entity id, name tokens, number) of every PERSON mention seen, in order
+    persons: list[tuple[str | None, list[str], int]] = field(default_factory=list)
+    #: entity id → PERSON number
+    entity_numbers: dict[str, int] = field(default_factory=dict)
+
+
+class CandidateSource(ABC):
+    """A named producer of replacement candidates.
+
+    Subclasses set :attr:`name` and implement :meth:`generate`, which returns the
+    candidates for ``span`` most specific first (never ``***``: the generator adds it),
+    and a reason when there are none.
+    """
+
+    name: str = ""
+
+    @abstractmethod
+    def generate(self, span: Span, state: DocumentState) -> SourceResult:
+        """Candidates for ``span``; ``state`` carries document-level memory."""

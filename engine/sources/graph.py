@@ -1,0 +1,68 @@
+"""LOC/ORG/DEM/MISC spans → ladders from the knowledge graph.
+
+The span is linked (:mod:`engine.linking`); the best-ranked link that has any chain is
+used (the next ones are tried when it has none). Its per-property ladders are merged in
+the order P31, P279, P8225, P361 — for each property: every direct value, then the
+*first* ladder, then the *longest*, ordered by depth (stable) — without duplicate labels,
+without labels equal to or containing the span (never more specific than the span),
+capped in length.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kg.chains import ChainIndex
+from kg.vocab import TAXONOMY_PROPS
+from engine.linking import Linker, fold
+from engine.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.types import Candidate, Span
+
+
+class GraphSource(CandidateSource):
+    """Ladders from the taxonomy chains of the span's linked item."""
+
+    name = "graph"
+
+    def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3) -> None:
+        self.linker = linker
+        self.chains = chains
+        self.max_ladder = max_ladder or chains.rules.max_ladder
+        self.max_tries = max_tries
+
+    def generate(self, span: Span, state: DocumentState) -> SourceResult:
+        links = self.linker.link(span)
+        if not links:
+            return SourceResult([], reason=f"no item of the graph matches {span.text!r}")
+        key = fold(span.text)
+        for link in links[: self.max_tries]:
+            candidates = self.ladder_for(link.qid, key)
+            if candidates:
+                chosen = (link,) + tuple(l for l in links if l is not link)
+                return SourceResult(candidates, links=chosen, reason=f"linked to {link.qid} ({link.label}) by {link.method.value}")
+        return SourceResult([], links=tuple(links), reason=f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains")
+
+    def ladder_for(self, qid: str, span_key: str) -> list[Candidate]:
+        """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``."""
+        chains = self.chains.chains(qid)
+        seen: set[str] = set()
+        out: list[Candidate] = []
+        for prop in TAXONOMY_PROPS:
+            ladders = chains.ladders.get(prop)
+            if ladders is None:
+                continue
+            rungs = []
+            for rung in ladders.direct + ladders.first + ladders.longest:
+                label_key = fold(rung.label)
+                if label_key in seen or not label_key:
+                    continue
+                if label_key == span_key or re.search(rf"(^|\W){re.escape(span_key)}(\W|$)", label_key):
+                    continue  # not a generalization: the span itself, or more specific than it
+                seen.add(label_key)
+                rungs.append(rung)
+            rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
+            for rung in rungs:
+                out.append(Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid))
+                if len(out) >= self.max_ladder:
+                    return out
+        return out

@@ -1,0 +1,182 @@
+"""Records that flow through the engine: span → link → candidates → ranked replacement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.errors import InputError
+
+MASK = "***"
+
+
+class EntityType(str, Enum):
+    """Entity types of the WikiReplace / TAB annotation scheme."""
+
+    PERSON = "PERSON"
+    DATETIME = "DATETIME"
+    QUANTITY = "QUANTITY"
+    CODE = "CODE"
+    LOC = "LOC"
+    ORG = "ORG"
+    DEM = "DEM"
+    MISC = "MISC"
+
+    @classmethod
+    def parse(cls, value: "str | EntityType") -> "EntityType":
+        try:
+            return cls(value.upper() if isinstance(value, str) else value)
+        except ValueError:
+            raise InputError(f"unknown entity type {value!r}; expected one of {', '.join(t.value for t in cls)}") from None
+
+    @property
+    def is_graph(self) -> bool:
+        """Generalized from the knowledge graph (the others by rules)."""
+        return self in (EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC)
+
+
+class IdentifierType(str, Enum):
+    """Whether a span identifies the person directly, indirectly, or needs no masking."""
+
+    DIRECT = "DIRECT"
+    QUASI = "QUASI"
+    NO_MASK = "NO_MASK"
+
+    @classmethod
+    def parse(cls, value: "str | IdentifierType | None") -> "IdentifierType":
+        if value is None:
+            return cls.QUASI
+        try:
+            return cls(value.upper() if isinstance(value, str) else value)
+        except ValueError:
+            raise InputError(f"unknown identifier type {value!r}; expected DIRECT, QUASI or NO_MASK") from None
+
+
+class LinkMethod(str, Enum):
+    """How a span was linked to an item, in the order they are tried."""
+
+    EXACT = "exact"
+    ALIAS = "alias"
+    NORMALISED = "normalised"
+    DEMONYM = "demonym"
+    CONTAINED = "contained"
+    APPROXIMATE = "approximate"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A detected span: its text, type, identifier type and optional document context."""
+
+    text: str
+    entity_type: EntityType
+    identifier_type: IdentifierType = IdentifierType.QUASI
+    context: str | None = None
+    start: int | None = None
+    end: int | None = None
+    entity_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A knowledge-graph item a span was linked to."""
+
+    qid: str
+    label: str
+    method: LinkMethod
+    matched: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One replacement option with its provenance.
+
+    ``source`` is a rule name (``person``, ``datetime``…), a property (``P31``, ``P279``,
+    ``P8225``, ``P361``) or ``mask``; ``qid``/``path`` say which item and property path
+    reached it; ``level`` is its 1-based position in the ladder.
+    """
+
+    label: str
+    source: str
+    level: int = 0
+    qid: str | None = None
+    path: str | None = None
+    rule: str | None = None
+    depth: int = 0
+    link_qid: str | None = None
+
+    @property
+    def is_mask(self) -> bool:
+        return self.label == MASK
+
+    def to_dict(self) -> dict:
+        return {k: getattr(self, k) for k in ("label", "source", "level", "qid", "path", "rule", "depth", "link_qid")}
+
+
+@dataclass(frozen=True, slots=True)
+class Ladder:
+    """The ordered candidates of one span, most specific first, ending with ``***``."""
+
+    span: Span
+    candidates: tuple[Candidate, ...]
+    links: tuple[Link, ...] = ()
+    reason: str = ""
+
+    @property
+    def labels(self) -> list[str]:
+        return [c.label for c in self.candidates]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredCandidate:
+    """A candidate with the ranker's score."""
+
+    candidate: Candidate
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A span of a document with offsets, as given by the caller."""
+
+    start: int
+    end: int
+    entity_type: EntityType
+    identifier_type: IdentifierType = IdentifierType.QUASI
+    entity_id: str | None = None
+    related: tuple[str, ...] = ()
+    mention_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """What one mention became in the sanitized text."""
+
+    mention: Mention
+    original: str
+    replacement: str
+    alternatives: tuple[ScoredCandidate, ...] = ()
+    new_start: int = 0
+    new_end: int = 0
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SanitizeResult:
+    """A sanitized document: the new text, each replacement, and the edits for readability."""
+
+    text: str
+    original: str
+    replacements: tuple[Replacement, ...] = ()
+    edits: tuple[str, ...] = field(default_factory=tuple)
+
+    def original_offset(self, new_offset: int) -> int:
+        """Map an offset in the new text back to the original text."""
+        shift = 0
+        for r in sorted(self.replacements, key=lambda r: r.new_start):
+            if new_offset < r.new_start:
+                break
+            if new_offset < r.new_end:
+                return r.mention.start
+            shift = r.mention.end - r.new_end
+        return new_offset + shift
