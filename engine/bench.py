@@ -48,3 +48,34 @@ def bench_candidates(engine: Engine, spans: list[Span], *, warmup: int = 200) ->
         "p99_ms": round(percentile(times, 0.99), 3),
         "p50_ms_by_type": {t: round(percentile(v, 0.5), 3) for t, v in sorted(by_type.items())},
     }
+
+
+def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, Any]:
+    """Rank ``n`` annotated mentions one by one: embeddings cached vs not cached (model warm)."""
+    from engine.embeddings import Embedder
+    from engine.selection_data import labelled_items
+
+    items = [li.item for li in labelled_items(load_wikireplace(data))]
+    items = [items[i % len(items)] for i in range(n)]
+    engine.rank_items(items[:20])  # load model and ranker
+    result: dict[str, Any] = {"mentions": n, "candidates": sum(len(i.candidates) for i in items)}
+    fresh = Embedder(None)
+    fresh._model = engine.embedder.model  # warm model, empty caches
+    engine._embedder, saved = fresh, engine._embedder
+    try:
+        t0 = time.perf_counter()
+        for it in items:
+            engine.rank_item(it)
+        uncached = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for it in items:
+            engine.rank_item(it)
+        cached = time.perf_counter() - t0
+    finally:
+        engine._embedder = saved
+    result["uncached_mentions_per_second"] = round(n / uncached, 1)
+    result["cached_mentions_per_second"] = round(n / cached, 1)
+    result["uncached_ms_per_mention"] = round(1000 * uncached / n, 2)
+    result["cached_ms_per_mention"] = round(1000 * cached / n, 2)
+    result["texts_embedded_uncached"] = fresh.encoded
+    return result

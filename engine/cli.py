@@ -155,6 +155,114 @@ def bench_candidates_cmd(
     typer.echo(json.dumps(result, indent=2))
 
 
+@app.command()
+def train(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    out: Path = typer.Option(..., "--out", help="Directory to write model.txt and ranker.json into."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    seed: int = typer.Option(13, "--seed"),
+    rounds: int = typer.Option(100, "--rounds", help="Boosting rounds."),
+    label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
+) -> None:
+    """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
+    import time as _time
+
+    from engine.errors import SanitizerError
+    from engine.training import prepare, say, train_model
+
+    t0 = _time.perf_counter()
+    engine = build_engine(config, store, model="none")
+    try:
+        prepared = prepare(data, engine)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    say(f"training LambdaRank ({rounds} rounds, seed {seed}) …")
+    ranker = train_model(prepared, engine, seed=seed, rounds=rounds, label_mode=label_mode, data_name=data.name)
+    ranker.save(out)
+    top = list(ranker.feature_importance().items())[:8]
+    typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
+    typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+@evaluate_app.command("selection")
+def evaluate_selection_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds (ignored with --model)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Score an existing model: a directory or 'shipped'."),
+    ablation: bool = typer.Option(False, "--ablation", help="Also run CV without each feature group and with each alone."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    seed: int = typer.Option(13, "--seed"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Majority-vote accuracy, all-selections accuracy and MRR, per entity type, with the first-rung baseline."""
+    from engine.errors import SanitizerError
+    from engine.ranker import Ranker, shipped_model_dir
+    from engine.selection import ablation as run_ablation
+    from engine.selection import cross_validate, evaluate, split_scores
+    from engine.training import prepare, say, store_fingerprint
+
+    engine = build_engine(config, store, model="none")
+    report: dict = {"data": str(data), "graph_store": store_fingerprint(engine)}
+    try:
+        if model is not None:
+            ranker = Ranker.load(shipped_model_dir() if model == "shipped" else Path(model))
+            trained = ranker.info.get("graph_store", {})
+            if trained and trained.get("triples") != report["graph_store"]["triples"]:
+                say(f"warning: the model's graph features came from {trained.get('source')} ({trained.get('triples')} triples); "
+                    f"this run uses {report['graph_store']['source']} ({report['graph_store']['triples']} triples)")
+            prepared = prepare(data, engine, groups=ranker.groups)
+            scores = split_scores(ranker.score(prepared.table.X), prepared.table.sizes)
+            metrics = evaluate(prepared.items, scores)
+            report.update({"mode": "model", "model": model, "metrics": metrics.to_dict()})
+        else:
+            prepared = prepare(data, engine)
+            cv = cross_validate(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
+            report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
+            if ablation:
+                report["ablation"] = run_ablation(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    m = report["metrics"]
+    typer.echo(f"selection on {data.name} — {report['mode']} — {m['mentions']} mentions")
+    if "cv" in report:
+        mean = report["cv"]["mean"]
+        typer.echo("  mean over folds (std, min–max):")
+        for key, name in (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR"),
+                          ("baseline_majority", "first rung, majority"), ("baseline_all_selections", "first rung, all selections")):
+            s = mean[key]
+            typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
+        typer.echo("  pooled over folds:")
+    typer.echo(f"    {'type':<10}{'mentions':>9}{'majority':>10}{'all sel.':>10}{'MRR':>8}{'first rung':>12}")
+    for t, st in m["per_type"].items():
+        typer.echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['all_selections']:>10.2%}{st['mrr']:>8.3f}{st['baseline_majority']:>12.2%}")
+    typer.echo(f"    {'ALL':<10}{m['mentions']:>9}{m['majority']:>10.2%}{m['all_selections']:>10.2%}{m['mrr']:>8.3f}{m['baseline_majority']:>12.2%}")
+    if "ablation" in report:
+        typer.echo("  ablation (mean majority / all selections / MRR over folds):")
+        for row in report["ablation"]:
+            typer.echo(f"    {row['variant']:<22}{row['majority']:>9.2%}{row['all_selections']:>9.2%}{row['mrr']:>8.3f}")
+
+
+@bench_app.command("rank")
+def bench_rank_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose annotated mentions are ranked."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    n: int = typer.Option(300, "--n", help="Mentions per measurement."),
+) -> None:
+    """Mentions ranked per second, warm, with embeddings cached and uncached."""
+    from engine.bench import bench_rank
+
+    engine = build_engine(config, store)
+    typer.echo(json.dumps(bench_rank(engine, data, n=n), indent=2))
+
+
 @bench_app.command("kg")
 def bench_kg_cmd(
     seed: Optional[Path] = typer.Option(None, "--seed", help="Dump to build (timed); default: none."),

@@ -13,7 +13,13 @@ from engine.linking import LabelIndex, Linker
 from engine.sources.base import DocumentState
 from engine.sources.graph import GraphSource
 from engine.sources.registry import SourceRegistry, rule_sources
-from engine.types import EntityType, IdentifierType, Ladder, Span
+from engine.features import FeatureBuilder, GraphStats, RankCandidate, RankItem
+from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
+
+_LINK_METHOD = {
+    LinkMethod.EXACT: "exact", LinkMethod.ALIAS: "exact", LinkMethod.NORMALISED: "exact",
+    LinkMethod.DEMONYM: "exact", LinkMethod.CONTAINED: "contained", LinkMethod.APPROXIMATE: "approximate",
+}
 
 
 class Engine:
@@ -31,7 +37,10 @@ class Engine:
         self.sources = sources
         self.generator = CandidateGenerator(sources)
         self.config = config or EngineConfig()
-        self.ranker = ranker
+        self._ranker = ranker
+        self._ranker_loaded = ranker is not None
+        self._embedder = None
+        self._graph_stats: GraphStats | None = None
 
     @classmethod
     def from_config(cls, config: EngineConfig | str | Path | None = None, **overrides: Any) -> "Engine":
@@ -77,3 +86,85 @@ class Engine:
                 entity_id=entity_id,
             )
         return self.generator.ladder(span, state)
+
+    # --- ranking ------------------------------------------------------------------------
+    @property
+    def ranker(self):
+        """The ranker of ``config.model`` (loaded on first use; ``None`` for ``"none"``)."""
+        if not self._ranker_loaded:
+            from engine.ranker import Ranker, shipped_model_dir
+
+            model = self.config.model
+            if model == "none":
+                self._ranker = None
+            else:
+                self._ranker = Ranker.load(shipped_model_dir() if model == "shipped" else Path(model))
+            self._ranker_loaded = True
+        return self._ranker
+
+    @property
+    def embedder(self):
+        if self._embedder is None:
+            from engine.embeddings import Embedder, default_cache_path
+
+            self._embedder = Embedder(default_cache_path())
+        return self._embedder
+
+    @property
+    def graph_stats(self) -> GraphStats:
+        if self._graph_stats is None:
+            self._graph_stats = GraphStats.from_engine(self)
+        return self._graph_stats
+
+    def rank_item(self, item: RankItem) -> list[float]:
+        """Scores of one prepared item's candidates (first-rung order without a ranker)."""
+        return self.rank_items([item])[0]
+
+    def rank_items(self, items: list[RankItem]) -> list[list[float]]:
+        """Scores of many prepared items at once (one embedding batch)."""
+        ranker = self.ranker
+        if ranker is None:
+            return [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items]
+        builder = FeatureBuilder(
+            self.embedder if "embedding" in ranker.groups else None,
+            groups=ranker.groups,
+            graph=self.graph_stats if "graph" in ranker.groups else None,
+        )
+        X, sizes = builder.build(items)
+        scores = ranker.score(X)
+        out, pos = [], 0
+        for n in sizes:
+            out.append([float(v) for v in scores[pos : pos + n]])
+            pos += n
+        return out
+
+    def rank(self, span: Span, candidates: Ladder | list[Candidate], context: str | None = None) -> list[ScoredCandidate]:
+        """Candidates of ``span`` with the ranker's scores, best first."""
+        item = self.rank_item_for(span, candidates, context)
+        ladder_cands = candidates.candidates if isinstance(candidates, Ladder) else tuple(candidates)
+        scores = self.rank_item(item)
+        ranked = sorted(zip(ladder_cands, scores), key=lambda cs: -cs[1])
+        return [ScoredCandidate(c, s) for c, s in ranked]
+
+    def rank_item_for(self, span: Span, candidates: Ladder | list[Candidate], context: str | None = None, **document: float) -> RankItem:
+        """The ranker's view of a span and its candidates (``document`` facts optional)."""
+        links = candidates.links if isinstance(candidates, Ladder) else ()
+        cands = candidates.candidates if isinstance(candidates, Ladder) else tuple(candidates)
+        if not cands:
+            raise ValueError("no candidates to rank")
+        method = _LINK_METHOD.get(links[0].method, "exact") if links else "none"
+        rank_cands = tuple(
+            RankCandidate(
+                c.label,
+                "mask" if c.label == MASK else (c.source if c.source in ("P31", "P279", "P8225", "P361") else "rule"),
+                "none" if c.label == MASK or c.source not in ("P31", "P279", "P8225", "P361") else method,
+                c.qid,
+            )
+            for c in cands
+        )
+        sentence = context if context is not None else (span.context or span.text)
+        start = sentence.find(span.text)
+        return RankItem(
+            span=span.text, entity_type=span.entity_type, identifier_type=span.identifier_type,
+            sentence=sentence, candidates=rank_cands, span_start=start, **document,
+        )

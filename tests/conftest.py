@@ -73,3 +73,17 @@ def sample_endpoint(tmp_path_factory: pytest.TempPathFactory):
 
     with oxigraph_server([sample_graph_path()], tmp_path_factory.mktemp("oxi")) as url:
         yield url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_caches(tmp_path_factory: pytest.TempPathFactory):
+    """Tests never read or write the user's embedding cache."""
+    import os
+
+    old = os.environ.get("TAXOGEN_CACHE_DIR")
+    os.environ["TAXOGEN_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        os.environ.pop("TAXOGEN_CACHE_DIR", None)
+    else:
+        os.environ["TAXOGEN_CACHE_DIR"] = old

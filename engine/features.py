@@ -1,0 +1,242 @@
+"""Features of (span, candidate) pairs, computed in one place for training and ranking.
+
+Groups (names are what ``--groups``/ablation refer to):
+
+- ``structure``: rung level, relative level, number of candidates, is ``***``, source
+  (rule / P31 / P279 / P8225 / P361 / mask), how the span was linked (exact, contained,
+  approximate), entity type, DIRECT/QUASI, span and candidate lengths, token overlap,
+  the shape of the candidate ("date in the …", a year, "X …", "PERSON n", "DATE") and of
+  a DATETIME span (year, full date, month-year, duration…);
+- ``embedding``: cosine of span and candidate, of the original sentence and the sentence
+  with the candidate in place (context-aware, after Zhang & Qiu), of candidate and
+  sentence; each also as its rank and its gap to the best within the mention, and the
+  best of the mention (how well any candidate fits: low when the span was mislinked);
+- ``graph``: when the candidate is a graph class — log number of direct instances and of
+  subclasses (how many things fit the replacement: a k-anonymity signal), whether the
+  overlay prunes it, whether it is known at all;
+- ``document``: position of the span in the document, number of spans in the document,
+  share of them of the same entity type, and what the span detection said of the others
+  (shares marked NO_MASK and DIRECT, number to be masked) — a document-level signal of
+  how much is to be hidden, available as input at run time.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from engine.embeddings import Embedder
+from engine.sources.datetime import datetime_ladder
+from engine.types import MASK, EntityType, IdentifierType
+
+SOURCES = ("rule", "P31", "P279", "P8225", "P361", "mask")
+LINK_METHODS = ("none", "exact", "contained", "approximate")
+DT_SHAPES = ("year", "full-date", "month-year", "day-month", "decade", "range", "age", "duration", "contains-year", "generic")
+CAND_SHAPES = ("date_in", "year", "DATE", "X", "PERSON", "mask", "other")
+
+
+@dataclass(frozen=True, slots=True)
+class RankCandidate:
+    """A candidate as the ranker sees it."""
+
+    label: str
+    source: str = "rule"
+    link_method: str = "none"
+    qid: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RankItem:
+    """One mention to rank: its span, sentence, candidates and document facts."""
+
+    span: str
+    entity_type: EntityType
+    identifier_type: IdentifierType
+    sentence: str
+    candidates: tuple[RankCandidate, ...]
+    span_start: int = -1  # offset of the span in ``sentence`` (-1: not inside)
+    doc_position: float = 0.0
+    doc_mentions: int = 1
+    doc_type_share: float = 0.0
+    doc_nomask_share: float = 0.0
+    doc_direct_share: float = 0.0
+    doc_masked: int = 0
+    group: str = ""
+
+    def replaced(self, label: str) -> str:
+        """The sentence with the span replaced by ``label``."""
+        if self.span_start >= 0:
+            return self.sentence[: self.span_start] + label + self.sentence[self.span_start + len(self.span):]
+        return self.sentence.replace(self.span, label, 1) if self.span in self.sentence else f"{self.sentence} {label}".strip()
+
+
+@dataclass
+class GraphStats:
+    """Per-label graph facts: direct instances, subclasses, pruned by the overlay."""
+
+    by_label: dict[str, tuple[int, int, bool]] = field(default_factory=dict)
+
+    @classmethod
+    def from_engine(cls, engine) -> "GraphStats":
+        tax = engine.linker.taxonomy
+        never = engine.chains.rules.never_offer
+        out: dict[str, tuple[int, int, bool]] = {}
+        for key, qids in engine.linker.index.labels.items():
+            best = max(qids, key=lambda q: tax.instance_count.get(q, 0) + tax.children_count.get(q, 0))
+            out[key] = (tax.instance_count.get(best, 0), tax.children_count.get(best, 0), any(q in never for q in qids))
+        return cls(out)
+
+    def lookup(self, label: str) -> tuple[int, int, bool] | None:
+        return self.by_label.get(" ".join(label.lower().split()))
+
+
+FEATURE_GROUPS: dict[str, list[str]] = {
+    "structure": (
+        ["level", "rel_level", "n_candidates", "from_end", "is_mask", "is_first"]
+        + [f"source={s}" for s in SOURCES]
+        + [f"link={m}" for m in LINK_METHODS]
+        + [f"type={t.value}" for t in EntityType]
+        + [f"ident={i.value}" for i in IdentifierType]
+        + ["span_chars", "span_tokens", "cand_chars", "cand_tokens", "token_overlap", "span_has_digit", "span_capitalised", "cand_capitalised"]
+        + [f"dt_shape={s}" for s in DT_SHAPES]
+        + [f"cand_shape={s}" for s in CAND_SHAPES]
+    ),
+    "embedding": [
+        "cos_span_cand", "cos_span_cand_rank", "cos_span_cand_gap",
+        "cos_sentence", "cos_sentence_rank", "cos_sentence_gap",
+        "cos_cand_sentence", "cos_cand_sentence_rank",
+        "mention_best_cos_span_cand", "mention_best_cos_sentence",
+    ],
+    "graph": ["kg_known", "kg_log_instances", "kg_log_subclasses", "kg_pruned"],
+    "document": ["doc_position", "doc_mentions", "doc_type_share", "doc_nomask_share", "doc_direct_share", "doc_masked"],
+}
+ALL_GROUPS = tuple(FEATURE_GROUPS)
+
+
+def feature_names(groups: Sequence[str] = ALL_GROUPS) -> list[str]:
+    return [name for g in groups for name in FEATURE_GROUPS[g]]
+
+
+def _cand_shape(label: str) -> str:
+    if label == MASK:
+        return "mask"
+    if label.startswith("date in the") or label.startswith("between the"):
+        return "date_in"
+    if re.fullmatch(r"\d{3,4}", label):
+        return "year"
+    if label == "DATE":
+        return "DATE"
+    if re.search(r"(^|\W)X(\W|$)", label):
+        return "X"
+    if label.startswith("PERSON"):
+        return "PERSON"
+    return "other"
+
+
+def _ranks(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Rank (1 = highest) of each value among the valid ones; 0 for invalid."""
+    out = np.zeros(len(values))
+    idx = [i for i in range(len(values)) if valid[i]]
+    order = sorted(idx, key=lambda i: -values[i])
+    for r, i in enumerate(order, start=1):
+        out[i] = r
+    return out
+
+
+class FeatureBuilder:
+    """Builds the feature matrix of many :class:`RankItem` at once (one embedding batch)."""
+
+    def __init__(self, embedder: Embedder | None, *, groups: Sequence[str] = ALL_GROUPS, graph: GraphStats | None = None) -> None:
+        unknown = [g for g in groups if g not in FEATURE_GROUPS]
+        if unknown:
+            raise ValueError(f"unknown feature groups {unknown}; known: {list(FEATURE_GROUPS)}")
+        if "embedding" in groups and embedder is None:
+            raise ValueError("the embedding group needs an Embedder")
+        self.embedder = embedder
+        self.groups = tuple(groups)
+        self.graph = graph or GraphStats()
+        self.names = feature_names(self.groups)
+
+    def build(self, items: Sequence[RankItem]) -> tuple[np.ndarray, list[int]]:
+        """(matrix with one row per candidate, candidates per item)."""
+        vec = {}
+        if "embedding" in self.groups:
+            texts: list[str] = []
+            for it in items:
+                texts.append(it.span)
+                texts.append(it.sentence)
+                for c in it.candidates:
+                    texts.append(c.label)
+                    texts.append(it.replaced(c.label))
+            uniq = list(dict.fromkeys(texts))
+            mat = self.embedder.encode(uniq)
+            vec = {t: mat[i] for i, t in enumerate(uniq)}
+        rows: list[list[float]] = []
+        sizes: list[int] = []
+        for it in items:
+            block = self._item_rows(it, vec)
+            rows.extend(block)
+            sizes.append(len(block))
+        return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(self.names)), sizes
+
+    def _item_rows(self, it: RankItem, vec: dict) -> list[list[float]]:
+        n = len(it.candidates)
+        labels = [c.label for c in it.candidates]
+        valid = np.array([l != MASK for l in labels])
+        emb_cols: dict[str, np.ndarray] = {}
+        if "embedding" in self.groups:
+            s, sent = vec[it.span], vec[it.sentence]
+            cos_sc = np.array([float(vec[l] @ s) if l != MASK else 0.0 for l in labels])
+            cos_sent = np.array([float(vec[it.replaced(l)] @ sent) for l in labels])
+            cos_cs = np.array([float(vec[l] @ sent) if l != MASK else 0.0 for l in labels])
+            best_sc = cos_sc[valid].max() if valid.any() else 0.0
+            best_sent = cos_sent[valid].max() if valid.any() else 0.0
+            emb_cols = {
+                "cos_span_cand": cos_sc, "cos_span_cand_rank": _ranks(cos_sc, valid), "cos_span_cand_gap": np.where(valid, best_sc - cos_sc, 0),
+                "cos_sentence": cos_sent, "cos_sentence_rank": _ranks(cos_sent, np.ones(n, bool)), "cos_sentence_gap": best_sent - cos_sent,
+                "cos_cand_sentence": cos_cs, "cos_cand_sentence_rank": _ranks(cos_cs, valid),
+                "mention_best_cos_span_cand": np.full(n, best_sc), "mention_best_cos_sentence": np.full(n, best_sent),
+            }
+        dt_shape = datetime_ladder(it.span)[1] if it.entity_type is EntityType.DATETIME else None
+        span_tokens = set(re.findall(r"\w+", it.span.lower()))
+        rows = []
+        for i, c in enumerate(it.candidates):
+            f: dict[str, float] = {}
+            if "structure" in self.groups:
+                cand_tokens = set(re.findall(r"\w+", c.label.lower()))
+                f.update({
+                    "level": i + 1, "rel_level": i / max(1, n - 1), "n_candidates": n, "from_end": n - 1 - i,
+                    "is_mask": float(c.label == MASK), "is_first": float(i == 0),
+                    f"source={c.source if c.source in SOURCES else 'rule'}": 1.0,
+                    f"link={c.link_method if c.link_method in LINK_METHODS else 'none'}": 1.0,
+                    f"type={it.entity_type.value}": 1.0, f"ident={it.identifier_type.value}": 1.0,
+                    "span_chars": len(it.span), "span_tokens": len(it.span.split()),
+                    "cand_chars": len(c.label), "cand_tokens": len(c.label.split()),
+                    "token_overlap": len(span_tokens & cand_tokens) / max(1, len(span_tokens | cand_tokens)),
+                    "span_has_digit": float(any(ch.isdigit() for ch in it.span)),
+                    "span_capitalised": float(it.span[:1].isupper()), "cand_capitalised": float(c.label[:1].isupper()),
+                    f"cand_shape={_cand_shape(c.label)}": 1.0,
+                })
+                if dt_shape:
+                    f[f"dt_shape={dt_shape}"] = 1.0
+            for name, col in emb_cols.items():
+                f[name] = float(col[i])
+            if "graph" in self.groups:
+                st = self.graph.lookup(c.label) if c.label != MASK else None
+                f.update({
+                    "kg_known": float(st is not None),
+                    "kg_log_instances": math.log1p(st[0]) if st else -1.0,
+                    "kg_log_subclasses": math.log1p(st[1]) if st else -1.0,
+                    "kg_pruned": float(bool(st and st[2])),
+                })
+            if "document" in self.groups:
+                f.update({
+                    "doc_position": it.doc_position, "doc_mentions": it.doc_mentions, "doc_type_share": it.doc_type_share,
+                    "doc_nomask_share": it.doc_nomask_share, "doc_direct_share": it.doc_direct_share, "doc_masked": it.doc_masked,
+                })
+            rows.append([f.get(name, 0.0) for name in self.names])
+        return rows

@@ -1,0 +1,48 @@
+import pytest
+
+from engine.features import ALL_GROUPS, FEATURE_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem, feature_names
+from engine.types import MASK, EntityType, IdentifierType
+
+
+def item():
+    return RankItem(
+        span="24 April 1919", entity_type=EntityType.DATETIME, identifier_type=IdentifierType.QUASI,
+        sentence="He was born on 24 April 1919 in Oslo.", span_start=15,
+        candidates=(RankCandidate("1919"), RankCandidate("date in the 1910s"), RankCandidate(MASK, "mask")),
+        doc_position=0.5, doc_mentions=4, doc_type_share=0.25,
+    )
+
+
+def test_given_item_then_structure_features_describe_each_rung():
+    b = FeatureBuilder(None, groups=("structure", "document"))
+    X, sizes = b.build([item()])
+    assert sizes == [3] and X.shape == (3, len(b.names))
+    col = {n: i for i, n in enumerate(b.names)}
+    assert list(X[:, col["level"]]) == [1, 2, 3]
+    assert list(X[:, col["is_mask"]]) == [0, 0, 1]
+    assert list(X[:, col["cand_shape=year"]]) == [1, 0, 0]
+    assert list(X[:, col["cand_shape=date_in"]]) == [0, 1, 0]
+    assert X[0, col["dt_shape=full-date"]] == 1 and X[0, col["type=DATETIME"]] == 1
+    assert X[0, col["doc_mentions"]] == 4
+
+
+def test_given_replacement_then_sentence_keeps_its_frame():
+    assert item().replaced("1919") == "He was born on 1919 in Oslo."
+
+
+def test_given_graph_stats_then_known_classes_get_counts():
+    b = FeatureBuilder(None, groups=("graph",), graph=GraphStats({"date in the 1910s": (10, 2, False)}))
+    X, _ = b.build([item()])
+    assert list(X[:, 0]) == [0, 1, 0]
+
+
+def test_given_bad_groups_then_value_error():
+    with pytest.raises(ValueError):
+        FeatureBuilder(None, groups=("nope",))
+    with pytest.raises(ValueError):
+        FeatureBuilder(None, groups=("embedding",))
+
+
+def test_given_groups_then_names_are_unique_and_ordered():
+    names = feature_names(ALL_GROUPS)
+    assert len(names) == len(set(names)) == sum(len(v) for v in FEATURE_GROUPS.values())
