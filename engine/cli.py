@@ -17,16 +17,30 @@ app.add_typer(bench_app, name="bench")
 
 
 @app.command()
-def demo() -> None:
-    """Show the ladders of a few items of the embedded default graph."""
-    from kg import ChainIndex, KGStore
+def demo(
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Sanitize the demo biography shipped in the package (embedded graph and shipped ranker)."""
+    from importlib import resources
 
-    index = ChainIndex(KGStore.embedded())
-    for qid in ("Q520549", "Q585", "Q486156"):
-        chains = index.chains(qid)
-        typer.echo(f"{chains.label} ({qid})")
-        for prop, ladders in chains.ladders.items():
-            typer.echo(f"  {prop:<5} " + " → ".join(r.label for r in ladders.first) + " → ***")
+    from engine.docio import document_from_dict, result_to_dict
+
+    raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
+    doc = document_from_dict(raw, "demo_biography.json", "demo")
+    engine = build_engine(None, store)
+    result = engine.sanitize(doc.text, doc.mentions)
+    if as_json:
+        typer.echo(json.dumps(result_to_dict(doc.doc_id, result, with_originals=True), indent=2, ensure_ascii=False))
+        return
+    typer.echo("original:\n  " + doc.text + "\n")
+    typer.echo("sanitized:\n  " + result.text + "\n")
+    typer.echo("replacements (chosen · runner-up):")
+    for r in result.replacements:
+        alts = [a.candidate.label for a in r.alternatives if a.candidate.label != r.replacement][:1]
+        typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
+    for e in result.edits:
+        typer.echo(f"  edit: {e}")
 
 
 evaluate_app = typer.Typer(help="Evaluations on WikiReplace-format data.", no_args_is_help=True)
@@ -261,6 +275,68 @@ def bench_rank_cmd(
 
     engine = build_engine(config, store)
     typer.echo(json.dumps(bench_rank(engine, data, n=n), indent=2))
+
+
+@app.command()
+def sanitize(
+    source: Path = typer.Argument(..., help="A .jsonl/.json file or a directory of them."),
+    out: Path = typer.Option(..., "--out", help="Output .jsonl file (or directory, for a directory input)."),
+    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace or json."),
+    annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
+    with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
+    overlap: str = typer.Option("merge", "--overlap", help="merge or reject overlapping mentions."),
+    batch: int = typer.Option(16, "--batch", help="Documents ranked together."),
+    progress: bool = typer.Option(True, "--progress/--no-progress"),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Sanitize documents; results are JSON lines written atomically."""
+    from engine.batch import run_sanitize
+
+    engine = build_engine(config, store)
+    if source.is_dir():
+        files = sorted(p for p in source.iterdir() if p.suffix.lower() in (".json", ".jsonl", ".ndjson"))
+        if not files:
+            fail(ValueError(f"no .json/.jsonl files in {source}"))
+        pairs = [(f, out / (f.stem + ".jsonl")) for f in files]
+    elif source.is_file():
+        pairs = [(source, out)]
+    else:
+        fail(FileNotFoundError(f"no such file or directory: {source}"))
+        return
+    total_bad = 0
+    for src, dst in pairs:
+        summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
+                               overlap=overlap, batch=batch, progress=progress)
+        for pos, reason in summary.bad:
+            typer.echo(f"bad record {pos}: {reason}", err=True)
+        if summary.aborted:
+            typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
+            raise typer.Exit(1)
+        total_bad += len(summary.bad)
+        typer.echo(f"{src} → {dst}: {summary.documents} documents, {summary.mentions} mentions, "
+                   f"{len(summary.bad)} bad records skipped, {summary.failed_spans} spans failed closed")
+
+
+@app.command()
+def serve(
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8000, "--port"),
+    max_body: int = typer.Option(1_000_000, "--max-body", help="Largest accepted request body, in bytes."),
+) -> None:
+    """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
+    try:
+        import uvicorn
+
+        from engine.api import create_app
+    except ImportError as exc:
+        fail(ImportError(f"the HTTP API needs the 'server' extra: pip install 'taxogen[server]' ({exc})"))
+        return
+    engine = build_engine(config, store)
+    uvicorn.run(create_app(engine, max_body_bytes=max_body), host=host, port=port)
 
 
 @bench_app.command("kg")

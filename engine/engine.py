@@ -168,3 +168,18 @@ class Engine:
             span=span.text, entity_type=span.entity_type, identifier_type=span.identifier_type,
             sentence=sentence, candidates=rank_cands, span_start=start, **document,
         )
+
+    # --- documents ----------------------------------------------------------------------
+    def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
+        """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`)."""
+        from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
+
+        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives)
+        return DocumentSanitizer(self, opts).sanitize(text, list(mentions))
+
+    def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
+        """Several ``(text, mentions)`` documents, ranked in one batch."""
+        from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
+
+        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives)
+        return DocumentSanitizer(self, opts).sanitize_many(list(docs))

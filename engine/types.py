@@ -158,25 +158,44 @@ class Replacement:
     alternatives: tuple[ScoredCandidate, ...] = ()
     new_start: int = 0
     new_end: int = 0
+    kept: bool = False
     note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
+class Segment:
+    """A changed region: ``new[new_start:new_end]`` stands for ``original[orig_start:orig_end]``."""
+
+    new_start: int
+    new_end: int
+    orig_start: int
+    orig_end: int
+
+
+@dataclass(frozen=True, slots=True)
 class SanitizeResult:
-    """A sanitized document: the new text, each replacement, and the edits for readability."""
+    """A sanitized document: the new text, each replacement, readability edits, offset map."""
 
     text: str
     original: str
     replacements: tuple[Replacement, ...] = ()
-    edits: tuple[str, ...] = field(default_factory=tuple)
+    edits: tuple[str, ...] = ()
+    segments: tuple[Segment, ...] = ()
+    errors: tuple[str, ...] = ()
 
     def original_offset(self, new_offset: int) -> int:
-        """Map an offset in the new text back to the original text."""
+        """The offset in the original text that ``new_offset`` in the new text comes from.
+
+        Inside a changed region the region's original start is returned; elsewhere the
+        offset is shifted by the length changes of the regions before it.
+        """
+        if not 0 <= new_offset <= len(self.text):
+            raise ValueError(f"offset {new_offset} outside the sanitized text (0–{len(self.text)})")
         shift = 0
-        for r in sorted(self.replacements, key=lambda r: r.new_start):
-            if new_offset < r.new_start:
+        for seg in self.segments:
+            if new_offset < seg.new_start:
                 break
-            if new_offset < r.new_end:
-                return r.mention.start
-            shift = r.mention.end - r.new_end
+            if new_offset < seg.new_end:
+                return seg.orig_start
+            shift = seg.orig_end - seg.new_end
         return new_offset + shift

@@ -27,6 +27,7 @@ very large stores).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
@@ -193,6 +194,19 @@ class SparqlTaxonomy:
         return self._values[key]
 
 
+_THE_NAMES = re.compile(
+    r"^(United |Republic |Kingdom |Democratic |People's |Federal |Czech Republic|Netherlands|Philippines|Bahamas|Gambia|Maldives|"
+    r"[A-Z][\w ]* (Islands|States|Republic|Kingdom|Emirates|Union|Federation|Isles)$)"
+)
+
+
+def with_definite_article(name: str) -> str:
+    """``the United Kingdom``, ``the Netherlands``; other names unchanged."""
+    if name.lower().startswith("the ") or not _THE_NAMES.match(name):
+        return name
+    return "the " + name
+
+
 class LadderBuilder:
     """Builds :class:`Chains` from a :class:`TaxonomyView` under :class:`OverlayRules`."""
 
@@ -250,7 +264,7 @@ class LadderBuilder:
                 continue
             lab = self.label(view, value)
             if lab:
-                text = rule.template.replace("{label}", lab)
+                text = rule.template.replace("{label}", with_definite_article(lab))
                 if text not in out:
                     out.append(text)
             if len(out) >= limit:

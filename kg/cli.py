@@ -197,3 +197,37 @@ def overlay(
         fail(exc)
         return
     typer.echo(f"overlay reloaded: {n} triples in <urn:taxogen:overlay>")
+
+
+@app.command()
+def serve(
+    store: Path = typer.Option(..., "--store", help="Store directory built by 'taxogen kg build'."),
+    port: int = typer.Option(7878, "--port"),
+    timeout: int = typer.Option(30, "--timeout", help="Per-query timeout in seconds."),
+) -> None:
+    """Serve the store read-only over the SPARQL protocol on 127.0.0.1 (Oxigraph server).
+
+    Query it at http://127.0.0.1:PORT/query, e.g. with the files in queries/:
+    curl -s http://127.0.0.1:7878/query -H 'Accept: application/sparql-results+json'
+    --data-urlencode query@queries/stats.rq
+    """
+    import shutil
+    import subprocess
+
+    from kg.store import OXI_DIR
+
+    try:
+        KGStore._check_dir(store)
+    except KGError as exc:
+        fail(exc)
+        return
+    exe = shutil.which("oxigraph")
+    if exe is None:
+        fail(RuntimeError("the Oxigraph server is not installed: pip install 'taxogen[server]' (PyPI package oxigraph)"))
+        return
+    cmd = [exe, "serve-read-only", "--location", str(store / OXI_DIR), "--bind", f"127.0.0.1:{port}", "--timeout-s", str(timeout)]
+    typer.echo(f"SPARQL endpoint: http://127.0.0.1:{port}/query (read-only; Ctrl-C stops)", err=True)
+    try:
+        raise typer.Exit(subprocess.call(cmd))
+    except KeyboardInterrupt:
+        raise typer.Exit(0)

@@ -1,0 +1,255 @@
+"""Whole-document sanitization: consistent, fail-closed, readable.
+
+1. Mentions are validated (offsets inside the text, start < end, known types) and
+   overlapping ones merged into one span (or rejected with :class:`InputError` under
+   ``overlap="reject"``); adjacent spans stay separate.
+2. Mentions are grouped into entities (same ``entity_id``, or linked by ``related``
+   mention ids); NO_MASK mentions are left as they are.
+3. Each masked mention gets its ladder (PERSON numbers per entity, in order of first
+   mention) and the ranker's scores, in one batch for the document.
+4. Every mention of an entity gets the replacement chosen for its first mention. The
+   original text is never kept for a masked mention; a DIRECT identifier gets at most a
+   rule-based placeholder or ``***``.
+5. Any failure while handling a span replaces it with ``***`` (fail closed) and is
+   reported in ``errors``; the original text never leaks.
+6. Articles and sentence-initial capitals are fixed and reported in ``edits``; the
+   ``segments`` map every changed region back to the original text.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from enum import Enum
+from typing import Sequence
+
+from engine.errors import InputError, SanitizerError
+from engine.readability import article_fix, at_sentence_start, capitalise
+from engine.sources.base import DocumentState
+from engine.types import (
+    MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, Replacement, SanitizeResult, ScoredCandidate, Segment, Span,
+)
+from engine.wikireplace import sentence_around
+
+log = logging.getLogger(__name__)
+
+
+class OverlapPolicy(str, Enum):
+    """What to do with overlapping mentions."""
+
+    MERGE = "merge"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class SanitizeOptions:
+    overlap: OverlapPolicy = OverlapPolicy.MERGE
+    readability: bool = True
+    alternatives: int = 5
+
+
+_IDENT_RANK = {IdentifierType.NO_MASK: 0, IdentifierType.QUASI: 1, IdentifierType.DIRECT: 2}
+
+
+def validate_mentions(text: str, mentions: Sequence[Mention], policy: OverlapPolicy = OverlapPolicy.MERGE) -> list[Mention]:
+    """Mentions sorted by offset, checked, overlaps merged (or rejected)."""
+    checked = []
+    for i, m in enumerate(mentions):
+        if not isinstance(m.start, int) or not isinstance(m.end, int):
+            raise InputError(f"mention #{i}: offsets must be integers", position=f"mention #{i}")
+        if not 0 <= m.start < m.end <= len(text):
+            raise InputError(
+                f"mention #{i}: offsets {m.start}–{m.end} are not a non-empty range inside the text (length {len(text)})",
+                position=f"mention #{i}",
+            )
+        checked.append((m.start, m.end, i, m))
+    checked.sort()
+    out: list[Mention] = []
+    origin: list[int] = []
+    for start, end, i, m in checked:
+        if out and start < out[-1].end:
+            prev = out[-1]
+            if policy is OverlapPolicy.REJECT:
+                raise InputError(
+                    f"mention #{i} ({start}–{end}) overlaps mention #{origin[-1]} ({prev.start}–{prev.end})",
+                    position=f"mention #{i}",
+                )
+            longer = m if (m.end - m.start) > (prev.end - prev.start) else prev
+            ident = max((prev.identifier_type, m.identifier_type), key=_IDENT_RANK.__getitem__)
+            out[-1] = Mention(
+                prev.start, max(prev.end, end), longer.entity_type, ident,
+                prev.entity_id or m.entity_id, tuple(dict.fromkeys(prev.related + m.related)), prev.mention_id or m.mention_id,
+            )
+            continue
+        out.append(m)
+        origin.append(i)
+    return out
+
+
+def group_entities(mentions: Sequence[Mention]) -> list[int]:
+    """Entity index per mention: same entity_id, or connected through ``related`` ids."""
+    parent = list(range(len(mentions)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def union(a: int, b: int) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    by_id: dict[str, int] = {}
+    by_mention: dict[str, int] = {}
+    for i, m in enumerate(mentions):
+        if m.mention_id:
+            by_mention[m.mention_id] = i
+    for i, m in enumerate(mentions):
+        if m.entity_id:
+            if m.entity_id in by_id:
+                union(i, by_id[m.entity_id])
+            else:
+                by_id[m.entity_id] = i
+        for rel in m.related:
+            if rel in by_mention:
+                union(i, by_mention[rel])
+    roots: dict[int, int] = {}
+    return [roots.setdefault(find(i), len(roots)) for i in range(len(mentions))]
+
+
+class DocumentSanitizer:
+    """Sanitizes documents with an :class:`engine.engine.Engine`."""
+
+    def __init__(self, engine, options: SanitizeOptions | None = None) -> None:
+        self.engine = engine
+        self.options = options or SanitizeOptions()
+
+    def sanitize(self, text: str, mentions: Sequence[Mention], options: SanitizeOptions | None = None) -> SanitizeResult:
+        """One document; raises :class:`InputError` for invalid mentions, never leaks a span."""
+        return self.sanitize_many([(text, mentions)], options)[0]
+
+    def sanitize_many(self, docs: Sequence[tuple[str, Sequence[Mention]]], options: SanitizeOptions | None = None) -> list[SanitizeResult]:
+        """Several documents, ranked in one embedding batch."""
+        opts = options or self.options
+        prepared = [self._prepare(text, mentions, opts) for text, mentions in docs]
+        items, owners = [], []
+        for d, p in enumerate(prepared):
+            for k, it in p["items"].items():
+                items.append(it)
+                owners.append((d, k))
+        scores: list[list[float]] = []
+        if items:
+            try:
+                scores = self.engine.rank_items(items)
+            except Exception as exc:  # fail closed: every ranked span becomes ***
+                log.exception("ranking failed")
+                for d, k in owners:
+                    prepared[d]["errors"].append(f"ranking failed ({type(exc).__name__}: {exc}); span {k} masked")
+                    prepared[d]["failed"].add(k)
+        for (d, k), sc in zip(owners, scores):
+            prepared[d]["scores"][k] = sc
+        return [self._finish(p, opts) for p in prepared]
+
+    # --- steps ----------------------------------------------------------------------------
+    def _prepare(self, text: str, mentions: Sequence[Mention], opts: SanitizeOptions) -> dict:
+        ms = validate_mentions(text, mentions, opts.overlap)
+        entity = group_entities(ms)
+        state = DocumentState()
+        ladders: dict[int, Ladder] = {}
+        items: dict[int, object] = {}
+        errors: list[str] = []
+        failed: set[int] = set()
+        idents = Counter(m.identifier_type for m in ms)
+        types = Counter(m.entity_type for m in ms)
+        n = max(1, len(ms))
+        first_of_entity: dict[int, int] = {}
+        for k, m in enumerate(ms):
+            if m.identifier_type is IdentifierType.NO_MASK:
+                continue
+            first = first_of_entity.setdefault(entity[k], k)
+            if first != k:
+                continue  # later mentions reuse the entity's replacement
+            try:
+                span = Span(text[m.start:m.end], m.entity_type, m.identifier_type,
+                            context=sentence_around(text, m.start, m.end), start=m.start, end=m.end,
+                            entity_id=f"entity-{entity[k]}")
+                ladder = self.engine.candidates(span, state=state)
+                ladders[k] = ladder
+                items[k] = self.engine.rank_item_for(
+                    span, ladder, span.context,
+                    doc_position=m.start / max(1, len(text)), doc_mentions=len(ms),
+                    doc_type_share=types[m.entity_type] / n, doc_nomask_share=idents[IdentifierType.NO_MASK] / n,
+                    doc_direct_share=idents[IdentifierType.DIRECT] / n, doc_masked=len(ms) - idents[IdentifierType.NO_MASK],
+                )
+            except Exception as exc:  # fail closed
+                log.exception("candidate generation failed")
+                errors.append(f"span {m.start}–{m.end} ({m.entity_type.value}): {type(exc).__name__}: {exc}; masked")
+                failed.add(k)
+        return {"text": text, "mentions": ms, "entity": entity, "ladders": ladders, "items": items,
+                "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity}
+
+    def _choose(self, p: dict, k: int, original: str, mention: Mention) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
+        ladder: Ladder | None = p["ladders"].get(k)
+        if k in p["failed"] or ladder is None:
+            return MASK, None, (), "failed closed"
+        scores = p["scores"].get(k)
+        if scores is None:
+            return MASK, None, (), "no scores; masked"
+        ranked = sorted(zip(ladder.candidates, scores), key=lambda cs: -cs[1])
+        alts = tuple(ScoredCandidate(c, s) for c, s in ranked)
+        for cand, _ in ranked:
+            if cand.label.strip().lower() == original.strip().lower():
+                continue  # never keep the original text
+            if mention.identifier_type is IdentifierType.DIRECT and cand.source in ("P31", "P279", "P8225", "P361") and mention.entity_type is EntityType.PERSON:
+                continue
+            return cand.label, cand, alts, ""
+        return MASK, None, alts, "only the original text was offered; masked"
+
+    def _finish(self, p: dict, opts: SanitizeOptions) -> SanitizeResult:
+        text, ms, entity = p["text"], p["mentions"], p["entity"]
+        chosen: dict[int, tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]] = {}
+        out: list[str] = []
+        built = ""
+        pos = 0
+        replacements: list[Replacement] = []
+        segments: list[Segment] = []
+        edits: list[str] = []
+        for k, m in enumerate(ms):
+            original = text[m.start:m.end]
+            if m.identifier_type is IdentifierType.NO_MASK:
+                replacements.append(Replacement(m, original, original, (), 0, 0, kept=True, note="NO_MASK"))
+                continue
+            first = p["first"].get(entity[k], k)
+            if first not in chosen:
+                chosen[first] = self._choose(p, first, text[ms[first].start:ms[first].end], ms[first])
+            label, cand, alts, note = chosen[first]
+            if label.strip().lower() == original.strip().lower():
+                label, note = MASK, "replacement equals this mention's text; masked"
+            built += text[pos:m.start]
+            shift = m.start - len(built)  # original offset minus new offset, at this point
+            if opts.readability and cand is not None:
+                fix = article_fix(built, cand)
+                if fix is not None:
+                    new_tail, old_tail, desc = fix
+                    cut = len(built) - len(old_tail)
+                    if at_sentence_start(built[:cut]):
+                        new_tail = capitalise(new_tail)
+                    seg_orig = cut + shift
+                    built = built[:cut] + new_tail
+                    segments.append(Segment(cut, len(built), seg_orig, seg_orig + len(old_tail)))
+                    edits.append(f"{desc} (offset {seg_orig})")
+                    shift = m.start - len(built)
+            shown = label
+            if opts.readability and at_sentence_start(built) and shown[:1].islower():
+                shown = capitalise(shown)
+                edits.append(f"capitalised '{label}' at sentence start (offset {m.start})")
+            new_start = len(built)
+            built += shown
+            segments.append(Segment(new_start, len(built), m.start, m.end))
+            replacements.append(Replacement(m, original, shown, alts[: opts.alternatives], new_start, len(built), kept=False, note=note))
+            pos = m.end
+        built += text[pos:]
+        return SanitizeResult(built, text, tuple(replacements), tuple(edits), tuple(segments), tuple(p["errors"]))
