@@ -79,3 +79,46 @@ def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, A
     result["cached_ms_per_mention"] = round(1000 * cached / n, 2)
     result["texts_embedded_uncached"] = fresh.encoded
     return result
+
+
+def bench_sanitize(engine: Engine, data: str | Path, *, batch: int = 16, threads: int = 1) -> dict[str, Any]:
+    """Per-document latency and batch throughput of sanitization over a WikiReplace file.
+
+    Runs on ``threads`` torch threads (default one core). "cold" = empty embedding cache
+    (model loaded); "warm" = the same documents again with the texts already embedded.
+    """
+    import torch
+
+    from engine.docio import DocRecord, read_documents
+    from engine.embeddings import Embedder
+
+    torch.set_num_threads(threads)
+    docs = [d for d in read_documents(data, "wikireplace") if isinstance(d, DocRecord)]
+    engine.sanitize(docs[0].text, docs[0].mentions)  # load everything
+    fresh = Embedder(None)
+    fresh._model = engine.embedder.model
+    saved, engine._embedder = engine._embedder, fresh
+    out: dict[str, Any] = {"documents": len(docs), "mentions": sum(len(d.mentions) for d in docs), "torch_threads": threads}
+    try:
+        for phase in ("cold", "warm"):
+            times = []
+            for d in docs:
+                t = time.perf_counter()
+                engine.sanitize(d.text, d.mentions)
+                times.append((time.perf_counter() - t) * 1000)
+            out[f"per_document_{phase}"] = {
+                "median_ms": round(percentile(times, 0.5), 1), "p95_ms": round(percentile(times, 0.95), 1),
+                "max_ms": round(max(times), 1),
+            }
+        for phase in ("cold", "warm"):
+            if phase == "cold":
+                fresh.clear_memory()
+            t = time.perf_counter()
+            for i in range(0, len(docs), batch):
+                chunk = docs[i : i + batch]
+                engine.sanitize_many([(d.text, d.mentions) for d in chunk])
+            elapsed = time.perf_counter() - t
+            out[f"batch_{phase}"] = {"batch_size": batch, "seconds": round(elapsed, 2), "documents_per_second": round(len(docs) / elapsed, 1)}
+    finally:
+        engine._embedder = saved
+    return out

@@ -55,11 +55,18 @@ def fail(exc: Exception) -> None:
     raise typer.Exit(1)
 
 
-def build_engine(config: Optional[Path], store: Optional[Path], **overrides):
-    """``Engine.from_config`` with CLI overrides; configuration errors exit 1."""
+def build_engine(config: Optional[Path], store: Optional[Path], endpoint: Optional[str] = None, offline: bool = False,
+                 user_agent: Optional[str] = None, **overrides):
+    """``Engine.from_config`` with CLI overrides (file < environment < flags); errors exit 1."""
     from engine.engine import Engine
     from engine.errors import SanitizerError
 
+    if endpoint:
+        overrides.update({"endpoint.url": endpoint, "endpoint.enabled": True})
+    if offline:
+        overrides["endpoint.offline"] = True
+    if user_agent:
+        overrides["endpoint.user_agent"] = user_agent
     try:
         return Engine.from_config(config, store=store, **overrides)
     except SanitizerError as exc:
@@ -67,6 +74,9 @@ def build_engine(config: Optional[Path], store: Optional[Path], **overrides):
 
 
 ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
+EndpointOpt = typer.Option(None, "--endpoint", help="Ask this SPARQL endpoint for what the store lacks (caches into --store).")
+OfflineOpt = typer.Option(False, "--offline", help="Never call the endpoint (cached answers only).")
+UserAgentOpt = typer.Option(None, "--user-agent", help="User-Agent sent to the endpoint (say who you are and how to reach you).")
 StoreOpt = typer.Option(None, "--store", help="Store directory (default: embedded sample graph).")
 
 
@@ -78,12 +88,15 @@ def generalize(
     identifier_type: str = typer.Option("QUASI", "--identifier", help="DIRECT, QUASI or NO_MASK."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    endpoint: Optional[str] = EndpointOpt,
+    offline: bool = OfflineOpt,
+    user_agent: Optional[str] = UserAgentOpt,
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """The ordered replacement candidates of one span, with provenance."""
     from engine.errors import SanitizerError
 
-    engine = build_engine(config, store)
+    engine = build_engine(config, store, endpoint, offline, user_agent)
     try:
         ladder = engine.candidates(span, entity_type, context=context, identifier_type=identifier_type)
     except SanitizerError as exc:
@@ -290,11 +303,14 @@ def sanitize(
     progress: bool = typer.Option(True, "--progress/--no-progress"),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    endpoint: Optional[str] = EndpointOpt,
+    offline: bool = OfflineOpt,
+    user_agent: Optional[str] = UserAgentOpt,
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
     from engine.batch import run_sanitize
 
-    engine = build_engine(config, store)
+    engine = build_engine(config, store, endpoint, offline, user_agent)
     if source.is_dir():
         files = sorted(p for p in source.iterdir() if p.suffix.lower() in (".json", ".jsonl", ".ndjson"))
         if not files:
@@ -326,6 +342,9 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host"),
     port: int = typer.Option(8000, "--port"),
     max_body: int = typer.Option(1_000_000, "--max-body", help="Largest accepted request body, in bytes."),
+    endpoint: Optional[str] = EndpointOpt,
+    offline: bool = OfflineOpt,
+    user_agent: Optional[str] = UserAgentOpt,
 ) -> None:
     """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
     try:
@@ -335,8 +354,52 @@ def serve(
     except ImportError as exc:
         fail(ImportError(f"the HTTP API needs the 'server' extra: pip install 'taxogen[server]' ({exc})"))
         return
-    engine = build_engine(config, store)
+    engine = build_engine(config, store, endpoint, offline, user_agent)
     uvicorn.run(create_app(engine, max_body_bytes=max_body), host=host, port=port)
+
+
+@bench_app.command("sanitize")
+def bench_sanitize_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose documents are sanitized."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    batch: int = typer.Option(16, "--batch"),
+    threads: int = typer.Option(1, "--threads", help="Torch threads (1 = one core)."),
+) -> None:
+    """Per-document latency (median, p95) and batch documents/second, cold and warm embedding cache."""
+    from engine.bench import bench_sanitize
+
+    engine = build_engine(config, store)
+    typer.echo(json.dumps(bench_sanitize(engine, data, batch=batch, threads=threads), indent=2))
+
+
+@bench_app.command("endpoint")
+def bench_endpoint_cmd(
+    seed: Optional[Path] = typer.Option(Path("../shared/data/wikidata-seed/wikidata-seed.nt.gz"), "--seed",
+                                        help="Dump the local Oxigraph server holds (default: the shared seed)."),
+) -> None:
+    """Requests, retries, time and results against a local SPARQL server with injected faults."""
+    from engine.bench_endpoint import run
+
+    typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
+
+
+@kg_app.command("refresh")
+def kg_refresh(
+    store: Path = typer.Option(..., "--store", help="Store whose remote cache to refresh."),
+    everything: bool = typer.Option(False, "--all", help="Re-fetch every cached lookup, not only expired ones."),
+    config: Optional[Path] = ConfigOpt,
+    endpoint: Optional[str] = EndpointOpt,
+    user_agent: Optional[str] = UserAgentOpt,
+) -> None:
+    """Re-fetch cached endpoint answers whose TTL has passed (or all with --all)."""
+    engine = build_engine(config, store, endpoint, False, user_agent, **({} if endpoint else {"endpoint.enabled": True}))
+    if engine.remote is None:
+        fail(ValueError("no endpoint configured"))
+        return
+    counts = engine.remote.remote.refresh(everything=everything)
+    stats = engine.remote.remote.client.stats.to_dict()
+    typer.echo(json.dumps({"store": str(store), **counts, "client": stats}, indent=2))
 
 
 @bench_app.command("kg")

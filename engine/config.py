@@ -20,6 +20,9 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     negative_ttl_s = 86400        # 1 day
     breaker_threshold = 5
     breaker_cooldown_s = 60
+    backoff_base_s = 0.5          # exponential backoff with full jitter
+    backoff_max_s = 20
+    max_wait_s = 60               # longest Retry-After honoured
 
 Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
 ``TAXOGEN_MODEL``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
@@ -57,12 +60,16 @@ class EndpointSettings:
     negative_ttl_s: float = 86400.0
     breaker_threshold: int = 5
     breaker_cooldown_s: float = 60.0
+    backoff_base_s: float = 0.5
+    backoff_max_s: float = 20.0
+    max_wait_s: float = 60.0
 
     def client_config(self) -> EndpointConfig:
         return EndpointConfig(
             url=self.url, user_agent=self.user_agent, timeout_s=self.timeout_s, max_retries=self.max_retries,
             max_concurrent=self.max_concurrent, breaker_threshold=self.breaker_threshold,
-            breaker_cooldown_s=self.breaker_cooldown_s, offline=self.offline,
+            breaker_cooldown_s=self.breaker_cooldown_s, offline=self.offline, backoff_base_s=self.backoff_base_s,
+            backoff_max_s=self.backoff_max_s, max_wait_s=self.max_wait_s,
         )
 
 

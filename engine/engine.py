@@ -41,13 +41,19 @@ class Engine:
         self._ranker_loaded = ranker is not None
         self._embedder = None
         self._graph_stats: GraphStats | None = None
+        self.remote = None  # engine.remote.RemoteFallback when an endpoint is enabled
 
     @classmethod
     def from_config(cls, config: EngineConfig | str | Path | None = None, **overrides: Any) -> "Engine":
         """Build an engine from a config (object, TOML path, or None for file/env/defaults)."""
         if not isinstance(config, EngineConfig):
             config = EngineConfig.load(config, overrides=overrides)
-        kg = KGStore.read_only(config.store) if config.store is not None else KGStore.embedded()
+        if config.store is None:
+            kg = KGStore.embedded()
+        elif config.endpoint.enabled:
+            kg = KGStore.open(config.store)  # the remote cache writes into the store
+        else:
+            kg = KGStore.read_only(config.store)
         return cls.from_store(kg, config)
 
     @classmethod
@@ -57,12 +63,26 @@ class Engine:
         chains = ChainIndex(kg, mode=config.chain_mode)
         taxonomy = chains.view if chains.view is not None else PreloadedTaxonomy.from_store(kg)
         linker = Linker(LabelIndex.from_store(kg), taxonomy)
+        remote = None
+        if config.endpoint.enabled:
+            from engine.remote import RemoteFallback
+            from kg.remote import SparqlClient
+            from kg.remote_cache import RemoteTaxonomy
+
+            settings = config.endpoint
+            taxonomy_remote = RemoteTaxonomy(
+                kg, SparqlClient(settings.client_config()), ttl_s=settings.cache_ttl_s,
+                negative_ttl_s=settings.negative_ttl_s, max_depth=chains.rules.max_depth,
+            )
+            remote = RemoteFallback(taxonomy_remote, linker, chains)
         sources = rule_sources()
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote),
             entity_types=(EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC),
         )
-        return cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
+        engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
+        engine.remote = remote
+        return engine
 
     def candidates(
         self,

@@ -132,6 +132,20 @@ class LabelIndex:
                 table[key] = sorted(set(items), key=qid_number)
         return cls(dict(labels), dict(aliases), dict(demonyms), dict(by_length), main)
 
+    def add(self, qid: str, text: str, kind: str = "label") -> None:
+        """Add a label or alias (e.g. fetched remotely)."""
+        key = fold(text)
+        table = self.labels if kind == "label" else self.aliases
+        items = table.setdefault(key, [])
+        if qid not in items:
+            items.append(qid)
+            items.sort(key=qid_number)
+        if kind == "label":
+            self.main_label.setdefault(qid, text)
+        bucket = self.by_length.setdefault(len(key), [])
+        if key not in bucket:
+            bucket.append(key)
+
     def lookup(self, key: str) -> list[tuple[str, LinkMethod]]:
         out = [(q, LinkMethod.EXACT) for q in self.labels.get(key, ())]
         out += [(q, LinkMethod.ALIAS) for q in self.aliases.get(key, ()) if q not in {o[0] for o in out}]
@@ -193,6 +207,10 @@ class Linker:
                 continue
             keep.append(link)
         return keep
+
+    def invalidate(self) -> None:
+        """Forget cached ancestor sets (after the taxonomy grew)."""
+        self._ancestors.clear()
 
     def ancestors(self, qid: str, hops: int = 6) -> frozenset[str]:
         """Classes above ``qid`` over P31/P279 within ``hops`` (cached)."""

@@ -148,6 +148,27 @@ class PreloadedTaxonomy:
             return self.edges[prop].get(qid, ())
         return self.extra.get(prop, {}).get(qid, ())
 
+    def add_statement(self, subject: str, prop: str, value: str) -> bool:
+        """Add one item-to-item statement (e.g. fetched remotely); False if already known."""
+        table = self.edges.get(prop)
+        if table is None:
+            if prop not in self.extra:
+                return False
+            table = self.extra[prop]
+        values = table[subject] if isinstance(table, defaultdict) else table.setdefault(subject, [])
+        if value in values:
+            return False
+        values.append(value)
+        values.sort(key=qid_number)
+        if prop == "P279":
+            self.children_count[value] += 1
+        elif prop == "P31":
+            self.instance_count[value] += 1
+        return True
+
+    def add_label(self, qid: str, label: str) -> None:
+        self.labels.setdefault(qid, label)
+
     @property
     def edge_count(self) -> int:
         return sum(len(v) for e in self.edges.values() for v in e.values())
@@ -383,6 +404,11 @@ class ChainIndex:
         self.builder = LadderBuilder(self.rules)
         via = sorted({r.via for r in self.rules.composed})
         self.view: PreloadedTaxonomy | None = PreloadedTaxonomy.from_store(kg, via) if mode == "preloaded" else None
+
+    def invalidate(self) -> None:
+        """Forget cached walks (call after statements were added to the view)."""
+        self.builder._memo.clear()
+        self.builder._first_memo.clear()
 
     def chains(self, qid: str, props: Sequence[str] = TAXONOMY_PROPS) -> Chains:
         """Ladders of ``qid``; raises ``ValueError`` for a malformed id."""

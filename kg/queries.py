@@ -5,6 +5,7 @@ Every ``.rq`` file starts with a comment header::
     # summary: what the query answers
     # in: ?item iri     a Wikidata item            (one line per bindable variable)
     # out: ?child ?parent ?prop
+    # dataset: union    (optional) read the Wikidata graph together with the cache graphs
 
 Values are bound only through pyoxigraph's ``substitutions=`` (never by formatting the
 query text), so a value cannot change the query's structure. A binding must be declared
@@ -33,6 +34,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 _IN = re.compile(r"^#\s*in:\s*\?(\w+)\s+(\w+)\s*(.*)$")
 _OUT = re.compile(r"^#\s*out:\s*(.*)$")
 _SUMMARY = re.compile(r"^#\s*summary:\s*(.*)$")
+_DATASET = re.compile(r"^#\s*dataset:\s*(union|default)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +47,18 @@ class NamedQuery:
     inputs: dict[str, str] = field(default_factory=dict)
     outputs: tuple[str, ...] = ()
     path: str = ""
+    union: bool = False
 
 
 def parse_query(name: str, text: str, path: str = "") -> NamedQuery:
     """Parse a query's header; raises :class:`QueryError` when the header is malformed."""
-    summary, inputs, outputs = "", {}, ()
+    summary, inputs, outputs, union = "", {}, (), False
     for line in text.splitlines():
         if not line.startswith("#"):
             continue
-        if m := _SUMMARY.match(line):
+        if m := _DATASET.match(line):
+            union = m.group(1) == "union"
+        elif m := _SUMMARY.match(line):
             summary = m.group(1).strip()
         elif m := _IN.match(line):
             var, kind = m.group(1), m.group(2)
@@ -70,7 +75,7 @@ def parse_query(name: str, text: str, path: str = "") -> NamedQuery:
             r"^\s*(ASK|CONSTRUCT)", _strip_comments(text), flags=re.I | re.M
         ):
             raise QueryError(f"{name}.rq: input ?{var} must appear in SELECT", query=name)
-    return NamedQuery(name=name, text=text, summary=summary, inputs=inputs, outputs=outputs, path=path)
+    return NamedQuery(name=name, text=text, summary=summary, inputs=inputs, outputs=outputs, path=path, union=union)
 
 
 def _strip_comments(text: str) -> str:
@@ -165,18 +170,27 @@ def render(query: NamedQuery, bindings: dict[str, Any], *, limit: int | None = N
 
     The template is not edited: validated terms (see :func:`to_term`) are serialized in
     N-Triples syntax by pyoxigraph and placed in a ``VALUES`` clause at the start of the
-    outermost ``WHERE`` group, which is SPARQL 1.1's own way to pass values. ``limit`` and
-    ``offset`` (integers) are appended for paging.
+    outermost ``WHERE`` group, which is SPARQL 1.1's own way to pass values. One binding
+    may be a list (one ``VALUES`` row per value). ``limit`` and ``offset`` (integers) are
+    appended for paging.
     """
-    terms = bind(query, bindings)
+    multi = [k for k, v in bindings.items() if isinstance(v, (list, tuple))]
+    if len(multi) > 1:
+        raise QueryError(f"{query.name}: only one binding may hold several values", query=query.name)
+    rows: list[dict[str, Any]] = [dict(bindings)]
+    if multi:
+        rows = [{**bindings, multi[0]: v} for v in bindings[multi[0]]]
+        if not rows:
+            raise QueryError(f"{query.name}: ?{multi[0]} has no values", query=query.name)
     text = query.text
-    if terms:
-        names = " ".join(f"?{v.value}" for v in terms)
-        row = " ".join(str(t) for t in terms.values())
+    if bindings:
+        terms_rows = [bind(query, r) for r in rows]
+        names = " ".join(f"?{v.value}" for v in terms_rows[0])
+        body = " ".join("(" + " ".join(str(t) for t in tr.values()) + ")" for tr in terms_rows)
         match = re.search(r"\bWHERE\s*\{", text, flags=re.I)
         if match is None:
             raise QueryError(f"{query.name}: no WHERE group to bind into", query=query.name)
-        text = f"{text[: match.end()]}\n  VALUES ({names}) {{ ({row}) }}{text[match.end():]}"
+        text = f"{text[: match.end()]}\n  VALUES ({names}) {{ {body} }}{text[match.end():]}"
     if limit is not None:
         text = f"{text.rstrip()}\nLIMIT {int(limit)}"
     if offset:

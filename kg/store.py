@@ -146,7 +146,7 @@ class KGStore:
         """Run a parsed query with validated bindings. Raises :class:`QueryError`."""
         subs = bind(query, bindings or {})
         try:
-            result = self._store.query(query.text, substitutions=subs or None)
+            result = self._store.query(query.text, substitutions=subs or None, use_default_graph_as_union=query.union)
         except (SyntaxError, OSError, ValueError) as exc:
             raise QueryError(f"query {query.name} failed: {exc}", query=query.name) from exc
         if isinstance(result, bool):

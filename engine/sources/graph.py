@@ -24,23 +24,33 @@ class GraphSource(CandidateSource):
 
     name = "graph"
 
-    def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3) -> None:
+    def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None) -> None:
         self.linker = linker
         self.chains = chains
         self.max_ladder = max_ladder or chains.rules.max_ladder
         self.max_tries = max_tries
+        self.remote = remote  # engine.remote.RemoteFallback, when an endpoint is enabled
 
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
+        notes: list[str] = []
         links = self.linker.link(span)
+        if not links and self.remote is not None:
+            notes.append(self.remote.lookup_label(span.text))
+            links = self.linker.link(span)
         if not links:
-            return SourceResult([], reason=f"no item of the graph matches {span.text!r}")
+            return SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         key = fold(span.text)
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
+            if not candidates and self.remote is not None:
+                notes.append(self.remote.fetch_chains(link.qid))
+                candidates = self.ladder_for(link.qid, key)
             if candidates:
                 chosen = (link,) + tuple(l for l in links if l is not link)
-                return SourceResult(candidates, links=chosen, reason=f"linked to {link.qid} ({link.label}) by {link.method.value}")
-        return SourceResult([], links=tuple(links), reason=f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains")
+                reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
+                return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+        reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
+        return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
     def ladder_for(self, qid: str, span_key: str) -> list[Candidate]:
         """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``."""
