@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from kg.cli import app as kg_app
+from kg.cli import fail
 
 app = typer.Typer(help="taxogen: knowledge-graph backed generalization for text sanitization.", no_args_is_help=True)
 app.add_typer(kg_app, name="kg")
@@ -47,12 +48,6 @@ evaluate_app = typer.Typer(help="Evaluations on WikiReplace-format data.", no_ar
 app.add_typer(evaluate_app, name="evaluate")
 
 DEFAULT_DATA = Path("../shared/data/wikireplace/wikireplace_dev.json")
-
-
-def fail(exc: Exception) -> None:
-    """Print an error and exit with code 1."""
-    typer.echo(f"error: {exc}", err=True)
-    raise typer.Exit(1)
 
 
 def build_engine(config: Optional[Path], store: Optional[Path], endpoint: Optional[str] = None, offline: bool = False,

@@ -7,9 +7,10 @@ Groups (names are what ``--groups``/ablation refer to):
   approximate), entity type, DIRECT/QUASI, span and candidate lengths, token overlap,
   the shape of the candidate ("date in the …", a year, "X …", "PERSON n", "DATE") and of
   a DATETIME span (year, full date, month-year, duration…);
-- ``embedding``: cosine of span and candidate, of the original sentence and the sentence
+- ``embedding``: cosine of span and candidate, of the original context and the context
   with the candidate in place (context-aware, after Zhang & Qiu), of candidate and
-  sentence; each also as its rank and its gap to the best within the mention, and the
+  context — the context being the span's sentence cut to :data:`CONTEXT_WORDS` words on
+  each side; each also as its rank and its gap to the best within the mention, and the
   best of the mention (how well any candidate fits: low when the span was mislinked);
 - ``graph``: when the candidate is a graph class — log number of direct instances and of
   subclasses (how many things fit the replacement: a k-anonymity signal), whether the
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
@@ -33,6 +34,8 @@ from engine.embeddings import Embedder
 from engine.sources.datetime import datetime_ladder
 from engine.types import MASK, EntityType, IdentifierType
 
+#: Words kept on each side of the span in the context used for sentence embeddings.
+CONTEXT_WORDS = 6
 SOURCES = ("rule", "P31", "P279", "P8225", "P361", "mask")
 LINK_METHODS = ("none", "exact", "contained", "approximate")
 DT_SHAPES = ("year", "full-date", "month-year", "day-month", "decade", "range", "age", "duration", "contains-year", "generic")
@@ -72,6 +75,16 @@ class RankItem:
         if self.span_start >= 0:
             return self.sentence[: self.span_start] + label + self.sentence[self.span_start + len(self.span):]
         return self.sentence.replace(self.span, label, 1) if self.span in self.sentence else f"{self.sentence} {label}".strip()
+
+    def window(self, words: int = CONTEXT_WORDS) -> "RankItem":
+        """The same item with its sentence cut to ``words`` words on each side of the span."""
+        start = self.span_start if self.span_start >= 0 else self.sentence.find(self.span)
+        if start < 0:
+            return self
+        left = " ".join(self.sentence[:start].split()[-words:])
+        right = " ".join(self.sentence[start + len(self.span):].split()[:words])
+        text = (left + " " if left else "") + self.span + (" " + right if right else "")
+        return replace(self, sentence=text, span_start=len(left) + 1 if left else 0)
 
 
 @dataclass
@@ -164,6 +177,7 @@ class FeatureBuilder:
     def build(self, items: Sequence[RankItem]) -> tuple[np.ndarray, list[int]]:
         """(matrix with one row per candidate, candidates per item)."""
         vec = {}
+        items = [it.window() for it in items]
         if "embedding" in self.groups:
             texts: list[str] = []
             for it in items:

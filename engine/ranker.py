@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from engine.errors import RankerError
-from engine.features import FEATURE_GROUPS, feature_names
+from engine.features import CONTEXT_WORDS, FEATURE_GROUPS, feature_names
 
 SCHEMA_VERSION = 1
 MODEL_FILE = "model.txt"
@@ -118,6 +118,7 @@ class Ranker:
             "schema_version": SCHEMA_VERSION,
             "groups": list(self.groups),
             "features": self.features,
+            "context_words": CONTEXT_WORDS,
             "params": {k: v for k, v in self.params.items() if isinstance(v, (int, float, str, bool, list))},
             "versions": _versions(),
             "info": self.info,
@@ -149,6 +150,11 @@ class Ranker:
             raise RankerError(
                 f"ranker in {d} was trained with another feature schema "
                 f"({len(meta.get('features', []))} features, groups {list(groups)}); retrain it with 'taxogen train'",
+                path=str(d),
+            )
+        if meta.get("context_words") != CONTEXT_WORDS:
+            raise RankerError(
+                f"ranker in {d} was trained with {meta.get('context_words')} context words, this code uses {CONTEXT_WORDS}; retrain it",
                 path=str(d),
             )
         if booster.num_feature() != len(meta["features"]):

@@ -46,3 +46,14 @@ def test_given_bad_groups_then_value_error():
 def test_given_groups_then_names_are_unique_and_ordered():
     names = feature_names(ALL_GROUPS)
     assert len(names) == len(set(names)) == sum(len(v) for v in FEATURE_GROUPS.values())
+
+
+def test_given_long_sentence_then_context_window_keeps_words_around_the_span():
+    it = RankItem(
+        span="Oslo", entity_type=EntityType.LOC, identifier_type=IdentifierType.QUASI,
+        sentence="one two three four five six seven eight in Oslo and then nine ten eleven twelve thirteen fourteen",
+        candidates=(RankCandidate("city"),), span_start=43,
+    )
+    w = it.window(3)
+    assert w.sentence == "seven eight in Oslo and then nine"
+    assert w.replaced("city") == "seven eight in city and then nine"
