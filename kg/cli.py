@@ -40,6 +40,9 @@ def build(
     source: Optional[Path] = typer.Option(None, "--source", help="Wikidata dump: .nt/.json, optionally .gz/.bz2."),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", help="SPARQL endpoint URL to extract from."),
     roots: str = typer.Option("", "--roots", help="Comma-separated root classes for --endpoint (e.g. Q5,Q515)."),
+    user_agent: Optional[str] = typer.Option(None, "--user-agent", help="User-Agent for --endpoint (name your tool and a contact)."),
+    timeout_s: float = typer.Option(60.0, "--timeout", help="Per-query timeout in seconds for --endpoint."),
+    page_size: int = typer.Option(10000, "--page-size", help="Rows per page for --endpoint."),
     strict: bool = typer.Option(False, "--strict", help="Fail on the first malformed line."),
     show: int = typer.Option(10, "--show", help="How many malformed lines to print."),
     progress: bool = typer.Option(True, "--progress/--no-progress"),
@@ -53,12 +56,14 @@ def build(
             report = build_from_dump(source, store, strict=strict, progress=progress, max_examples=show)
         else:
             from kg.extract import extract_subtaxonomy
+            from kg.remote import DEFAULT_USER_AGENT, EndpointConfig, SparqlClient
 
             root_ids = [r.strip() for r in roots.split(",") if r.strip()]
             if not root_ids:
                 fail(ValueError("--endpoint needs --roots Q…,Q…"))
+            client = SparqlClient(EndpointConfig(url=endpoint, user_agent=user_agent or DEFAULT_USER_AGENT, timeout_s=timeout_s))
             report = build_from_triples(
-                extract_subtaxonomy(endpoint, root_ids), store, source=endpoint, progress=progress
+                extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress
             )
     except SanitizerError as exc:
         fail(exc)
