@@ -19,7 +19,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg.vocab import qid_number
 from engine.engine import Engine
 from engine.linking import fold
 from engine.sources.base import DocumentState

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
-from engine.errors import InputError, SanitizerError
+from engine.errors import InputError
 from engine.readability import article_fix, at_sentence_start, capitalise
 from engine.sources.base import DocumentState
 from engine.types import (
@@ -211,7 +211,6 @@ class DocumentSanitizer:
     def _finish(self, p: dict, opts: SanitizeOptions) -> SanitizeResult:
         text, ms, entity = p["text"], p["mentions"], p["entity"]
         chosen: dict[int, tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]] = {}
-        out: list[str] = []
         built = ""
         pos = 0
         replacements: list[Replacement] = []

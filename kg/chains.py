@@ -121,7 +121,7 @@ class PreloadedTaxonomy:
             elif prop == "P31":
                 view.instance_count[parent] += 1
         for edges in view.edges.values():
-            for child, parents in edges.items():
+            for parents in edges.values():
                 parents.sort(key=qid_number)
         for row in kg.select("labels_only"):
             view.labels.setdefault(local_id(row["item"]), row["label"])

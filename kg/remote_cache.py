@@ -28,7 +28,7 @@ from kg.errors import EndpointError
 from kg.extract import cell_to_term
 from kg.remote import SparqlClient
 from kg.store import KGStore
-from kg.vocab import ATTRIBUTE_PROPS, TAXONOMY_PROPS, TG, WD, WDT, RDFS_LABEL, is_entity_id, local_id
+from kg.vocab import TAXONOMY_PROPS, TG, WD, WDT, RDFS_LABEL, is_entity_id, local_id
 
 META_GRAPH = "urn:taxogen:cache-meta"
 XSD_DATETIME = ox.NamedNode("http://www.w3.org/2001/XMLSchema#dateTime")

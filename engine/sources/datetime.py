@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.sources.numbers import NUMBER_WORD, is_number_token
+from engine.sources.numbers import NUMBER_WORD
 from engine.types import Candidate, Span
 
 MONTHS = [
@@ -67,7 +67,7 @@ def datetime_ladder(text: str) -> tuple[list[str], str]:
     m = re.fullmatch(r"(?:in |the year )?(\d{3,4})(?: ad| ce)?", low)
     if m and 130 <= int(m.group(1)) <= 2999:
         return year_rungs(int(m.group(1))) + [GENERIC], "year"
-    m = re.fullmatch(rf"(?:the )?(?:(early|mid|late|mid-)\s*-?\s*)?(\d{{3}}0)['’]?s", low)
+    m = re.fullmatch(r"(?:the )?(?:(early|mid|late|mid-)\s*-?\s*)?(\d{3}0)['’]?s", low)
     if m:
         y = int(m.group(2))
         return [f"date in the {decade(y)}", f"date in the {century(y)}", GENERIC], "decade"

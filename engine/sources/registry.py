@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Callable
 
 from engine.errors import UnknownComponentError
 from engine.sources.base import CandidateSource

@@ -1,4 +1,3 @@
-import pytest
 
 from engine.engine import Engine
 from engine.evaluate_generation import evaluate_generation, in_order

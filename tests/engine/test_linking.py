@@ -2,9 +2,9 @@ import pyoxigraph as ox
 import pytest
 
 from engine.engine import Engine
-from engine.linking import LabelIndex, Linker, fold, normalised_forms
+from engine.linking import fold, normalised_forms
 from engine.types import EntityType, LinkMethod, Span
-from kg import ChainIndex, KGStore
+from kg import KGStore
 
 
 @pytest.fixture(scope="module")

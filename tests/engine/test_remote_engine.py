@@ -5,7 +5,7 @@ import pytest
 from engine.config import EndpointSettings, EngineConfig
 from engine.engine import Engine
 from engine.types import Mention, EntityType as T
-from kg import KGStore, build_from_dump
+from kg import build_from_dump
 from kg.faults import FaultProxy
 from kg.store import sample_graph_path
 from tests.servers import oxigraph_server

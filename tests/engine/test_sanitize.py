@@ -7,7 +7,7 @@ from engine.docio import document_from_dict
 from engine.engine import Engine
 from engine.errors import InputError
 from engine.sanitize import group_entities, validate_mentions, OverlapPolicy
-from engine.types import MASK, EntityType as T, IdentifierType as I, Mention
+from engine.types import EntityType as T, IdentifierType as I, Mention
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@ import pyoxigraph as ox
 import pytest
 
 from kg import ChainIndex, KGStore, OverlayRules
-from kg.vocab import TAXONOMY_PROPS
 
 PRUNED = {"Q35120", "Q488383", "Q103940464", "Q58415929", "Q16889133", "Q19478619", "Q24017414"}
 

@@ -1,4 +1,3 @@
-import pyoxigraph as ox
 import pytest
 
 from kg import QueryError, list_queries, load_query

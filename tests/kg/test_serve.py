@@ -2,7 +2,6 @@
 
 import subprocess
 import sys
-import time
 import urllib.parse
 import urllib.request
 import json
@@ -24,10 +23,9 @@ def test_given_store_when_kg_serve_then_shipped_queries_answer_over_http(tmp_pat
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_http(f"http://127.0.0.1:{port}/query?query=ASK%7B%7D")
-        query = (ROOT / "queries" / "chain_edges_p279.rq").read_text().replace(
-            "SELECT ?item", "SELECT ?item", 1)
-        # a maintainer binds ?item with VALUES when using the file over HTTP
+        # a maintainer binds ?item with a VALUES block when sending the file over HTTP
         from kg.queries import load_query, render
+
         text = render(load_query("chain_edges_p279"), {"item": "Q520549"})
         req = urllib.request.Request(
             f"http://127.0.0.1:{port}/query", data=urllib.parse.urlencode({"query": text}).encode(),
