@@ -101,7 +101,8 @@ class TaxonomyView(Protocol):
 class PreloadedTaxonomy:
     """Every taxonomy edge and label of a store, held in dictionaries (read once)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kg: KGStore | None = None) -> None:
+        self.kg = kg  # for statements of other properties, read lazily per item
         self.edges: dict[str, dict[str, list[str]]] = {p: defaultdict(list) for p in TAXONOMY_PROPS}
         self.labels: dict[str, str] = {}
         self.extra: dict[str, dict[str, list[str]]] = {}
@@ -110,8 +111,11 @@ class PreloadedTaxonomy:
 
     @classmethod
     def from_store(cls, kg: KGStore, extra_props: Sequence[str] = ()) -> "PreloadedTaxonomy":
-        """Load taxonomy edges, labels and ``extra_props`` statements from ``kg``."""
-        view = cls()
+        """Load taxonomy edges, labels and ``extra_props`` statements from ``kg``.
+
+        Statements of properties not preloaded are read per item when first asked for.
+        """
+        view = cls(kg)
         for row in kg.select("taxonomy_edges"):
             prop = local_id(row["prop"])
             child, parent = local_id(row["child"]), local_id(row["parent"])
@@ -146,16 +150,18 @@ class PreloadedTaxonomy:
     def values(self, qid: str, prop: str) -> Sequence[str]:
         if prop in self.edges:
             return self.edges[prop].get(qid, ())
-        return self.extra.get(prop, {}).get(qid, ())
+        table = self.extra.setdefault(prop, defaultdict(list))
+        if qid not in table and self.kg is not None:
+            rows = self.kg.select("item_values", item=qid, prop=WDT + prop)
+            table[qid] = sorted({local_id(r["value"]) for r in rows if isinstance(r["value"], str) and r["value"].startswith("http")}, key=qid_number)
+        return table.get(qid, ())
 
     def add_statement(self, subject: str, prop: str, value: str) -> bool:
         """Add one item-to-item statement (e.g. fetched remotely); False if already known."""
         table = self.edges.get(prop)
         if table is None:
-            if prop not in self.extra:
-                return False
-            table = self.extra[prop]
-        values = table[subject] if isinstance(table, defaultdict) else table.setdefault(subject, [])
+            table = self.extra.setdefault(prop, defaultdict(list))
+        values = table[subject]
         if value in values:
             return False
         values.append(value)
@@ -402,8 +408,7 @@ class ChainIndex:
         self.mode = mode
         self.rules = rules if rules is not None else OverlayRules.from_store(kg)
         self.builder = LadderBuilder(self.rules)
-        via = sorted({r.via for r in self.rules.composed})
-        self.view: PreloadedTaxonomy | None = PreloadedTaxonomy.from_store(kg, via) if mode == "preloaded" else None
+        self.view: PreloadedTaxonomy | None = PreloadedTaxonomy.from_store(kg) if mode == "preloaded" else None
 
     def invalidate(self) -> None:
         """Forget cached walks (call after statements were added to the view)."""
