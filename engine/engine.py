@@ -150,13 +150,10 @@ class Engine:
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
         )
+        from engine.selection import split_scores
+
         X, sizes = builder.build(items)
-        scores = ranker.score(X)
-        out, pos = [], 0
-        for n in sizes:
-            out.append([float(v) for v in scores[pos : pos + n]])
-            pos += n
-        return out
+        return [[float(v) for v in part] for part in split_scores(ranker.score(X), sizes)]
 
     def rank(self, span: Span, candidates: Ladder | list[Candidate], context: str | None = None) -> list[ScoredCandidate]:
         """Candidates of ``span`` with the ranker's scores, best first."""

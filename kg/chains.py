@@ -98,6 +98,15 @@ class TaxonomyView(Protocol):
     def values(self, qid: str, prop: str) -> Sequence[str]: ...
 
 
+def item_values(kg: KGStore, qid: str, prop: str) -> tuple[list[str], dict[str, str]]:
+    """Item values of ``prop`` for ``qid`` (lowest Q-number first) and their labels."""
+    rows = kg.select("item_values", item=qid, prop=WDT + prop)
+    items = [r for r in rows if isinstance(r["value"], str) and r["value"].startswith("http")]
+    values = sorted({local_id(r["value"]) for r in items}, key=qid_number)
+    labels = {local_id(r["value"]): r["label"] for r in items if r.get("label")}
+    return values, labels
+
+
 class PreloadedTaxonomy:
     """Every taxonomy edge and label of a store, held in dictionaries (read once)."""
 
@@ -152,8 +161,7 @@ class PreloadedTaxonomy:
             return self.edges[prop].get(qid, ())
         table = self.extra.setdefault(prop, defaultdict(list))
         if qid not in table and self.kg is not None:
-            rows = self.kg.select("item_values", item=qid, prop=WDT + prop)
-            table[qid] = sorted({local_id(r["value"]) for r in rows if isinstance(r["value"], str) and r["value"].startswith("http")}, key=qid_number)
+            table[qid] = item_values(self.kg, qid, prop)[0]
         return table.get(qid, ())
 
     def add_statement(self, subject: str, prop: str, value: str) -> bool:
@@ -212,11 +220,9 @@ class SparqlTaxonomy:
     def values(self, qid: str, prop: str) -> Sequence[str]:
         key = (qid, prop)
         if key not in self._values:
-            rows = self.kg.select("item_values", item=qid, prop=WDT + prop)
-            vals = sorted({local_id(r["value"]) for r in rows if isinstance(r["value"], str) and r["value"].startswith("http")}, key=qid_number)
-            for r in rows:
-                if r.get("label"):
-                    self.labels.setdefault(local_id(r["value"]), r["label"])
+            vals, labels = item_values(self.kg, qid, prop)
+            for value, label in labels.items():
+                self.labels.setdefault(value, label)
             self._values[key] = vals
         return self._values[key]
 

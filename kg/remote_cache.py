@@ -117,6 +117,13 @@ class RemoteTaxonomy:
     def _write(self, subject: ox.NamedNode, predicate: ox.NamedNode, obj: ox.NamedNode | ox.Literal) -> None:
         self.kg.raw.add(ox.Quad(subject, predicate, obj, self.graph))
 
+    def _write_label(self, node: ox.NamedNode, cell: dict | None, result: FetchResult) -> None:
+        """Store the English label of ``node`` given as a SPARQL JSON cell, if any."""
+        label = cell_to_term(cell or {})
+        if isinstance(label, ox.Literal):
+            self._write(node, ox.NamedNode(RDFS_LABEL), label)
+            result.labels[local_id(node.value)] = label.value
+
     # --- lookups ------------------------------------------------------------------------
     def link_label(self, text: str) -> FetchResult:
         """Items whose English label or alias is ``text`` (cache first). Raises EndpointError."""
@@ -138,12 +145,9 @@ class RemoteTaxonomy:
             self._write(item, ox.NamedNode(pred), ox.Literal(key, language="en"))
             if kind == "alias":
                 result.aliases.append((qid, key))
-            label = cell_to_term(row.get("label") or {})
-            if isinstance(label, ox.Literal):
-                self._write(item, ox.NamedNode(RDFS_LABEL), label)
-                result.labels[qid] = label.value
-            elif kind == "label":
-                result.labels[qid] = key
+            self._write_label(item, row.get("label"), result)
+            if kind == "label":
+                result.labels.setdefault(qid, key)
         self._write_record("label", key, result.items)
         return result
 
@@ -166,10 +170,7 @@ class RemoteTaxonomy:
                 result.triples.append((qid, prop, local_id(o.value)))
                 if prop in TAXONOMY_PROPS:
                     frontier.append(local_id(o.value))
-                label = cell_to_term(row.get("oLabel") or {})
-                if isinstance(label, ox.Literal):
-                    self._write(o, ox.NamedNode(RDFS_LABEL), label)
-                    result.labels[local_id(o.value)] = label.value
+                self._write_label(o, row.get("oLabel"), result)
             elif isinstance(o, ox.Literal):
                 if p.value == RDFS_LABEL:
                     result.labels[qid] = o.value
@@ -191,10 +192,7 @@ class RemoteTaxonomy:
                     parent = local_id(o.value)
                     result.triples.append((local_id(c.value), local_id(p.value), parent))
                     frontier.append(parent)
-                    label = cell_to_term(row.get("parentLabel") or {})
-                    if isinstance(label, ox.Literal):
-                        self._write(o, ox.NamedNode(RDFS_LABEL), label)
-                        result.labels[parent] = label.value
+                    self._write_label(o, row.get("parentLabel"), result)
         self._write_record("item", qid, [qid])
         return result
 

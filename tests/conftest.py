@@ -87,3 +87,27 @@ def _isolated_caches(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("TAXOGEN_CACHE_DIR", None)
     else:
         os.environ["TAXOGEN_CACHE_DIR"] = old
+
+
+def tiny_store(
+    edges: list[tuple[str, str, str]] | tuple = (),
+    labels: dict[str, str] | None = None,
+    aliases: list[tuple[str, str]] | tuple = (),
+    overlay: str = "",
+    shipped_overlay: bool = False,
+) -> KGStore:
+    """An in-memory store with hand-written Wikidata facts and optional overlay Turtle."""
+    import pyoxigraph as ox
+
+    wd, wdt = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
+    nt = [f"<{wd}{s}> <{wdt}{p}> <{wd}{o}> ." for s, p, o in edges]
+    nt += [f'<{wd}{q}> <http://www.w3.org/2000/01/rdf-schema#label> "{l}"@en .' for q, l in (labels or {}).items()]
+    nt += [f'<{wd}{q}> <http://www.w3.org/2004/02/skos/core#altLabel> "{l}"@en .' for q, l in aliases]
+    kg = KGStore.in_memory()
+    kg.raw.load("\n".join(nt).encode(), format=ox.RdfFormat.N_TRIPLES)
+    if shipped_overlay:
+        kg.load_overlay()
+    if overlay:
+        prefixes = "@prefix tg: <https://taxogen.dev/ontology#> . @prefix wd: <http://www.wikidata.org/entity/> .\n"
+        kg.raw.load((prefixes + overlay).encode(), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode("urn:taxogen:overlay"))
+    return kg

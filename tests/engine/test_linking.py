@@ -1,10 +1,9 @@
-import pyoxigraph as ox
 import pytest
 
 from engine.engine import Engine
 from engine.linking import fold, normalised_forms
 from engine.types import EntityType, LinkMethod, Span
-from kg import KGStore
+from tests.conftest import tiny_store
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +47,7 @@ def test_given_near_miss_then_approximate_within_15_percent(engine):
 
 
 def _tiny(labels, edges=(), aliases=()):
-    kg = KGStore.in_memory()
-    nt = [f'<http://www.wikidata.org/entity/{q}> <http://www.w3.org/2000/01/rdf-schema#label> "{l}"@en .' for q, l in labels.items()]
-    nt += [f'<http://www.wikidata.org/entity/{q}> <http://www.w3.org/2004/02/skos/core#altLabel> "{l}"@en .' for q, l in aliases]
-    nt += [f"<http://www.wikidata.org/entity/{s}> <http://www.wikidata.org/prop/direct/{p}> <http://www.wikidata.org/entity/{o}> ." for s, p, o in edges]
-    kg.raw.load("\n".join(nt).encode(), format=ox.RdfFormat.N_TRIPLES)
-    kg.load_overlay()
-    return Engine.from_store(kg)
+    return Engine.from_store(tiny_store(edges, labels, aliases, shipped_overlay=True))
 
 
 def test_given_item_more_specific_than_span_then_link_is_rejected():

@@ -1,7 +1,7 @@
-import pyoxigraph as ox
 import pytest
 
-from kg import ChainIndex, KGStore, OverlayRules
+from kg import ChainIndex, OverlayRules
+from tests.conftest import tiny_store
 
 PRUNED = {"Q35120", "Q488383", "Q103940464", "Q58415929", "Q16889133", "Q19478619", "Q24017414"}
 
@@ -54,21 +54,8 @@ def test_given_sparql_mode_then_ladders_equal_preloaded(sample_kg, sample_index,
     assert sparql.chains(qid) == sample_index.chains(qid)
 
 
-def _tiny_store(edges: list[tuple[str, str, str]], labels: dict[str, str], overlay: str = "") -> KGStore:
-    kg = KGStore.in_memory()
-    nt = []
-    for s, p, o in edges:
-        nt.append(f"<http://www.wikidata.org/entity/{s}> <http://www.wikidata.org/prop/direct/{p}> <http://www.wikidata.org/entity/{o}> .")
-    for q, lab in labels.items():
-        nt.append(f'<http://www.wikidata.org/entity/{q}> <http://www.w3.org/2000/01/rdf-schema#label> "{lab}"@en .')
-    kg.raw.load("\n".join(nt).encode(), format=ox.RdfFormat.N_TRIPLES)
-    if overlay:
-        kg.raw.load(
-            ("@prefix tg: <https://taxogen.dev/ontology#> . @prefix wd: <http://www.wikidata.org/entity/> .\n" + overlay).encode(),
-            format=ox.RdfFormat.TURTLE,
-            to_graph=ox.NamedNode("urn:taxogen:overlay"),
-        )
-    return kg
+def _tiny_store(edges, labels, overlay=""):
+    return tiny_store(edges, labels, overlay=overlay)
 
 
 def test_given_equal_length_branches_then_ties_break_by_lowest_qid_and_unlabelled_are_skipped():
