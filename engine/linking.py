@@ -86,12 +86,12 @@ def normalised_forms(text: str) -> list[str]:
     add(no_the)
     for f in list(forms) + [base]:
         add(re.sub(r"'s$|'$", "", f))
-    for f in list(forms) + [base]:
+    for f in [f for f in list(forms) + [base] if "'" not in f]:
         if f.endswith("ies") and len(f) > 4:
             add(f[:-3] + "y")
-        if f.endswith("es") and len(f) > 4:
+        elif f.endswith(("ses", "xes", "zes", "ches", "shes")) and len(f) > 4:
             add(f[:-2])
-        if f.endswith("s") and not f.endswith("ss") and len(f) > 3:
+        elif f.endswith("s") and not f.endswith("ss") and len(f) > 3:
             add(f[:-1])
     return forms
 
