@@ -122,3 +122,15 @@ def test_given_demo_biography_then_consistent_persons_and_no_direct_span_left(en
     assert persons["Ingrid Solberg"] == persons["Solberg"] == "PERSON 1"
     assert "mathematician" in r.text  # NO_MASK
     assert r.errors == ()
+
+
+def test_given_space_separated_and_adjacent_spans_then_each_is_replaced(first_rung):
+    """Presidio #1925: space-separated entities merged and only the first replaced leaked the rest."""
+    text = "Visits: Oslo London Norway.AdaLovelace"
+    ms = [at(text, "Oslo", "LOC"), at(text, "London", "LOC"), at(text, "Norway", "LOC"),
+          Mention(text.index("Ada"), text.index("Ada") + 3, T.PERSON, I.DIRECT),
+          Mention(text.index("Lovelace"), text.index("Lovelace") + 8, T.PERSON, I.DIRECT)]
+    r = first_rung.sanitize(text, ms)
+    for word in ("Oslo", "London", "Norway", "Ada", "Lovelace"):
+        assert word not in r.text
+    assert len([x for x in r.replacements if not x.kept]) == 5
