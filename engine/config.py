@@ -65,12 +65,8 @@ class EndpointSettings:
     max_wait_s: float = 60.0
 
     def client_config(self) -> EndpointConfig:
-        return EndpointConfig(
-            url=self.url, user_agent=self.user_agent, timeout_s=self.timeout_s, max_retries=self.max_retries,
-            max_concurrent=self.max_concurrent, breaker_threshold=self.breaker_threshold,
-            breaker_cooldown_s=self.breaker_cooldown_s, offline=self.offline, backoff_base_s=self.backoff_base_s,
-            backoff_max_s=self.backoff_max_s, max_wait_s=self.max_wait_s,
-        )
+        """The client's part of these settings (every field both dataclasses share)."""
+        return EndpointConfig(**{f.name: getattr(self, f.name) for f in dataclasses.fields(EndpointConfig)})
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,6 +87,39 @@ class RankItem:
         return replace(self, sentence=text, span_start=len(left) + 1 if left else 0)
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentFacts:
+    """What the input says about a whole document, shared by every span of it.
+
+    Built from the entity and identifier types of *all* its mentions, so training
+    (WikiReplace) and sanitization compute the ``document`` features the same way.
+    """
+
+    length: int
+    mentions: int
+    types: dict[EntityType, int]
+    no_mask: int
+    direct: int
+
+    @classmethod
+    def of(cls, text_length: int, kinds: Sequence[tuple[EntityType, IdentifierType]]) -> "DocumentFacts":
+        types: dict[EntityType, int] = {}
+        for entity_type, _ in kinds:
+            types[entity_type] = types.get(entity_type, 0) + 1
+        no_mask = sum(1 for _, ident in kinds if ident is IdentifierType.NO_MASK)
+        direct = sum(1 for _, ident in kinds if ident is IdentifierType.DIRECT)
+        return cls(text_length, len(kinds), types, no_mask, direct)
+
+    def fields(self, entity_type: EntityType, start: int) -> dict[str, float]:
+        """The ``doc_*`` fields of :class:`RankItem` for a span of ``entity_type`` at ``start``."""
+        n = max(1, self.mentions)
+        return {
+            "doc_position": start / max(1, self.length), "doc_mentions": self.mentions,
+            "doc_type_share": self.types.get(entity_type, 0) / n, "doc_nomask_share": self.no_mask / n,
+            "doc_direct_share": self.direct / n, "doc_masked": self.mentions - self.no_mask,
+        }
+
+
 @dataclass
 class GraphStats:
     """Per-label graph facts: direct instances, subclasses, pruned by the overlay."""

@@ -19,12 +19,12 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
 from engine.errors import InputError
+from engine.features import DocumentFacts
 from engine.readability import article_fix, at_sentence_start, capitalise
 from engine.sources.base import DocumentState
 from engine.types import (
@@ -162,9 +162,7 @@ class DocumentSanitizer:
         items: dict[int, object] = {}
         errors: list[str] = []
         failed: set[int] = set()
-        idents = Counter(m.identifier_type for m in ms)
-        types = Counter(m.entity_type for m in ms)
-        n = max(1, len(ms))
+        facts = DocumentFacts.of(len(text), [(m.entity_type, m.identifier_type) for m in ms])
         first_of_entity: dict[int, int] = {}
         for k, m in enumerate(ms):
             if m.identifier_type is IdentifierType.NO_MASK:
@@ -178,12 +176,7 @@ class DocumentSanitizer:
                             entity_id=f"entity-{entity[k]}")
                 ladder = self.engine.candidates(span, state=state)
                 ladders[k] = ladder
-                items[k] = self.engine.rank_item_for(
-                    span, ladder, span.context,
-                    doc_position=m.start / max(1, len(text)), doc_mentions=len(ms),
-                    doc_type_share=types[m.entity_type] / n, doc_nomask_share=idents[IdentifierType.NO_MASK] / n,
-                    doc_direct_share=idents[IdentifierType.DIRECT] / n, doc_masked=len(ms) - idents[IdentifierType.NO_MASK],
-                )
+                items[k] = self.engine.rank_item_for(span, ladder, span.context, **facts.fields(m.entity_type, m.start))
             except Exception as exc:  # fail closed
                 log.exception("candidate generation failed")
                 errors.append(f"span {m.start}–{m.end} ({m.entity_type.value}): {type(exc).__name__}: {exc}; masked")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
-from engine.features import RankCandidate, RankItem
+from engine.features import DocumentFacts, RankCandidate, RankItem
 from engine.types import MASK
 from engine.wikireplace import WRDocument, WRMention, sentence_around
 
@@ -38,9 +37,7 @@ def labelled_items(docs: list[WRDocument]) -> list[LabelledItem]:
     out: list[LabelledItem] = []
     for doc in docs:
         for annotator, mentions in doc.mentions.items():
-            types = Counter(m.entity_type for m in mentions)
-            idents = Counter(m.identifier_type.value for m in mentions)
-            n_all = max(1, len(mentions))
+            facts = DocumentFacts.of(len(doc.text), [(m.entity_type, m.identifier_type) for m in mentions])
             for m in mentions:
                 if not m.annotated:
                     continue
@@ -52,9 +49,7 @@ def labelled_items(docs: list[WRDocument]) -> list[LabelledItem]:
                 item = RankItem(
                     span=m.text, entity_type=m.entity_type, identifier_type=m.identifier_type, sentence=sentence,
                     candidates=tuple(_candidate(l, s) for l, s in cands), span_start=span_start,
-                    doc_position=m.start / max(1, len(doc.text)), doc_mentions=len(mentions),
-                    doc_type_share=types[m.entity_type] / n_all, doc_nomask_share=idents["NO_MASK"] / n_all,
-                    doc_direct_share=idents["DIRECT"] / n_all, doc_masked=sum(1 for x in mentions if x.masked), group=doc.doc_id,
+                    group=doc.doc_id, **facts.fields(m.entity_type, m.start),
                 )
                 gold = m.gold
                 votes = tuple(len(m.selection.get(l, [])) for l in labels)
