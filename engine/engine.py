@@ -163,8 +163,20 @@ class Engine:
         ranked = sorted(zip(ladder_cands, scores), key=lambda cs: -cs[1])
         return [ScoredCandidate(c, s) for c, s in ranked]
 
-    def rank_item_for(self, span: Span, candidates: Ladder | list[Candidate], context: str | None = None, **document: float) -> RankItem:
-        """The ranker's view of a span and its candidates (``document`` facts optional)."""
+    def rank_item_for(
+        self,
+        span: Span,
+        candidates: Ladder | list[Candidate],
+        context: str | None = None,
+        *,
+        span_start: int | None = None,
+        **document: float,
+    ) -> RankItem:
+        """The ranker's view of a span and its candidates.
+
+        ``span_start`` is the span's offset in ``context`` (default: its first occurrence
+        there); ``document`` holds optional ``doc_*`` facts (:class:`DocumentFacts`).
+        """
         links = candidates.links if isinstance(candidates, Ladder) else ()
         cands = candidates.candidates if isinstance(candidates, Ladder) else tuple(candidates)
         if not cands:
@@ -180,7 +192,7 @@ class Engine:
             for c in cands
         )
         sentence = context if context is not None else (span.context or span.text)
-        start = sentence.find(span.text)
+        start = span_start if span_start is not None else sentence.find(span.text)
         return RankItem(
             span=span.text, entity_type=span.entity_type, identifier_type=span.identifier_type,
             sentence=sentence, candidates=rank_cands, span_start=start, **document,

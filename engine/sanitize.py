@@ -30,7 +30,7 @@ from engine.sources.base import DocumentState
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, Replacement, SanitizeResult, ScoredCandidate, Segment, Span,
 )
-from engine.wikireplace import sentence_around
+from engine.wikireplace import sentence_bounds
 
 log = logging.getLogger(__name__)
 
@@ -171,12 +171,14 @@ class DocumentSanitizer:
             if first != k:
                 continue  # later mentions reuse the entity's replacement
             try:
+                left, right = sentence_bounds(text, m.start, m.end)
                 span = Span(text[m.start:m.end], m.entity_type, m.identifier_type,
-                            context=sentence_around(text, m.start, m.end), start=m.start, end=m.end,
-                            entity_id=f"entity-{entity[k]}")
+                            context=text[left:right], start=m.start, end=m.end, entity_id=f"entity-{entity[k]}")
                 ladder = self.engine.candidates(span, state=state)
                 ladders[k] = ladder
-                items[k] = self.engine.rank_item_for(span, ladder, span.context, **facts.fields(m.entity_type, m.start))
+                items[k] = self.engine.rank_item_for(
+                    span, ladder, span.context, span_start=m.start - left, **facts.fields(m.entity_type, m.start)
+                )
             except Exception as exc:  # fail closed
                 log.exception("candidate generation failed")
                 errors.append(f"span {m.start}–{m.end} ({m.entity_type.value}): {type(exc).__name__}: {exc}; masked")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from engine.features import DocumentFacts, RankCandidate, RankItem
 from engine.types import MASK
-from engine.wikireplace import WRDocument, WRMention, sentence_around
+from engine.wikireplace import WRDocument, WRMention, sentence_bounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +43,10 @@ def labelled_items(docs: list[WRDocument]) -> list[LabelledItem]:
                     continue
                 cands = m.candidates
                 labels = [l for l, _ in cands]
-                sentence = sentence_around(doc.text, m.start, m.end)
-                offset = doc.text.find(sentence)
-                span_start = m.start - offset if offset >= 0 and offset <= m.start <= offset + len(sentence) else -1
+                left, right = sentence_bounds(doc.text, m.start, m.end)
                 item = RankItem(
-                    span=m.text, entity_type=m.entity_type, identifier_type=m.identifier_type, sentence=sentence,
-                    candidates=tuple(_candidate(l, s) for l, s in cands), span_start=span_start,
+                    span=m.text, entity_type=m.entity_type, identifier_type=m.identifier_type, sentence=doc.text[left:right],
+                    candidates=tuple(_candidate(l, s) for l, s in cands), span_start=m.start - left,
                     group=doc.doc_id, **facts.fields(m.entity_type, m.start),
                 )
                 gold = m.gold

@@ -144,11 +144,21 @@ def load_wikireplace(path: str | Path) -> list[WRDocument]:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 
-def sentence_around(text: str, start: int, end: int) -> str:
-    """The sentence of ``text`` that holds ``text[start:end]`` (approximate splitter)."""
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offsets of the sentence of ``text`` that holds ``text[start:end]`` (approximate splitter)."""
     left = 0
     for m in _SENTENCE_END.finditer(text, 0, start):
         left = m.end()
     m = _SENTENCE_END.search(text, end)
     right = m.start() if m else len(text)
-    return text[left:right].strip()
+    while left < start and text[left].isspace():
+        left += 1
+    while right > end and text[right - 1].isspace():
+        right -= 1
+    return left, right
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` that holds ``text[start:end]``."""
+    left, right = sentence_bounds(text, start, end)
+    return text[left:right]

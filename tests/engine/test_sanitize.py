@@ -134,3 +134,13 @@ def test_given_space_separated_and_adjacent_spans_then_each_is_replaced(first_ru
     for word in ("Oslo", "London", "Norway", "Ada", "Lovelace"):
         assert word not in r.text
     assert len([x for x in r.replacements if not x.kept]) == 5
+
+
+def test_given_span_repeated_in_its_sentence_then_ranker_sees_the_right_occurrence(first_rung, monkeypatch):
+    text = "From Oslo she wrote about Oslo and its harbour."
+    seen = []
+    real = first_rung.rank_item_for
+    monkeypatch.setattr(first_rung, "rank_item_for", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+    second = text.rindex("Oslo")
+    first_rung.sanitize(text, [Mention(second, second + 4, T.LOC)])
+    assert seen[0].span_start == second and seen[0].window(2).sentence == "wrote about Oslo and its"
