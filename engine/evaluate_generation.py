@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.engine import Engine
-from engine.linking import fold
+from engine.linking import contains_words, fold
 from engine.sources.base import DocumentState
 from engine.types import MASK, EntityType, Span
 from engine.wikireplace import WRDocument, sentence_around
@@ -141,7 +141,7 @@ def evaluate_generation(engine: Engine, docs: list[WRDocument], *, progress: boo
                     st["linked"] += bool(ladder.links)
                     st["ladder_len_sum"] += len(ours) - 1
                     key = fold(m.text)
-                    st["more_specific"] += sum(1 for c in ours[:-1] if re.search(rf"(^|\W){re.escape(key)}(\W|$)", fold(c)))
+                    st["more_specific"] += sum(1 for c in ours[:-1] if contains_words(fold(c), key))
                     gold = m.gold
                     if gold and gold != MASK:
                         st["with_choice"] += 1

@@ -73,6 +73,11 @@ def fold(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def contains_words(text: str, words: str) -> bool:
+    """``words`` occurs in ``text`` as whole words (both already folded)."""
+    return bool(re.search(rf"(^|\W){re.escape(words)}(\W|$)", text))
+
+
 def normalised_forms(text: str) -> list[str]:
     """Variants of a folded span: without a leading "the", a possessive, a plural."""
     base = fold(text)
@@ -185,7 +190,7 @@ class Linker:
         label = fold(self.index.main_label.get(link.qid, link.matched))
         if label == key or len(label) <= len(key):
             return False
-        return bool(re.search(rf"(^|\W){re.escape(key)}(\W|$)", label))
+        return contains_words(label, key)
 
     def reject_more_specific(self, key: str, links: list[Link]) -> list[Link]:
         """Drop links to items more specific than the span.

@@ -10,11 +10,9 @@ capped in length.
 
 from __future__ import annotations
 
-import re
-
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
-from engine.linking import Linker, fold
+from engine.linking import Linker, contains_words, fold
 from engine.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.types import Candidate, Span
 
@@ -66,7 +64,7 @@ class GraphSource(CandidateSource):
                 label_key = fold(rung.label)
                 if label_key in seen or not label_key:
                     continue
-                if label_key == span_key or re.search(rf"(^|\W){re.escape(span_key)}(\W|$)", label_key):
+                if label_key == span_key or contains_words(label_key, span_key):
                     continue  # not a generalization: the span itself, or more specific than it
                 seen.add(label_key)
                 rungs.append(rung)
