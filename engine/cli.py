@@ -214,6 +214,7 @@ def evaluate_selection_cmd(
     folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds (ignored with --model)."),
     model: Optional[str] = typer.Option(None, "--model", help="Score an existing model: a directory or 'shipped'."),
     ablation: bool = typer.Option(False, "--ablation", help="Also run CV without each feature group and with each alone."),
+    repeats: int = typer.Option(1, "--repeats", min=1, help="Repeat CV with this many fold assignments (seeds --seed, --seed+1, …)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
@@ -223,7 +224,13 @@ def evaluate_selection_cmd(
     from engine.errors import SanitizerError
     from engine.ranker import Ranker, shipped_model_dir
     from engine.selection import ablation as run_ablation
-    from engine.selection import cross_validate, evaluate, split_scores
+    from engine.selection import (
+        agreement_ceiling,
+        cross_validate,
+        evaluate,
+        repeated_cv,
+        split_scores,
+    )
     from engine.training import prepare, say, store_fingerprint
 
     engine = build_engine(config, store, model="none")
@@ -243,8 +250,12 @@ def evaluate_selection_cmd(
             prepared = prepare(data, engine)
             cv = cross_validate(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
             report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
+            if repeats > 1:
+                report["repeated"] = repeated_cv(prepared.items, prepared.table, repeats=repeats, folds=folds, seed=seed, progress=None if as_json else say)
             if ablation:
                 report["ablation"] = run_ablation(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
+        ceiling = agreement_ceiling(prepared.items)
+        report["agreement"] = ceiling.to_dict() if ceiling else None
     except SanitizerError as exc:
         fail(exc)
         return
@@ -265,6 +276,17 @@ def evaluate_selection_cmd(
     for t, st in m["per_type"].items():
         typer.echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['all_selections']:>10.2%}{st['mrr']:>8.3f}{st['baseline_majority']:>12.2%}")
     typer.echo(f"    {'ALL':<10}{m['mentions']:>9}{m['majority']:>10.2%}{m['all_selections']:>10.2%}{m['mrr']:>8.3f}{m['baseline_majority']:>12.2%}")
+    if "repeated" in report:
+        typer.echo(f"  repeated with {len(report['repeated']['runs'])} fold assignments (mean of fold means; std, min–max):")
+        for key, name in (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR")):
+            s = report["repeated"]["mean"][key]
+            typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
+    if report["agreement"]:
+        a = report["agreement"]
+        typer.echo(f"  annotator agreement ({a['multi_mentions']} mentions with {a['annotators']:g} annotators each): "
+                   f"an annotator picks the majority choice of the others {a['agreement']:.2%} of the time")
+        typer.echo("    per type: " + ", ".join(f"{t} {st['agreement']:.1%}" for t, st in a["per_type"].items()))
+        typer.echo(f"    estimated ceiling for a perfect consensus predictor on these {m['mentions']} mentions: majority vote {a['expected_ceiling']:.2%}")
     if "ablation" in report:
         typer.echo("  ablation (mean majority / all selections / MRR over folds):")
         for row in report["ablation"]:

@@ -20,6 +20,7 @@ import numpy as np
 from engine.features import ALL_GROUPS, FeatureBuilder
 from engine.ranker import DEFAULT_ROUNDS, Ranker
 from engine.selection_data import LabelledItem
+from engine.wikireplace import majority
 
 
 @dataclass
@@ -77,6 +78,53 @@ def evaluate(items: Sequence[LabelledItem], scores: Sequence[np.ndarray]) -> Sel
         mentions=len(rows), majority=mean(rows, 0), all_selections=mean(rows, 1), mrr=mean(rows, 2),
         baseline_majority=mean(rows, 3), baseline_all_selections=mean(rows, 4),
         per_type={t: {"mentions": len(rs), "majority": mean(rs, 0), "all_selections": mean(rs, 1), "mrr": mean(rs, 2), "baseline_majority": mean(rs, 3)} for t, rs in sorted(per.items())},
+    )
+
+
+@dataclass
+class AgreementCeiling:
+    """How often the annotators themselves agree, from the multi-annotated mentions.
+
+    ``agreement``: share of (mention, annotator) pairs whose choice equals the majority
+    choice of the *other* annotators of that mention (leave-one-annotator-out, ties as
+    in the protocol). ``expected_ceiling``: the majority-vote accuracy a perfect
+    predictor of the consensus would reach on the evaluated mentions — its choice is
+    the majority on multi-annotated mentions, and it matches a lone annotator only as
+    often as annotators match the consensus (per entity type).
+    """
+
+    multi_mentions: int
+    annotators: float
+    agreement: float
+    per_type: dict[str, dict[str, float]]
+    expected_ceiling: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def agreement_ceiling(items: Sequence[LabelledItem]) -> AgreementCeiling | None:
+    """Annotator agreement and the consensus ceiling; ``None`` without multi-annotated mentions."""
+    per: dict[str, list[float]] = defaultdict(list)
+    multi = [it for it in items if sum(it.votes) > 1]
+    for it in multi:
+        voters = [(who, label) for label, whos in it.mention.selection.items() for who in whos]
+        for k, (_, label) in enumerate(voters):
+            others: dict[str, list[str]] = {}
+            for j, (who, other) in enumerate(voters):
+                if j != k:
+                    others.setdefault(other, []).append(who)
+            per[it.item.entity_type.value].append(float(majority(others) == label))
+    if not multi:
+        return None
+    pairs = [x for xs in per.values() for x in xs]
+    overall = sum(pairs) / len(pairs)
+    by_type = {t: sum(xs) / len(xs) for t, xs in per.items()}
+    expected = sum(1.0 if sum(it.votes) > 1 else by_type.get(it.item.entity_type.value, overall) for it in items) / len(items)
+    return AgreementCeiling(
+        multi_mentions=len(multi), annotators=round(len(pairs) / len(multi), 2), agreement=round(overall, 4),
+        per_type={t: {"pairs": len(xs), "agreement": round(by_type[t], 4)} for t, xs in sorted(per.items())},
+        expected_ceiling=round(expected, 4),
     )
 
 
@@ -183,6 +231,33 @@ def cross_validate(
         "per_fold": [m.to_dict() for m in fold_metrics],
         "pooled": pooled_m.to_dict(),
     }
+
+
+def repeated_cv(
+    items: Sequence[LabelledItem],
+    table: FeatureTable,
+    *,
+    repeats: int,
+    folds: int = 5,
+    groups: Sequence[str] = ALL_GROUPS,
+    seed: int = 13,
+    rounds: int = DEFAULT_ROUNDS,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Grouped CV repeated with ``repeats`` fold assignments (seeds ``seed`` …): how much
+    the mean over folds moves with the split alone."""
+    runs = []
+    for r in range(repeats):
+        cv = cross_validate(items, table, folds=folds, groups=groups, seed=seed + r, rounds=rounds)
+        runs.append({"seed": seed + r, **{k: cv["mean"][k]["mean"] for k in ("majority", "all_selections", "mrr")}})
+        if progress:
+            progress(f"fold seed {seed + r}: majority {runs[-1]['majority']:.2%}, all {runs[-1]['all_selections']:.2%}, MRR {runs[-1]['mrr']:.3f}")
+
+    def spread(key: str) -> dict[str, float]:
+        vals = [run[key] for run in runs]
+        return {"mean": round(statistics.fmean(vals), 4), "std": round(statistics.pstdev(vals), 4), "min": round(min(vals), 4), "max": round(max(vals), 4)}
+
+    return {"runs": runs, "mean": {k: spread(k) for k in ("majority", "all_selections", "mrr")}}
 
 
 def ablation(

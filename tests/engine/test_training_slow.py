@@ -42,3 +42,4 @@ def test_given_shipped_model_when_evaluate_selection_then_figures_print(tmp_path
     assert res.exit_code == 0, res.output
     report = json.loads(res.output[res.output.index("{"):])
     assert report["metrics"]["mentions"] > 0 and 0 <= report["metrics"]["majority"] <= 1
+    assert "agreement" in report

@@ -1,0 +1,38 @@
+"""tools/selection_oracles.py builds its oracle columns from the right mentions."""
+
+import importlib.util
+
+from engine.features import RankCandidate, RankItem
+from engine.selection_data import LabelledItem
+from engine.types import EntityType, IdentifierType
+from engine.wikireplace import WRMention
+from tests.conftest import ROOT
+
+
+def _oracles():
+    spec = importlib.util.spec_from_file_location("selection_oracles", ROOT / "tools" / "selection_oracles.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _item(doc: str, annotator: str, kind: EntityType, gold: int, n: int = 3) -> LabelledItem:
+    mention = WRMention(doc, annotator, "m", "x", 0, 1, kind, IdentifierType.QUASI, None, (), {}, {"a": [annotator]}, True)
+    item = RankItem("x", kind, IdentifierType.QUASI, "x", tuple(RankCandidate(str(i)) for i in range(n)), group=doc)
+    return LabelledItem(item, mention, gold, frozenset({gold}), tuple(int(i == gold) for i in range(n)))
+
+
+def test_given_documents_then_style_columns_use_only_the_other_mentions_of_the_same_document_and_kind():
+    tool = _oracles()
+    items = [
+        _item("d1", "annotator1", EntityType.DATETIME, 2),  # masked
+        _item("d1", "annotator1", EntityType.DATETIME, 0),  # first rung
+        _item("d1", "annotator1", EntityType.ORG, 2),
+        _item("d2", "annotator2", EntityType.DATETIME, 2),
+    ]
+    cols = tool.document_style_columns(items)
+    assert cols[0] == [0.0, 1.0]  # the other date of d1 took the first rung
+    assert cols[1] == [1.0, 0.0]  # the other date of d1 was masked
+    assert cols[2] == [-1.0, -1.0] and cols[3] == [-1.0, -1.0]  # nothing else of its kind in its document
+    assert tool.annotator_columns(items)[3] == [0.0, 1.0, 0.0]
+    assert tool.per_candidate(items, cols).shape == (12, 2)
