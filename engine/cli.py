@@ -245,7 +245,12 @@ def evaluate_selection_cmd(
             prepared = prepare(data, engine, groups=ranker.groups)
             scores = split_scores(ranker.score(prepared.table.X), prepared.table.sizes)
             metrics = evaluate(prepared.items, scores)
-            report.update({"mode": "model", "model": model, "metrics": metrics.to_dict()})
+            evaluated = {it.item.group for it in prepared.items}
+            seen = evaluated & set(ranker.info.get("doc_ids", []))
+            report.update({"mode": "model", "model": model, "metrics": metrics.to_dict(), "documents": len(evaluated), "in_sample_documents": len(seen)})
+            if seen:
+                say(f"warning: {len(seen)} of the {len(evaluated)} documents were in the model's training data — "
+                    "these figures are in-sample; `--folds` gives held-out ones")
         else:
             prepared = prepare(data, engine)
             cv = cross_validate(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)

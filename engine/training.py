@@ -71,7 +71,7 @@ def train_model(
     """A ranker trained on every prepared mention."""
     docs = sorted({it.item.group for it in prepared.items})
     info = {
-        "data": data_name, "documents": len(docs), "mentions": len(prepared.items), "label_mode": label_mode,
+        "data": data_name, "documents": len(docs), "doc_ids": docs, "mentions": len(prepared.items), "label_mode": label_mode,
         "graph_store": store_fingerprint(engine), "trained_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     return train_ranker(

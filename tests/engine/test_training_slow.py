@@ -43,3 +43,5 @@ def test_given_shipped_model_when_evaluate_selection_then_figures_print(tmp_path
     report = json.loads(res.output[res.output.index("{"):])
     assert report["metrics"]["mentions"] > 0 and 0 <= report["metrics"]["majority"] <= 1
     assert "agreement" in report
+    assert report["in_sample_documents"] == report["documents"] == 5  # the shipped model saw all 75
+    assert "in-sample" in res.stderr
