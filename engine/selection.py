@@ -165,6 +165,12 @@ class FeatureTable:
         return FeatureTable(self.X[:, keep], self.sizes, self.offsets)
 
 
+def spread(values: Sequence[float]) -> dict[str, float]:
+    """Mean, population std, min and max, rounded to 4 places."""
+    return {"mean": round(statistics.fmean(values), 4), "std": round(statistics.pstdev(values), 4),
+            "min": round(min(values), 4), "max": round(max(values), 4)}
+
+
 def split_scores(scores: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
     out, pos = [], 0
     for n in sizes:
@@ -221,13 +227,9 @@ def cross_validate(
     order = sorted(pooled)
     pooled_m = evaluate([items[i] for i in order], [pooled[i] for i in order])
 
-    def spread(key: str) -> dict[str, float]:
-        vals = [getattr(m, key) for m in fold_metrics]
-        return {"mean": round(statistics.fmean(vals), 4), "std": round(statistics.pstdev(vals), 4), "min": round(min(vals), 4), "max": round(max(vals), 4)}
-
     return {
         "folds": folds,
-        "mean": {k: spread(k) for k in ("majority", "all_selections", "mrr", "baseline_majority", "baseline_all_selections")},
+        "mean": {k: spread([getattr(m, k) for m in fold_metrics]) for k in ("majority", "all_selections", "mrr", "baseline_majority", "baseline_all_selections")},
         "per_fold": [m.to_dict() for m in fold_metrics],
         "pooled": pooled_m.to_dict(),
     }
@@ -253,11 +255,7 @@ def repeated_cv(
         if progress:
             progress(f"fold seed {seed + r}: majority {runs[-1]['majority']:.2%}, all {runs[-1]['all_selections']:.2%}, MRR {runs[-1]['mrr']:.3f}")
 
-    def spread(key: str) -> dict[str, float]:
-        vals = [run[key] for run in runs]
-        return {"mean": round(statistics.fmean(vals), 4), "std": round(statistics.pstdev(vals), 4), "min": round(min(vals), 4), "max": round(max(vals), 4)}
-
-    return {"runs": runs, "mean": {k: spread(k) for k in ("majority", "all_selections", "mrr")}}
+    return {"runs": runs, "mean": {k: spread([run[k] for run in runs]) for k in ("majority", "all_selections", "mrr")}}
 
 
 def ablation(
