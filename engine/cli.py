@@ -208,6 +208,13 @@ def train(
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
 
 
+def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
+    """One line per (key, name): mean, then std and min–max (see ``engine.selection.spread``)."""
+    for key, name in rows:
+        s = spreads[key]
+        typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
+
+
 @evaluate_app.command("selection")
 def evaluate_selection_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
@@ -272,10 +279,8 @@ def evaluate_selection_cmd(
     if "cv" in report:
         mean = report["cv"]["mean"]
         typer.echo("  mean over folds (std, min–max):")
-        for key, name in (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR"),
-                          ("baseline_majority", "first rung, majority"), ("baseline_all_selections", "first rung, all selections")):
-            s = mean[key]
-            typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
+        _echo_spreads(mean, (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR"),
+                             ("baseline_majority", "first rung, majority"), ("baseline_all_selections", "first rung, all selections")))
         typer.echo("  pooled over folds:")
     typer.echo(f"    {'type':<10}{'mentions':>9}{'majority':>10}{'all sel.':>10}{'MRR':>8}{'first rung':>12}")
     for t, st in m["per_type"].items():
@@ -283,9 +288,7 @@ def evaluate_selection_cmd(
     typer.echo(f"    {'ALL':<10}{m['mentions']:>9}{m['majority']:>10.2%}{m['all_selections']:>10.2%}{m['mrr']:>8.3f}{m['baseline_majority']:>12.2%}")
     if "repeated" in report:
         typer.echo(f"  repeated with {len(report['repeated']['runs'])} fold assignments (mean of fold means; std, min–max):")
-        for key, name in (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR")):
-            s = report["repeated"]["mean"][key]
-            typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
+        _echo_spreads(report["repeated"]["mean"], (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR")))
     if report["agreement"]:
         a = report["agreement"]
         typer.echo(f"  annotator agreement ({a['multi_mentions']} mentions with {a['annotators']:g} annotators each): "
