@@ -2,11 +2,9 @@
 
 import importlib.util
 
-from engine.features import RankCandidate, RankItem
-from engine.selection_data import LabelledItem
-from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRMention
+from engine.types import EntityType
 from tests.conftest import ROOT
+from tests.factories import labelled_item
 
 
 def _oracles():
@@ -16,10 +14,9 @@ def _oracles():
     return module
 
 
-def _item(doc: str, annotator: str, kind: EntityType, gold: int, n: int = 3) -> LabelledItem:
-    mention = WRMention(doc, annotator, "m", "x", 0, 1, kind, IdentifierType.QUASI, None, (), {}, {"a": [annotator]}, True)
-    item = RankItem("x", kind, IdentifierType.QUASI, "x", tuple(RankCandidate(str(i)) for i in range(n)), group=doc)
-    return LabelledItem(item, mention, gold, frozenset({gold}), tuple(int(i == gold) for i in range(n)))
+def _item(doc: str, annotator: str, kind: EntityType, gold: int, n: int = 3):
+    """A mention with candidates "0" … "n-1" whose one vote is on ``gold``."""
+    return labelled_item(doc, {str(gold): [annotator]}, tuple(str(i) for i in range(n)), kind=kind, annotator=annotator)
 
 
 def test_given_documents_then_style_columns_use_only_the_other_mentions_of_the_same_document_and_kind():

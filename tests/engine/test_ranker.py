@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from engine.errors import RankerError
-from engine.features import FeatureBuilder, RankCandidate, RankItem
+from engine.features import FeatureBuilder
 from engine.ranker import Ranker, shipped_model_dir
 from engine.selection import (
     FeatureTable,
@@ -16,9 +16,9 @@ from engine.selection import (
     split_scores,
     train_ranker,
 )
-from engine.selection_data import LabelledItem, labelled_items
-from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRMention, load_wikireplace
+from engine.selection_data import labelled_items
+from engine.wikireplace import load_wikireplace
+from tests.factories import labelled_item
 
 GROUPS = ("structure", "document")
 
@@ -117,19 +117,9 @@ def test_given_shipped_model_then_it_loads_with_the_current_schema():
     assert r.info["mentions"] == 1220 and r.info["documents"] == 75
 
 
-def _labelled(doc: str, selection: dict[str, list[str]], labels: tuple[str, ...] = ("1980", "***")) -> LabelledItem:
-    mention = WRMention(doc, "annotator1", "m", "18 July 1980", 0, 12, EntityType.DATETIME, IdentifierType.QUASI,
-                        None, (), {}, selection, True)
-    item = RankItem("18 July 1980", EntityType.DATETIME, IdentifierType.QUASI, "18 July 1980",
-                    tuple(RankCandidate(l) for l in labels), group=doc)
-    votes = tuple(len(selection.get(l, [])) for l in labels)
-    gold = max(range(len(labels)), key=lambda i: votes[i])
-    return LabelledItem(item, mention, gold, frozenset(i for i, v in enumerate(votes) if v), votes)
-
-
 def test_given_votes_then_agreement_is_leave_one_annotator_out_and_ceiling_weights_lone_annotators():
-    multi = _labelled("d1", {"1980": ["a1", "a2", "a3"], "***": ["a4"]})
-    lone = _labelled("d2", {"***": ["a1"]})
+    multi = labelled_item("d1", {"1980": ["a1", "a2", "a3"], "***": ["a4"]})
+    lone = labelled_item("d2", {"***": ["a1"]})
     c = agreement_ceiling([multi, lone])
     # a1..a3 each agree with the others' majority ("1980"); a4 does not: 3 of 4
     assert c.multi_mentions == 1 and c.annotators == 4 and c.agreement == 0.75

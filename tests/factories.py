@@ -1,0 +1,26 @@
+"""Hand-made records for tests that need a labelled mention without the shared data."""
+
+from __future__ import annotations
+
+from engine.features import RankCandidate, RankItem
+from engine.selection_data import LabelledItem
+from engine.types import EntityType, IdentifierType
+from engine.wikireplace import WRMention
+
+
+def labelled_item(
+    doc: str,
+    selection: dict[str, list[str]],
+    labels: tuple[str, ...] = ("1980", "***"),
+    *,
+    kind: EntityType = EntityType.DATETIME,
+    annotator: str = "annotator1",
+    span: str = "18 July 1980",
+) -> LabelledItem:
+    """A mention of ``doc`` whose candidates are ``labels`` and whose votes are ``selection``
+    (label → annotators); gold is the most voted label, the first on ties."""
+    mention = WRMention(doc, annotator, "m", span, 0, len(span), kind, IdentifierType.QUASI, None, (), {}, selection, True)
+    item = RankItem(span, kind, IdentifierType.QUASI, span, tuple(RankCandidate(label) for label in labels), group=doc)
+    votes = tuple(len(selection.get(label, [])) for label in labels)
+    gold = max(range(len(labels)), key=lambda i: votes[i])
+    return LabelledItem(item, mention, gold, frozenset(i for i, v in enumerate(votes) if v), votes)
