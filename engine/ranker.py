@@ -57,6 +57,16 @@ def _versions() -> dict[str, str]:
     return {"taxogen": __version__, "lightgbm": lightgbm.__version__, "embedding_model": "all-MiniLM-L6-v2"}
 
 
+def lightgbm_params(seed: int, max_relevance: int = 1, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """:data:`DEFAULT_PARAMS` with ``params`` over them, every LightGBM seed set to ``seed``
+    and, for LambdaRank, a gain of ``2**r - 1`` per relevance grade up to ``max_relevance``."""
+    p = dict(DEFAULT_PARAMS, **(params or {}))
+    p.update({"seed": seed, "bagging_seed": seed, "feature_fraction_seed": seed, "data_random_seed": seed})
+    if p.get("objective") == "lambdarank":
+        p.setdefault("label_gain", [float(2**i - 1) for i in range(max(2, max_relevance + 1))])
+    return p
+
+
 @dataclass
 class Ranker:
     """A trained booster with the feature schema it expects."""
@@ -83,14 +93,10 @@ class Ranker:
         """Fit LambdaRank on rows ``X`` grouped by ``sizes`` with integer ``relevance``."""
         import lightgbm as lgb
 
-        p = dict(DEFAULT_PARAMS, **(params or {}))
-        p.update({"seed": seed, "bagging_seed": seed, "feature_fraction_seed": seed, "data_random_seed": seed})
         names = feature_names(groups)
         if X.shape[1] != len(names):
             raise RankerError(f"feature matrix has {X.shape[1]} columns, schema has {len(names)}")
-        max_rel = int(relevance.max()) if len(relevance) else 1
-        if p.get("objective") == "lambdarank":
-            p.setdefault("label_gain", [float(2**i - 1) for i in range(max(2, max_rel + 1))])
+        p = lightgbm_params(seed, int(relevance.max()) if len(relevance) else 1, params)
         data = lgb.Dataset(X, label=relevance, group=list(sizes), feature_name=[_safe(n) for n in names], free_raw_data=False)
         booster = lgb.train(p, data, num_boost_round=rounds)
         return cls(booster, tuple(groups), names, p, dict(info or {}, rounds=rounds, seed=seed))

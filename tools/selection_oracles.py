@@ -25,8 +25,14 @@ import lightgbm as lgb
 import numpy as np
 
 from engine.engine import Engine
-from engine.ranker import DEFAULT_PARAMS, DEFAULT_ROUNDS
-from engine.selection import evaluate, grouped_folds, relevance, split_scores
+from engine.ranker import DEFAULT_ROUNDS, lightgbm_params
+from engine.selection import (
+    FeatureTable,
+    evaluate,
+    grouped_folds,
+    relevance,
+    split_scores,
+)
 from engine.training import prepare
 
 
@@ -56,20 +62,16 @@ def document_style_columns(items) -> list[list[float]]:
     return out
 
 
-def cross_validated(items, X, sizes, *, seed: int, folds: int = 5) -> tuple[float, float, float]:
-    offsets = np.cumsum([0] + list(sizes[:-1]))
-
-    def rows(idx):
-        return np.vstack([X[offsets[i] : offsets[i] + sizes[i]] for i in idx]), [sizes[i] for i in idx]
-
-    params = dict(DEFAULT_PARAMS, seed=seed, bagging_seed=seed, feature_fraction_seed=seed, data_random_seed=seed, label_gain=[0.0, 1.0])
+def cross_validated(items, table: FeatureTable, *, seed: int, folds: int = 5) -> tuple[float, float, float]:
+    """``cross_validate`` without the feature schema check (the oracle columns are not in it)."""
+    params = lightgbm_params(seed)
     figures = []
     split = grouped_folds(items, folds, seed)
     for f, test in enumerate(split):
         train = [i for g, idx in enumerate(split) if g != f for i in idx]
-        Xt, st = rows(train)
+        Xt, st = table.rows(train)
         booster = lgb.train(params, lgb.Dataset(Xt, label=relevance([items[i] for i in train]), group=st), DEFAULT_ROUNDS)
-        Xs, ss = rows(test)
+        Xs, ss = table.rows(test)
         m = evaluate([items[i] for i in test], split_scores(booster.predict(Xs, num_threads=1), ss))
         figures.append((m.majority, m.all_selections, m.mrr))
     return tuple(float(np.mean(col)) for col in zip(*figures))  # type: ignore[return-value]
@@ -83,15 +85,19 @@ def main() -> None:
     args = ap.parse_args()
     engine = Engine.from_config(store=args.store)
     prepared = prepare(args.data, engine)
-    items, X, sizes = prepared.items, prepared.table.X, prepared.table.sizes
+    items, table = prepared.items, prepared.table
+
+    def with_columns(columns: list[list[float]]) -> FeatureTable:
+        return FeatureTable(np.hstack([table.X, per_candidate(items, columns)]), table.sizes, table.offsets)
+
     variants = {
-        "shipped features": X,
-        "+ annotator (oracle)": np.hstack([X, per_candidate(items, annotator_columns(items))]),
-        "+ document style (oracle)": np.hstack([X, per_candidate(items, document_style_columns(items))]),
+        "shipped features": table,
+        "+ annotator (oracle)": with_columns(annotator_columns(items)),
+        "+ document style (oracle)": with_columns(document_style_columns(items)),
     }
     print(f"{'variant':<28}{'majority':>10}{'all sel.':>10}{'MRR':>8}   (mean over {args.repeats} fold assignments)")
-    for name, M in variants.items():
-        runs = [cross_validated(items, M, sizes, seed=13 + r) for r in range(args.repeats)]
+    for name, variant in variants.items():
+        runs = [cross_validated(items, variant, seed=13 + r) for r in range(args.repeats)]
         maj, alls, mrr = (statistics.fmean(r[k] for r in runs) for k in range(3))
         print(f"{name:<28}{maj:>10.2%}{alls:>10.2%}{mrr:>8.3f}", flush=True)
 
