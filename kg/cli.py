@@ -14,7 +14,8 @@ from kg.build import build_from_dump, build_from_triples
 from kg.chains import ChainIndex
 from kg.errors import KGError, QueryError, SanitizerError
 from kg.overlay import validate_overlay
-from kg.queries import bind, load_query_file, unbound_inputs
+from kg.queries import bind as bind_terms
+from kg.queries import load_query_file, unbound_inputs
 from kg.store import KGStore
 
 app = typer.Typer(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
@@ -169,7 +170,7 @@ def query(
         bindings[name.strip().lstrip("?")] = value
     try:
         q = load_query_file(file)
-        bind(q, bindings)  # unknown names and bad values first
+        bind_terms(q, bindings)  # unknown names and bad values first
         missing = unbound_inputs(q, bindings)
         if missing:
             raise QueryError(f"{file.name} declares input ?{missing[0]} ({q.inputs[missing[0]]}): give it with --bind {missing[0]}=…",
