@@ -83,7 +83,7 @@ def detect_format(path: Path) -> str:
 def _loads(raw: str | bytes) -> Any:
     """``json.loads`` whose failures are one-line :class:`InputError` messages (never quoting the input)."""
     try:
-        return json.loads(raw)
+        return json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw)  # UTF-8 only, never guessed
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except UnicodeDecodeError as exc:
