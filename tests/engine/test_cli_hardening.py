@@ -185,3 +185,16 @@ def test_given_taxogen_serve_when_sigterm_then_it_exits_and_leaves_no_process_or
     assert all(not os.path.exists(f"/proc/{k}") for k in kids)
     assert _wait_for(lambda: _port_free(port), 5), "the port is still taken"
     assert "Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize("span,etype,count", [("Ada Lovelace", "PERSON", "1 candidate"), ("1980", "DATETIME", "3 candidates")])
+def test_given_generalize_then_the_count_matches_the_listed_lines(span, etype, count):
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    res = CliRunner().invoke(app, ["generalize", span, "--type", etype])
+    assert res.exit_code == 0
+    head, *rows = res.output.splitlines()
+    assert head.endswith(f"— {count} from {etype.lower()}, then ***")
+    assert len(rows) == int(count.split()[0]) + 1 and rows[-1].split()[1] == "***"
