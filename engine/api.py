@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.docio import result_to_dict
 from engine.engine import Engine
 from engine.errors import InputError, SanitizerError, UnknownComponentError
-from engine.io.contract import LIMITS, parse_generalize_request, parse_sanitize_request
+from engine.io.contract import LIMITS, parse_generalize_request, parse_json, parse_sanitize_request
 
 DEFAULT_MAX_BODY = 1_000_000
 
@@ -97,9 +97,21 @@ def _error(status: int, detail: str, position: str | None = None, **extra: Any) 
     return JSONResponse(status_code=status, content={"detail": detail, "position": position, **extra})
 
 
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline_refs(defs[node["$ref"].rsplit("/", 1)[1]], defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
 def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """OpenAPI ``requestBody`` for a route that validates its JSON body with the contract."""
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": model.model_json_schema(ref_template="#/components/schemas/{model}")}}}}
+    """OpenAPI ``requestBody`` (self-contained) for a route that validates its JSON body with the contract."""
+    schema = model.model_json_schema()
+    schema = _inline_refs(schema, schema.get("$defs", {}))
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
 
 
 async def json_body(request: Request) -> Any:
@@ -107,17 +119,7 @@ async def json_body(request: Request) -> Any:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json" and not (ctype.startswith("application/") and ctype.endswith("+json")):
         raise _UnsupportedMedia("Content-Type must be application/json")
-    raw = await request.body()
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"body is not valid UTF-8 (byte {exc.start})") from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise InputError(f"invalid JSON: {str(exc).split(':')[0]}") from None
+    return parse_json(await request.body())
 
 
 class _UnsupportedMedia(InputError):

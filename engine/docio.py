@@ -15,7 +15,6 @@ Every bad record yields a :class:`BadRecord` with its position (``file:line`` or
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from dataclasses import dataclass
@@ -80,20 +79,6 @@ def detect_format(path: Path) -> str:
     return "wikireplace" if head.startswith("[") else "json"
 
 
-def _loads(raw: str | bytes) -> Any:
-    """``json.loads`` whose failures are one-line :class:`InputError` messages (never quoting the input)."""
-    try:
-        return json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw)  # UTF-8 only, never guessed
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not valid UTF-8 (byte {exc.start})") from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer with more digits than Python converts
-        raise InputError(f"invalid JSON: {str(exc).split(':')[0]}") from None
-
-
 def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None = None) -> Iterator[DocRecord | BadRecord | Skipped]:
     """Documents of ``path`` (or :class:`BadRecord` / :class:`Skipped` entries), in file order.
 
@@ -121,12 +106,12 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
                     continue
                 pos = f"{p.name}:{no}"
                 try:
-                    yield checked(document_from_dict(_loads(line), pos, f"{p.stem}-{no}"))
+                    yield checked(document_from_dict(contract.parse_json(line), pos, f"{p.stem}-{no}"))
                 except InputError as exc:
                     yield BadRecord(pos, str(exc))
         return
     try:
-        data = _loads(p.read_bytes())
+        data = contract.parse_json(p.read_bytes())
     except InputError as exc:
         yield BadRecord(p.name, str(exc))
         return

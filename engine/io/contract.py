@@ -25,6 +25,7 @@ does not repeat the record's position (``file:line``): callers print the positio
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +61,23 @@ class GeneralizeRequest:
     identifier_type: IdentifierType = IdentifierType.QUASI
     context: str | None = None
     rank: bool = True
+
+
+def parse_json(raw: str | bytes) -> Any:
+    """A JSON value from text or UTF-8 bytes (a BOM is allowed; no other encoding is guessed).
+
+    Failures are one-line :class:`InputError` messages that never quote the input.
+    """
+    try:
+        return json.loads(raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not valid UTF-8 (byte {exc.start})") from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise InputError(f"invalid JSON: {str(exc).split(':')[0]}") from None
 
 
 def _kind(value: Any) -> str:

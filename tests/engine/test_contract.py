@@ -157,4 +157,7 @@ def test_given_docs_page_then_swagger_assets_come_from_the_server_itself(base_ur
     for a in assets:
         r = httpx.get(base_url + a)
         assert r.status_code == 200 and len(r.content) > 100
-    assert "/openapi.json" in html and httpx.get(f"{base_url}/openapi.json").status_code == 200
+    spec = httpx.get(f"{base_url}/openapi.json").json()
+    body = spec["paths"]["/sanitize"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(body["required"]) == {"text", "mentions"} and "$ref" not in json.dumps(body)
+    assert body["properties"]["mentions"]["items"]["properties"]["start"]["type"] == "integer"
