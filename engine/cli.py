@@ -355,8 +355,8 @@ def sanitize(
             try:
                 summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
                                        overlap=overlap, batch=batch, progress=progress)
-            except OSError as exc:
-                fail(OSError(f"cannot write {dst}: {exc.strerror or exc}"))
+            except OSError as exc:  # checked up front, but the disk can fill or permissions change
+                fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return
             for pos, reason in summary.bad:
                 typer.echo(f"bad record {pos}: {reason}", err=True)
