@@ -37,6 +37,15 @@ def test_given_bad_option_then_one_line_exit_1_before_the_store_loads(tmp_path, 
     assert res.returncode == 1 and res.stderr == message + "\n" and res.stdout == ""
 
 
+def cli(*args):
+    """The CLI in process (typer's CliRunner; stderr and stdout together)."""
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
 def test_given_unwritable_out_then_one_line_exit_1(tmp_path):
     src = write_docs(tmp_path / "in.jsonl", 1)
     locked = tmp_path / "locked"
@@ -47,8 +56,8 @@ def test_given_unwritable_out_then_one_line_exit_1(tmp_path):
         outs.append(locked / "o.jsonl")
     try:
         for out in outs:
-            res = taxogen(tmp_path, "sanitize", str(src), "--out", str(out), "--store", str(tmp_path / "no-store"))
-            assert res.returncode == 1 and res.stderr.count("\n") == 1 and res.stderr.startswith("error: --out: "), res.stderr
+            res = cli("sanitize", str(src), "--out", str(out), "--store", str(tmp_path / "no-store"))
+            assert res.exit_code == 1 and res.output.count("\n") == 1 and res.output.startswith("error: --out: "), res.output
     finally:
         locked.chmod(0o700)
 
@@ -56,13 +65,13 @@ def test_given_unwritable_out_then_one_line_exit_1(tmp_path):
 def test_given_out_equal_to_input_then_refused_and_input_intact(tmp_path):
     src = write_docs(tmp_path / "in.jsonl", 2)
     before = src.read_bytes()
-    res = taxogen(tmp_path, "sanitize", str(src), "--out", str(src))
-    assert res.returncode == 1 and "would overwrite the input" in res.stderr and src.read_bytes() == before
+    res = cli("sanitize", str(src), "--out", str(src))
+    assert res.exit_code == 1 and "would overwrite the input" in res.output and src.read_bytes() == before
     d = tmp_path / "dir"
     d.mkdir()
     write_docs(d / "a.jsonl", 1)
-    res = taxogen(tmp_path, "sanitize", str(d), "--out", str(d))
-    assert res.returncode == 1 and "would overwrite the input" in res.stderr
+    res = cli("sanitize", str(d), "--out", str(d))
+    assert res.exit_code == 1 and "would overwrite the input" in res.output
 
 
 def test_given_bad_record_then_its_position_prints_once(tmp_path):
