@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 from kg.procs import pid_alive
@@ -75,10 +76,7 @@ def unwritable_reason(path: Path, *, directory: bool = False) -> str | None:
             return f"{path} exists and is not a directory"
         if not directory and path.is_dir():
             return f"{path} is a directory"
-        parent = path if directory else path.parent
-        if not os.access(parent, os.W_OK | os.X_OK):
-            return f"cannot write to {parent}: permission denied"
-        return None
+        return _try_write(path if directory else path.parent)
     ancestor = path.parent
     while not ancestor.exists():
         if ancestor == ancestor.parent:
@@ -86,6 +84,14 @@ def unwritable_reason(path: Path, *, directory: bool = False) -> str | None:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         return f"cannot create {path}: {ancestor} is not a directory"
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        return f"cannot write to {ancestor}: permission denied"
+    return _try_write(ancestor)
+
+
+def _try_write(directory: Path) -> str | None:
+    """Create and remove a scratch file in ``directory`` (permissions, read-only mounts, /proc…)."""
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as exc:
+        return f"cannot write to {directory}: {exc.strerror or exc}"
     return None
