@@ -28,6 +28,10 @@ class _Abort(Exception):
     pass
 
 
+class _Empty(Exception):
+    pass
+
+
 def run_sanitize(
     engine,
     source: Path,
@@ -46,6 +50,7 @@ def run_sanitize(
     Bad records are listed in ``summary.bad`` (position, reason); documents left out on
     purpose (another annotator's) in ``summary.skipped``; merged overlapping mentions in
     ``summary.merged``. With ``with_originals`` the output file is private (mode 0600).
+    When no document is sanitized, ``target`` is not written.
     """
     summary = RunSummary()
     pending: list[DocRecord] = []
@@ -94,8 +99,12 @@ def run_sanitize(
                 if len(pending) >= batch:
                     flush(fh)
             flush(fh)
+            if summary.documents == 0:
+                raise _Empty  # nothing to write: no empty result file either
     except _Abort:
         summary.aborted = True
+    except _Empty:
+        pass
     finally:
         bar.close()
     return summary

@@ -349,7 +349,7 @@ def sanitize(
         fail(exc)
         return
     engine = build_engine(config, store, endpoint, offline, user_agent)
-    written = 0
+    empty = []
     with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
         for src, dst in pairs:
             try:
@@ -365,12 +365,14 @@ def sanitize(
             if summary.aborted:
                 typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
                 raise typer.Exit(1)
-            written += summary.documents
+            if summary.documents == 0:
+                empty.append(src)
             skipped = f", {plural(len(summary.skipped), 'document')} not annotated by {annotator} left out" if summary.skipped else ""
             typer.echo(f"{src} → {dst}: {plural(summary.documents, 'document')}, {plural(summary.mentions, 'mention')}, "
                        f"{plural(len(summary.bad), 'bad record')} skipped{skipped}, {plural(summary.failed_spans, 'span')} failed closed")
-    if written == 0:
-        fail(ValueError("no document was sanitized (every record was bad or left out)"))
+    if empty:
+        fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
+                        "no output written for it"))
 
 
 @app.command()

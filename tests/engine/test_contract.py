@@ -81,7 +81,8 @@ def test_given_bad_document_then_http_422_and_cli_bad_record_say_the_same_withou
     assert f"bad record in.jsonl:1: {detail}" in lines, res.output
     assert res.exit_code == 1 and rows == [] and "Traceback" not in res.output  # all-bad input fails
     assert "Sølberg" not in res.output and "Bergen" not in res.output
-    assert any(line.startswith("error: no document was sanitized") for line in lines)
+    assert "error: no document of in.jsonl was sanitized (every record was bad or left out); no output written for it" in lines
+    assert not (tmp_path / "out.jsonl").exists()
 
 
 def test_given_good_document_then_http_and_cli_give_the_same_result(base_url, tmp_path, cfg):
