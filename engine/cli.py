@@ -387,6 +387,10 @@ def serve(
     user_agent: Optional[str] = UserAgentOpt,
 ) -> None:
     """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
+    if not 0 <= port <= 65535:
+        fail(ValueError(f"--port must be between 0 and 65535, got {port}"))
+    if max_body < 1:
+        fail(ValueError("--max-body must be at least 1 byte"))
     try:
         import uvicorn
 

@@ -116,12 +116,14 @@ def build_from_triples(
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
         bar = _progress(progress, "fetching triples", "triples")
-        with open(out, "w", encoding="utf-8") as fh:
-            for line in triples:
-                fh.write(line)
-                report.kept += 1
-                bar.update(1)
-        bar.close()
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                for line in triples:
+                    fh.write(line)
+                    report.kept += 1
+                    bar.update(1)
+        finally:
+            bar.close()  # an error message starts on its own line
         report.lines = report.kept
         return out
 
