@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from pyparsing import ParseException
+from pyparsing import ParseException, ParseResults
 from rdflib import Literal, URIRef, Variable
 from rdflib.plugins.sparql.algebra import translateQuery, triples as flat_triples
 from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
@@ -266,7 +266,7 @@ def _walk(node: Any) -> Iterator[Any]:
         yield cur
         if isinstance(cur, CompValue):
             stack.extend(v for k, v in cur.items() if k not in ("_vars",))
-        elif isinstance(cur, (list, tuple)):
+        elif isinstance(cur, (list, tuple, ParseResults)):
             stack.extend(cur)
 
 
@@ -381,14 +381,42 @@ def _service_params(node: CompValue, default_langs: tuple[str, ...]) -> tuple[tu
 
 
 def _group_vars(prologue: str, group_text: str) -> list[str]:
-    """The variables in scope of a group, as rdflib's algebra of ``SELECT * { group }`` says."""
-    q = translateQuery(parseQuery(f"{prologue}\nSELECT * WHERE {{ {group_text} }}"), initNs=WDQS_PREFIXES)
-    return [str(v) for v in q.algebra.PV]
+    """The variables a group binds, from rdflib's parse tree of ``SELECT * { group }``.
+
+    As rdflib's own ``SELECT *`` projection, but a FILTER (and the EXISTS in it) or a MINUS
+    binds nothing, so variables used only there are not in scope.
+    """
+    where = parseQuery(f"{prologue}\nSELECT * WHERE {{ {group_text} }}")[1].where
+    found: dict[str, None] = {}
+    stack = [where]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, Variable):
+            found[str(cur)] = None
+        elif isinstance(cur, CompValue):
+            if cur.name in ("Filter", "MinusGraphPattern"):
+                continue
+            if cur.name == "Bind":
+                found[str(cur.var)] = None
+                continue
+            if cur.name == "SubSelect":
+                for v in cur.projection or []:
+                    found[str(v.var or v.evar)] = None
+                continue
+            stack.extend(reversed(list(cur.values())))
+        elif isinstance(cur, (list, tuple, ParseResults)):
+            stack.extend(reversed(list(cur)))
+    return list(found)
+
+
+def _squash(text: str) -> str:
+    return " ".join(t.text for t in _significant(tokenize(text)))
 
 
 def _rewrite_label_services(text: str, mentioned: set[str], default_langs: tuple[str, ...],
-                            prologue_end: int) -> str:
+                            prologue_end: int, nodes: list[CompValue]) -> str:
     """Replace each label SERVICE (innermost group first) by the plain SPARQL it stands for."""
+    services = {_squash(str(n.service_string)): n for n in nodes}
     counter = iter(range(10**6))
     used = set(mentioned)
 
@@ -430,8 +458,11 @@ def _rewrite_label_services(text: str, mentioned: set[str], default_langs: tuple
         close_idx = _match_brace(sig, open_idx)
         prologue = text[:prologue_end]
         service_text = text[sig[i].start: sig[body_close].end]
-        svc = translateQuery(parseQuery(f"{prologue}\nSELECT * WHERE {{ {service_text} }}"), initNs=WDQS_PREFIXES)
-        node = _service_nodes(svc.algebra)[0]
+        node = services.get(_squash(service_text))
+        if node is None:  # not seen by the parser as written (cannot happen for parsed text): parse it alone
+            svc = translateQuery(parseQuery(f"{prologue}\nSELECT * WHERE {{ {service_text} }}"),
+                                 initNs=_prefixes_for(service_text))
+            node = _service_nodes(svc.algebra)[0]
         langs, manual = _service_params(node, default_langs)
         rest = text[sig[open_idx].end: sig[i].start] + " " + text[sig[body_close].end: sig[close_idx].start]
         scope = _group_vars(prologue, rest)
@@ -550,17 +581,17 @@ def prepare(text: str, *, allow: tuple[str, ...] = (), languages: tuple[str, ...
             raise _syntax_error(exc, expanded) from None
         raise ReadOnlyError("the endpoint is read-only: SPARQL updates are refused", feature="update") from None
     try:
-        query = translateQuery(parsed, initNs=WDQS_PREFIXES)
+        query = translateQuery(parsed, initNs=_prefixes_for(expanded))
     except Exception as exc:  # rdflib raises plain Exception for an unknown prefix
         raise QueryError(f"SPARQL error: {exc}", query="request") from None
     declared = _declared_prefixes(expanded[: _prologue_end(expanded)])
     if any(p in WDQS_PREFIXES and p not in declared for p in _used_prefixes(expanded)):
         features.append("predeclared prefixes")
     algebra = query.algebra
-    label_services = 0
+    label_services = []
     for node in _service_nodes(algebra):
         if isinstance(node.term, URIRef) and str(node.term) == LABEL_SERVICE:
-            label_services += 1
+            label_services.append(node)
         else:
             _check_service(node, allow)
     hints = _check_terms(algebra)
@@ -571,15 +602,15 @@ def prepare(text: str, *, allow: tuple[str, ...] = (), languages: tuple[str, ...
         final = _drop_hints(final, prologue_end)
     if label_services:
         features.append("label service")
-        final = _rewrite_label_services(final, _variables(algebra), languages, prologue_end)
-    if final is not expanded:
-        try:
-            translateQuery(parseQuery(final), initNs=WDQS_PREFIXES)
-        except Exception as exc:  # a rewrite bug must not reach the store as a broken query
-            raise UnsupportedFeature(f"this query's WDQS features could not be rewritten: {exc}",
-                                     feature="rewrite") from None
+        final = _rewrite_label_services(final, _variables(algebra), languages, prologue_end, label_services)
     guard_services(final, allow)
     return PreparedQuery(text=final, form=algebra.name, prefixes=dict(WDQS_PREFIXES), features=tuple(features))
+
+
+def _prefixes_for(text: str) -> dict[str, str]:
+    """The WDQS prefixes a text uses (binding all of them costs rdflib milliseconds a query)."""
+    used = _used_prefixes(text)
+    return {k: v for k, v in WDQS_PREFIXES.items() if k in used}
 
 
 def _used_prefixes(text: str) -> set[str]:
