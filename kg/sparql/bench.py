@@ -3,10 +3,13 @@
 - ``label_service``: a WDQS query using ``SERVICE wikibase:label`` (rewritten by
   :func:`kg.sparql.wdqs.prepare`, rewrite time included) against the same query written by
   hand in plain SPARQL 1.1, both run in process on pyoxigraph; the rows must agree.
-- ``modes``: the same plain query over HTTP to taxogen's endpoint (queries in process)
-  and to the Oxigraph server (``oxigraph serve-read-only`` on the same store), i.e. what a
-  taxogen endpoint fronting the Oxigraph server would at least cost; and in process with
-  no HTTP at all.
+- ``modes``: the two designs for the endpoint, on the same queries: answering in process
+  (``in_process_answer_*``: rewrite, evaluate on pyoxigraph, serialize) against fronting
+  the Oxigraph server (``fronting_oxigraph_answer_*``: rewrite, forward over HTTP to
+  ``oxigraph serve-read-only`` on the same store, read its answer); both without the
+  client's own HTTP hop, which is the same for both. Also: the plain query evaluated in
+  process without serializing, over HTTP to taxogen's endpoint, and straight to the
+  Oxigraph server.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Callable
 
 from kg.oxiserver import free_port, wait_http
 from kg.sparql.config import SparqlSettings
+from kg.sparql.endpoint import SparqlService
 from kg.sparql.wdqs import prepare
 from kg.store import OXI_DIR, KGStore
 
@@ -117,6 +121,9 @@ def bench_modes(kg: KGStore, *, n: int = 30) -> dict:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+    service = SparqlService(kg)
+    for name, query in (("plain", PLAIN_QUERY), ("wdqs_label", LABEL_QUERY)):
+        out[f"in_process_answer_{name}"] = _stats(_timed(lambda: service.answer({"query": [query]}, None), n))
     exe = shutil.which("oxigraph")
     if exe is None or kg.path is None:
         out["oxigraph_server_http"] = "not measured (needs the 'oxigraph' command and an on-disk store)"
@@ -125,8 +132,18 @@ def bench_modes(kg: KGStore, *, n: int = 30) -> dict:
     proc = subprocess.Popen([exe, "serve-read-only", "--location", str(kg.path / OXI_DIR), "--bind", f"127.0.0.1:{port}"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_http(f"http://127.0.0.1:{port}/query?query=ASK%7B%7D")
-        out["oxigraph_server_http"] = _stats(_timed(lambda: _http(f"http://127.0.0.1:{port}/query", PLAIN_QUERY), n))
+        url = f"http://127.0.0.1:{port}/query"
+        wait_http(url + "?query=ASK%7B%7D")
+        out["oxigraph_server_http"] = _stats(_timed(lambda: _http(url, PLAIN_QUERY), n))
+
+        def fronted(query: str) -> bytes:
+            # what a taxogen endpoint fronting the Oxigraph server does: rewrite, then forward
+            p = prepare(query)
+            prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in p.prefixes.items())
+            return _http(url, prologue + p.text)
+
+        for name, query in (("plain", PLAIN_QUERY), ("wdqs_label", LABEL_QUERY)):
+            out[f"fronting_oxigraph_answer_{name}"] = _stats(_timed(lambda: fronted(query), n))
     finally:
         proc.terminate()
         try:

@@ -110,6 +110,7 @@ class SparqlService:
             kwargs["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
         if named_graphs:
             kwargs["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
+        result: Any = None
         try:
             result = self.store.raw.query(prepared.text, **kwargs)
             if isinstance(result, ox.QueryBoolean):
@@ -126,10 +127,14 @@ class SparqlService:
                 self._check(len(triples), limit, deadline)
                 triples.append(t)
             return serialize_triples(triples, fmt)
-        except (SyntaxError, ValueError) as exc:
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL syntax error: {exc}", query="request") from None
+        except (ValueError, OSError) as exc:
             raise QueryError(f"query failed: {exc}", query="request") from None
-        except OSError as exc:
-            raise QueryError(f"query failed: {exc}", query="request") from None
+        finally:
+            # pyoxigraph's result iterators belong to the thread that made them: drop it here,
+            # not later from an exception's traceback on another thread
+            result = None
 
     def _check(self, n: int, limit: int, deadline: float) -> None:
         if n >= limit:

@@ -28,6 +28,11 @@
    dropped from the text.
 6. Last, the exact text that will run is scanned once more: every ``SERVICE`` keyword in
    it must name an allowed IRI (a second guard, independent of rdflib).
+
+A query with none of these (no ``%name``, no ``SERVICE``, no hint or extension term) is
+plain SPARQL: it skips rdflib (whose parser costs tens of milliseconds) and goes to
+pyoxigraph's parser as written, with the WDQS prefixes predeclared; the token guard of
+step 6 still runs on it.
 """
 
 from __future__ import annotations
@@ -568,6 +573,17 @@ def prepare(text: str, *, allow: tuple[str, ...] = (), languages: tuple[str, ...
     :raises ServiceNotAllowed: a ``SERVICE`` outside ``allow``.
     :raises QueryError: a syntax error or an undeclared prefix.
     """
+    fast = _plain_form(text)
+    if fast is not None:  # nothing to rewrite and no SERVICE at all: pyoxigraph's own parser reads it
+        guard_services(text, allow)
+        used = _used_prefixes(text)
+        declared = _declared_prefixes(text[: _prologue_end(text)])
+        unknown = sorted(p for p in used if p not in WDQS_PREFIXES and p not in declared)
+        if unknown:
+            raise QueryError(f"unknown prefix {unknown[0]}: (declare it with PREFIX; WDQS's own prefixes are "
+                             "predeclared)", query="request")
+        features = ("predeclared prefixes",) if any(p in WDQS_PREFIXES and p not in declared for p in used) else ()
+        return PreparedQuery(text=text, form=fast, prefixes=dict(WDQS_PREFIXES), features=features)
     features: list[str] = []
     expanded, names = expand_named_subqueries(text)
     if names:
@@ -605,6 +621,29 @@ def prepare(text: str, *, allow: tuple[str, ...] = (), languages: tuple[str, ...
         final = _rewrite_label_services(final, _variables(algebra), languages, prologue_end, label_services)
     guard_services(final, allow)
     return PreparedQuery(text=final, form=algebra.name, prefixes=dict(WDQS_PREFIXES), features=tuple(features))
+
+
+_FORMS = {"SELECT": "SelectQuery", "ASK": "AskQuery", "CONSTRUCT": "ConstructQuery", "DESCRIBE": "DescribeQuery"}
+_SLOW_NAMESPACES = (HINT_NS, *UNSUPPORTED_NAMESPACES)
+
+
+def _plain_form(text: str) -> str | None:
+    """The query form when the text is plain SPARQL for taxogen (no named subquery, no
+    SERVICE, no hint or unsupported-extension term, not an update); else None."""
+    end = _prologue_end(text)
+    prologue = text[:end]
+    sig = _significant(tokenize(text))
+    rest = [t for t in sig if t.start >= end]
+    if not rest or rest[0].kind != "word" or rest[0].text.upper() not in _FORMS:
+        return None
+    for tok in rest:
+        if tok.kind == "word" and (tok.text.startswith("%") or tok.text.upper() in ("SERVICE", "INCLUDE")):
+            return None
+        if tok.kind in ("word", "iri"):
+            iri = _resolve(tok, prologue)
+            if iri is not None and iri.startswith(_SLOW_NAMESPACES):
+                return None
+    return _FORMS[rest[0].text.upper()]
 
 
 def _prefixes_for(text: str) -> dict[str, str]:

@@ -143,5 +143,21 @@ def test_given_text_with_service_keyword_then_second_guard_refuses_it_independen
 def test_given_syntax_error_then_position_is_reported():
     from kg.errors import QueryError
 
-    with pytest.raises(QueryError, match="line 1"):
-        prepare("SELECT ?x WHERE { ?x ?p }")
+    with pytest.raises(QueryError, match="line 1"):  # rewritten queries: rdflib's parser reports it
+        prepare("SELECT ?x WHERE { ?x ?p SERVICE wikibase:label { bd:serviceParam wikibase:language 'en' } }")
+
+
+def test_given_plain_query_then_it_skips_rdflib_but_not_the_service_guard(monkeypatch):
+    import kg.sparql.wdqs as wdqs
+
+    def no_rdflib(*args, **kwargs):
+        raise AssertionError("rdflib parser called for a plain query")
+
+    monkeypatch.setattr(wdqs, "parseQuery", no_rdflib)
+    p = prepare("SELECT ?c WHERE { wd:Q520549 wdt:P279+ ?c } ORDER BY ?c")
+    assert p.text.startswith("SELECT ?c") and p.form == "SelectQuery" and p.features == ("predeclared prefixes",)
+    for text in ("SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }",
+                 "SELECT * WHERE { ?x hint:Prior hint:runLast true }", "SELECT ?s WITH { SELECT ?s { ?s ?p ?o } } AS %x WHERE { INCLUDE %x }",
+                 "INSERT DATA { <http://e/a> <http://e/b> <http://e/c> }"):
+        with pytest.raises(AssertionError, match="rdflib parser called"):
+            prepare(text)
