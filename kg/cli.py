@@ -209,7 +209,7 @@ def serve(
     port: Optional[int] = typer.Option(None, "--port", help="Port (default 7878)."),
     host: Optional[str] = typer.Option(None, "--host", help="Bind address (default 127.0.0.1)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Per-query timeout in seconds (default 30)."),
-    max_rows: Optional[int] = typer.Option(None, "--max-rows", help="Largest result served (default 100000)."),
+    max_result_bytes: Optional[int] = typer.Option(None, "--max-result-bytes", help="Largest result served (default 64 MiB)."),
     allow_service: list[str] = typer.Option([], "--allow-service", help="A SERVICE IRI queries may call (repeatable)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file with a [taxogen.sparql] table."),
 ) -> None:
@@ -224,7 +224,7 @@ def serve(
 
     try:
         settings = SparqlSettings.load(config, overrides={
-            "port": port, "host": host, "timeout_s": timeout, "max_rows": max_rows,
+            "port": port, "host": host, "timeout_s": timeout, "max_result_bytes": max_result_bytes,
             "service_allow_list": allow_service or None,
         })
         kg = open_store(store)

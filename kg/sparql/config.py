@@ -6,8 +6,8 @@ Defaults < the ``[taxogen.sparql]`` table of a TOML file (``--config``, ``$TAXOG
     [taxogen.sparql]
     host = "127.0.0.1"        # bind address; another one must be asked for explicitly
     port = 7878
-    timeout_s = 30            # wall-clock limit per query (checked between result rows)
-    max_rows = 100000         # a larger result is refused (400), never silently cut
+    timeout_s = 30            # wall-clock limit per query (checked as the result is written)
+    max_result_bytes = 67108864  # a larger result is refused (400), never silently cut
     max_query_chars = 100000  # longer query texts are refused (413)
     max_concurrent = 2        # queries evaluated at once; more wait for a slot
     service_allow_list = []   # SERVICE IRIs a query may call (empty: none at all)
@@ -35,7 +35,7 @@ class SparqlSettings:
     host: str = "127.0.0.1"
     port: int = 7878
     timeout_s: float = 30.0
-    max_rows: int = 100_000
+    max_result_bytes: int = 64 * 1024 * 1024
     max_query_chars: int = 100_000
     max_concurrent: int = 2
     service_allow_list: tuple[str, ...] = ()
@@ -44,8 +44,8 @@ class SparqlSettings:
     def __post_init__(self) -> None:
         if self.timeout_s <= 0:
             raise KGError("sparql.timeout_s must be positive")
-        if self.max_rows < 1 or self.max_query_chars < 1 or self.max_concurrent < 1:
-            raise KGError("sparql.max_rows, max_query_chars and max_concurrent must be positive")
+        if self.max_result_bytes < 1 or self.max_query_chars < 1 or self.max_concurrent < 1:
+            raise KGError("sparql.max_result_bytes, max_query_chars and max_concurrent must be positive")
         if not 0 < self.port < 65536:
             raise KGError(f"sparql.port must be 1..65535, not {self.port}")
         for iri in self.service_allow_list:

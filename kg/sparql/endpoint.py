@@ -9,7 +9,7 @@ Protocol: ``GET /query?query=…``, ``POST /query`` with ``application/x-www-for
 ``default-graph-uri`` and ``named-graph-uri`` select graphs of the store. Result formats by
 ``Accept`` or WDQS's ``format=`` parameter: JSON (default), XML, CSV, TSV; Turtle,
 N-Triples, RDF/XML for CONSTRUCT and DESCRIBE. Answers: 400 for a bad query, an unsupported
-WDQS extension (naming it), a SERVICE outside the allow-list or a result over ``max_rows``;
+WDQS extension (naming it), a SERVICE outside the allow-list or a result over ``max_result_bytes``;
 403 for updates; 406 for an unknown format; 413 for a query over ``max_query_chars``;
 503 when a query runs past ``timeout_s``. Settings: :class:`kg.sparql.config.SparqlSettings`.
 """
@@ -29,9 +29,7 @@ import pyoxigraph as ox
 
 from kg.errors import QueryError
 from kg.sparql.config import SparqlSettings
-from kg.sparql.results import (
-    NotAcceptable, Solutions, media_type, negotiate, serialize_boolean, serialize_solutions, serialize_triples,
-)
+from kg.sparql.results import NotAcceptable, graph_format, media_type, negotiate, results_format
 from kg.sparql.wdqs import PreparedQuery, ReadOnlyError, prepare
 from kg.store import KGStore
 
@@ -43,7 +41,7 @@ class QueryTimeout(QueryError):
 
 
 class ResultTooLarge(QueryError):
-    """A result has more rows than the endpoint's ``max_rows``."""
+    """A serialized result is larger than the endpoint's ``max_result_bytes``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,46 +101,71 @@ class SparqlService:
         return Answer(200, media_type(fmt, graph=graph) + ("; charset=utf-8" if fmt in ("csv", "tsv", "turtle") else ""), body)
 
     def run(self, prepared: PreparedQuery, fmt: str, *, default_graphs: list[str] = (), named_graphs: list[str] = ()) -> bytes:
-        """Evaluate a prepared query and serialize it, enforcing ``timeout_s`` and ``max_rows``."""
-        limit, deadline = self.settings.max_rows, time.monotonic() + self.settings.timeout_s
+        """Evaluate a prepared query and serialize it, enforcing ``timeout_s`` and ``max_result_bytes``."""
         kwargs: dict[str, Any] = {"prefixes": prepared.prefixes}
         if default_graphs:
             kwargs["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
         if named_graphs:
             kwargs["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
+        out = LimitedWriter(self.settings, self.stopping)
         result: Any = None
         try:
             result = self.store.raw.query(prepared.text, **kwargs)
-            if isinstance(result, ox.QueryBoolean):
-                return serialize_boolean(bool(result), fmt)
-            if isinstance(result, ox.QuerySolutions):
-                names = tuple(v.value for v in result.variables)
-                rows = []
-                for sol in result:
-                    self._check(len(rows), limit, deadline)
-                    rows.append(tuple(sol[i] for i in range(len(names))))
-                return serialize_solutions(Solutions(names, rows), fmt)
-            triples = []
-            for t in result:
-                self._check(len(triples), limit, deadline)
-                triples.append(t)
-            return serialize_triples(triples, fmt)
+            out.check()
+            if isinstance(result, ox.QueryTriples):
+                result.serialize(out, format=graph_format(fmt))
+            else:
+                result.serialize(out, format=results_format(fmt))
+        except QueryError:
+            raise
         except SyntaxError as exc:
             raise QueryError(f"SPARQL syntax error: {exc}", query="request") from None
         except (ValueError, OSError) as exc:
+            if out.error is not None:  # raised by our writer, passed through pyoxigraph
+                raise out.error from None
             raise QueryError(f"query failed: {exc}", query="request") from None
         finally:
             # pyoxigraph's result iterators belong to the thread that made them: drop it here,
             # not later from an exception's traceback on another thread
             result = None
+        if out.error is not None:
+            raise out.error
+        return out.getvalue()
 
-    def _check(self, n: int, limit: int, deadline: float) -> None:
-        if n >= limit:
-            raise ResultTooLarge(f"the result has more than {limit} rows (taxogen.sparql.max_rows); add a LIMIT",
-                                 query="request")
-        if time.monotonic() > deadline or self.stopping.is_set():
-            raise QueryTimeout(f"query timed out after {self.settings.timeout_s:g} s (taxogen.sparql.timeout_s)",
-                               query="request")
+
+class LimitedWriter:
+    """A binary sink for pyoxigraph's serializers that stops a result past the time or size limit."""
+
+    def __init__(self, settings: SparqlSettings, stopping: threading.Event) -> None:
+        self.settings = settings
+        self.stopping = stopping
+        self.deadline = time.monotonic() + settings.timeout_s
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.error: QueryError | None = None
+
+    def check(self) -> None:
+        if time.monotonic() > self.deadline or self.stopping.is_set():
+            self.error = QueryTimeout(f"query timed out after {self.settings.timeout_s:g} s (taxogen.sparql.timeout_s)",
+                                      query="request")
+            raise self.error
+
+    def write(self, data: bytes) -> int:
+        self.size += len(data)
+        if self.size > self.settings.max_result_bytes:
+            self.error = ResultTooLarge(
+                f"the result is larger than {self.settings.max_result_bytes} bytes (taxogen.sparql.max_result_bytes); "
+                "add a LIMIT", query="request")
+            raise self.error
+        self.check()
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        return None
+
+    def getvalue(self) -> bytes:
+        return b"".join(self.parts)
 
 
 def create_app(store: KGStore, settings: SparqlSettings | None = None):  # -> starlette.applications.Starlette

@@ -112,7 +112,7 @@ def test_given_store_when_kg_serve_then_shipped_queries_answer_over_http(tmp_pat
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(update, timeout=10)
         assert err.value.code == 403
-        assert http_query(port, "ASK { wd:Q520549 wdt:P279 wd:Q11424604 }")[1] == b'{"head": {}, "boolean": true}'
+        assert json.loads(http_query(port, "ASK { wd:Q520549 wdt:P279 wd:Q11424604 }")[1]) == {"head": {}, "boolean": True}
 
 
 def test_given_sigterm_then_port_is_free_and_no_child_is_left():

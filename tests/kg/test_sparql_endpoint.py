@@ -73,11 +73,11 @@ def test_given_service_or_unsupported_extension_then_400_naming_it(client):
 
 
 def test_given_limits_then_413_400_and_503(sample_kg):
-    tight = SparqlSettings(max_rows=3, max_query_chars=200, timeout_s=30)
+    tight = SparqlSettings(max_result_bytes=20_000, max_query_chars=200, timeout_s=30)
     with TestClient(create_app(sample_kg, tight)) as c:
         assert c.get("/query", params={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}).status_code == 200
-        r = c.get("/query", params={"query": "SELECT * WHERE { ?s ?p ?o }"})
-        assert r.status_code == 400 and "more than 3 rows" in r.text
+        r = c.get("/query", params={"query": "SELECT * WHERE { ?s ?p ?o }"})  # ~300 kB as JSON
+        assert r.status_code == 400 and "larger than 20000 bytes" in r.text
         long = "SELECT * WHERE { ?s ?p ?o } " + "#" * 300
         assert c.get("/query", params={"query": long}).status_code == 413
     with TestClient(create_app(sample_kg, SparqlSettings(timeout_s=1e-6))) as c:
