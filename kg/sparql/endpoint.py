@@ -23,6 +23,7 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import pyoxigraph as ox
@@ -42,6 +43,11 @@ class QueryTimeout(QueryError):
 
 class ResultTooLarge(QueryError):
     """A serialized result is larger than the endpoint's ``max_result_bytes``."""
+
+
+@lru_cache(maxsize=256)
+def _prepare_cached(text: str, allow: tuple[str, ...], languages: tuple[str, ...]) -> PreparedQuery:
+    return prepare(text, allow=allow, languages=languages)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,8 +72,9 @@ class SparqlService:
         self.stopping = threading.Event()
 
     def prepare(self, text: str) -> PreparedQuery:
-        """The WDQS rewrite with this endpoint's allow-list and languages."""
-        return prepare(text, allow=self.settings.service_allow_list, languages=self.settings.languages)
+        """The WDQS rewrite with this endpoint's allow-list and languages (the last 256 are cached:
+        clients such as wdtaxonomy send the same texts again and again)."""
+        return _prepare_cached(text, self.settings.service_allow_list, self.settings.languages)
 
     def answer(self, params: dict[str, list[str]], accept: str | None) -> Answer:
         """Answer one query request (``params`` as from ``parse_qs``) — the whole protocol."""
