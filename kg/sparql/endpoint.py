@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 import pyoxigraph as ox
+from pyparsing import ParseException
 
 from kg.errors import QueryError
 from kg.sparql.config import SparqlSettings
@@ -93,6 +94,8 @@ class SparqlService:
             return _error(403, str(exc))
         except QueryError as exc:
             return _error(400, str(exc))
+        except ParseException as exc:
+            return _error(400, f"SPARQL syntax error: {exc}")
         graph = prepared.form in ("ConstructQuery", "DescribeQuery")
         try:
             fmt = negotiate(accept, (params.get("format") or [None])[0], graph=graph)
@@ -212,6 +215,8 @@ def create_app(store: KGStore, settings: SparqlSettings | None = None):  # -> st
             ans = await asyncio.wait_for(asyncio.shield(future), timeout=service.settings.timeout_s + 1)
         except asyncio.TimeoutError:
             ans = _error(503, f"query timed out after {service.settings.timeout_s:g} s (taxogen.sparql.timeout_s)")
+        except Exception as exc:  # a bug must not leak a traceback: one line, 500
+            ans = _error(500, f"internal error: {type(exc).__name__}")
         return Response(ans.body, status_code=ans.status, media_type=ans.media_type)
 
     async def update(request) -> Response:

@@ -370,9 +370,10 @@ def _label_patterns(req: LabelRequest, langs: tuple[str, ...], fresh: Iterator[s
 def _service_params(node: CompValue, default_langs: tuple[str, ...]) -> tuple[tuple[str, ...], list[LabelRequest]]:
     langs: tuple[str, ...] = ()
     manual: list[LabelRequest] = []
-    for part in node.graph.get("part", []) or []:
-        if part.name != "TriplesBlock":
-            raise UnsupportedFeature(f"label service: only triples are allowed in its body, not {part.name}",
+    graph = node.get("graph")
+    for part in (graph.get("part") if isinstance(graph, CompValue) else None) or []:
+        if not isinstance(part, CompValue) or part.name != "TriplesBlock":
+            raise UnsupportedFeature(f"label service: only triples are allowed in its body, not {getattr(part, 'name', part)}",
                                      feature="label service")
         for s, p, o in flat_triples(part.triples):
             if str(s) == BD + "serviceParam" and str(p) == WIKIBASE + "language":
@@ -618,7 +619,13 @@ def prepare(text: str, *, allow: tuple[str, ...] = (), languages: tuple[str, ...
         final = _drop_hints(final, prologue_end)
     if label_services:
         features.append("label service")
-        final = _rewrite_label_services(final, _variables(algebra), languages, prologue_end, label_services)
+        try:
+            final = _rewrite_label_services(final, _variables(algebra), languages, prologue_end, label_services)
+        except (QueryError, ParseException):
+            raise
+        except Exception as exc:  # a shape the rewrite does not know: a 400 naming it, never a 500
+            raise UnsupportedFeature(f"label service: this query's use of it could not be rewritten ({exc})",
+                                     feature="label service") from None
     guard_services(final, allow)
     return PreparedQuery(text=final, form=algebra.name, prefixes=dict(WDQS_PREFIXES), features=tuple(features))
 
