@@ -96,3 +96,12 @@ def test_given_settings_file_then_sparql_table_is_read_and_unknown_keys_fail(tmp
     with pytest.raises(KGError, match="unknown setting taxogen.sparql.timout_s"):
         SparqlSettings.load(f)
     assert SparqlSettings().service_allow_list == ()
+
+
+def test_given_one_toml_with_engine_and_sparql_tables_then_both_load(tmp_path):
+    from engine.config import EngineConfig
+
+    f = tmp_path / "taxogen.toml"
+    f.write_text('[taxogen]\nmax_ladder = 7\n[taxogen.sparql]\nport = 7000\n')
+    assert EngineConfig.load(f, env={}).max_ladder == 7
+    assert SparqlSettings.load(f).port == 7000
