@@ -231,5 +231,17 @@ def serve(
     except SanitizerError as exc:
         fail(exc)
         return
+    import socket
+
+    try:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((settings.host, settings.port))
+    except OSError as exc:
+        fail(OSError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}"))
+        return
     typer.echo(f"SPARQL endpoint: http://{settings.host}:{settings.port}/query (read-only; Ctrl-C stops)", err=True)
-    serve_endpoint(kg, settings)
+    try:
+        serve_endpoint(kg, settings)
+    except SystemExit as exc:  # uvicorn's own exit on a startup failure it has already reported
+        raise typer.Exit(0 if exc.code in (0, None) else 1) from None

@@ -182,6 +182,14 @@ def test_given_service_to_a_local_listener_then_400_and_the_listener_sees_no_con
         listener.close()
 
 
+def test_given_port_in_use_then_kg_serve_fails_with_one_line():
+    with kg_serve() as (port, _):
+        res = subprocess.run([sys.executable, "-m", "engine.cli", "kg", "serve", "--port", str(port)], cwd=ROOT,
+                             capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1 and "cannot listen on 127.0.0.1" in res.stderr
+    assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
 def test_given_missing_store_then_kg_serve_fails_clearly(tmp_path):
     res = subprocess.run([sys.executable, "-m", "engine.cli", "kg", "serve", "--store", str(tmp_path / "none")], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 1 and "no taxogen store" in res.stderr
