@@ -113,10 +113,13 @@ class SparqlService:
     def run(self, prepared: PreparedQuery, fmt: str, *, default_graphs: list[str] = (), named_graphs: list[str] = ()) -> bytes:
         """Evaluate a prepared query and serialize it, enforcing ``timeout_s`` and ``max_result_bytes``."""
         kwargs: dict[str, Any] = {"prefixes": prepared.prefixes}
-        if default_graphs:
-            kwargs["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
-        if named_graphs:
-            kwargs["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
+        try:
+            if default_graphs:
+                kwargs["default_graph"] = [ox.NamedNode(g) for g in default_graphs]
+            if named_graphs:
+                kwargs["named_graphs"] = [ox.NamedNode(g) for g in named_graphs]
+        except ValueError as exc:
+            raise QueryError(f"default-graph-uri / named-graph-uri: {exc}", query="request") from None
         out = LimitedWriter(self.settings, self.stopping)
         result: Any = None
         try:

@@ -105,3 +105,12 @@ def test_given_one_toml_with_engine_and_sparql_tables_then_both_load(tmp_path):
     f.write_text('[taxogen]\nmax_ladder = 7\n[taxogen.sparql]\nport = 7000\n')
     assert EngineConfig.load(f, env={}).max_ladder == 7
     assert SparqlSettings.load(f).port == 7000
+
+
+def test_given_graph_parameters_then_they_select_store_graphs(client):
+    q = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+    overlay = client.get("/query", params={"query": q, "default-graph-uri": "urn:taxogen:overlay"}).json()
+    default = client.get("/query", params={"query": q}).json()
+    n = [int(r["results"]["bindings"][0]["n"]["value"]) for r in (overlay, default)]
+    assert 0 < n[0] < n[1]
+    assert client.get("/query", params={"query": q, "default-graph-uri": "not an iri"}).status_code == 400
