@@ -219,9 +219,14 @@ def serve(
     curl -s http://127.0.0.1:7878/query -H 'Accept: text/csv' --data-urlencode query@queries/stats.rq
     SIGTERM or Ctrl-C stops it; it starts no child process.
     """
+    import importlib.util
+
     from kg.sparql import SparqlSettings
     from kg.sparql import serve as serve_endpoint
 
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
+        fail(RuntimeError("the SPARQL endpoint needs the server extra: pip install 'taxogen[server]'"))
+        return
     try:
         settings = SparqlSettings.load(config, overrides={
             "port": port, "host": host, "timeout_s": timeout, "max_result_bytes": max_result_bytes,
