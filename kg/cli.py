@@ -211,7 +211,7 @@ def serve(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Per-query timeout in seconds (default 30)."),
     max_result_bytes: Optional[int] = typer.Option(None, "--max-result-bytes", help="Largest result served (default 64 MiB)."),
     allow_service: list[str] = typer.Option([], "--allow-service", help="A SERVICE IRI queries may call (repeatable)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="TOML file with a [taxogen.sparql] table."),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML file with a \\[taxogen.sparql] table."),
 ) -> None:
     """Serve the store read-only over the SPARQL 1.1 protocol, WDQS dialect, on 127.0.0.1.
 
