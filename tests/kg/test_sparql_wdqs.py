@@ -13,7 +13,11 @@ def rows(kg, text, **kw):
     p = prepare(text, **kw)
     res = kg.raw.query(p.text, prefixes=p.prefixes)
     names = [v.value for v in res.variables]
-    return [{n: (s[n].value if s[n] is not None else None) for n in names} for s in res]
+    out = []
+    for sol in res:
+        out.append({n: (sol[n].value if sol[n] is not None else None) for n in names})
+    del res  # pyoxigraph results must be freed on the thread that made them
+    return out
 
 
 def test_given_braces_in_strings_iris_and_comments_then_tokens_keep_them_whole():
@@ -92,7 +96,9 @@ def test_given_manual_label_mode_then_named_variables_are_filled(sample_kg):
 def test_given_select_star_with_label_service_then_no_helper_variables_leak(sample_kg):
     p = prepare('SELECT * WHERE { wd:Q520549 wdt:P279 ?c SERVICE wikibase:label { bd:serviceParam wikibase:language "en" } }')
     res = sample_kg.raw.query(p.text, prefixes=p.prefixes)
-    assert [v.value for v in res.variables] == ["c"]
+    names = [v.value for v in res.variables]
+    del res  # pyoxigraph results must be freed on the thread that made them
+    assert names == ["c"]
 
 
 @pytest.mark.parametrize("service", [
