@@ -114,3 +114,12 @@ def test_given_graph_parameters_then_they_select_store_graphs(client):
     n = [int(r["results"]["bindings"][0]["n"]["value"]) for r in (overlay, default)]
     assert 0 < n[0] < n[1]
     assert client.get("/query", params={"query": q, "default-graph-uri": "not an iri"}).status_code == 400
+
+
+def test_given_sample_graph_then_label_service_bench_compares_equal_rows(sample_kg):
+    from kg.sparql.bench import bench_label_service
+
+    out = bench_label_service(sample_kg, n=2)
+    assert out["same_rows"] is True and out["rows"] > 0
+    for key in ("rewrite_only", "rewritten_total", "hand_written", "endpoint_answer_rewritten", "endpoint_answer_hand_written"):
+        assert out[key]["n"] == 2 and out[key]["p50_ms"] > 0
