@@ -8,9 +8,11 @@
   (``in_process_answer_*``: rewrite, evaluate on pyoxigraph, serialize) against fronting
   the Oxigraph server (``fronting_oxigraph_answer_*``: rewrite, forward over HTTP to
   ``oxigraph serve-read-only`` on the same store, read its answer); both without the
-  client's own HTTP hop, which is the same for both. Also: the plain query evaluated in
-  process without serializing, over HTTP to taxogen's endpoint, and straight to the
-  Oxigraph server.
+  client's own HTTP hop, which is the same for both. Also over HTTP to taxogen's endpoint
+  and straight to the Oxigraph server.
+
+Calls are interleaved (one of each per round) so that the load of a shared machine weighs
+on every variant alike.
 """
 
 from __future__ import annotations
@@ -58,12 +60,21 @@ def _stats(values: list[float]) -> dict[str, float]:
 
 
 def _timed(fn: Callable[[], object], n: int) -> list[float]:
-    fn()  # warm-up
-    out = []
-    for _ in range(n):
-        t0 = time.perf_counter()
+    return _interleaved({"f": fn}, n)["f"]
+
+
+def _interleaved(fns: dict[str, Callable[[], object]], n: int) -> dict[str, list[float]]:
+    """Time each function ``n`` times, one call of each per round in rotating order, so that
+    the load of a shared machine weighs on all of them alike. One warm-up call each."""
+    for fn in fns.values():
         fn()
-        out.append((time.perf_counter() - t0) * 1000.0)
+    names = list(fns)
+    out: dict[str, list[float]] = {k: [] for k in names}
+    for i in range(n):
+        for k in names[i % len(names):] + names[: i % len(names)]:
+            t0 = time.perf_counter()
+            fns[k]()
+            out[k].append((time.perf_counter() - t0) * 1000.0)
     return out
 
 
@@ -73,29 +84,29 @@ def _rows(kg: KGStore, text: str, prefixes: dict[str, str] | None = None) -> lis
 
 
 def bench_label_service(kg: KGStore, *, n: int = 50) -> dict:
-    """The label-service query rewritten vs the hand-written plain query, in process."""
-    rewritten = _rows(kg, prepare(LABEL_QUERY).text, prepare(LABEL_QUERY).prefixes)
-    plain = _rows(kg, PLAIN_QUERY)
-    prepare_ms = _timed(lambda: prepare(LABEL_QUERY), n)
+    """The label-service query rewritten vs the hand-written plain query, in process (interleaved)."""
+    p = prepare(LABEL_QUERY)
+    rewritten, plain = _rows(kg, p.text, p.prefixes), _rows(kg, PLAIN_QUERY)
+    service = SparqlService(kg)
 
     def run_rewritten() -> None:
-        p = prepare(LABEL_QUERY)
-        _rows(kg, p.text, p.prefixes)
+        q = prepare(LABEL_QUERY)
+        _rows(kg, q.text, q.prefixes)
 
-    p = prepare(LABEL_QUERY)
-    service = SparqlService(kg)
-    return {
-        "query": f"subclasses of {ROOT_CLASS} (P279*) with English labels",
-        "rows": len(plain),
-        "same_rows": sorted(rewritten) == sorted(plain),
-        "rewrite_only": _stats(prepare_ms),
-        "rewritten_run_only": _stats(_timed(lambda: _rows(kg, p.text, p.prefixes), n)),
-        "rewritten_total": _stats(_timed(run_rewritten, n)),
-        "hand_written": _stats(_timed(lambda: _rows(kg, PLAIN_QUERY), n)),
-        # the endpoint's whole answer (rewrite, run, JSON), the rewrite cached after the first call
-        "endpoint_answer_rewritten": _stats(_timed(lambda: service.answer({"query": [LABEL_QUERY]}, None), n)),
-        "endpoint_answer_hand_written": _stats(_timed(lambda: service.answer({"query": [PLAIN_QUERY]}, None), n)),
-    }
+    times = _interleaved({
+        "rewrite_only": lambda: prepare(LABEL_QUERY),
+        "rewritten_run_only": lambda: _rows(kg, p.text, p.prefixes),
+        "rewritten_total": run_rewritten,
+        "hand_written": lambda: _rows(kg, PLAIN_QUERY),
+        # the endpoint's whole answer (rewrite, run, JSON); its rewrite cache serves repeated texts
+        "endpoint_answer_rewritten": lambda: service.answer({"query": [LABEL_QUERY]}, None),
+        "endpoint_answer_hand_written": lambda: service.answer({"query": [PLAIN_QUERY]}, None),
+    }, n)
+    out: dict = {"query": f"subclasses of {ROOT_CLASS} (P279*) with English labels", "rows": len(plain),
+                 "same_rows": sorted(rewritten) == sorted(plain)}
+    out.update({k: _stats(v) for k, v in times.items()})
+    out["ratio_p50_rewritten_total_vs_hand_written"] = round(out["rewritten_total"]["p50_ms"] / out["hand_written"]["p50_ms"], 2)
+    return out
 
 
 def _http(url: str, query: str) -> bytes:
@@ -106,56 +117,62 @@ def _http(url: str, query: str) -> bytes:
 
 
 def bench_modes(kg: KGStore, *, n: int = 30) -> dict:
-    """In process (no HTTP), taxogen's endpoint over HTTP, and the Oxigraph server over HTTP."""
+    """Answering in process vs fronting the Oxigraph server, both servers up, calls interleaved."""
     import uvicorn
 
     from kg.sparql.endpoint import create_app
 
-    out: dict = {"query": f"subclasses of {ROOT_CLASS} with labels (plain SPARQL)"}
-    out["in_process_no_http"] = _stats(_timed(lambda: _rows(kg, PLAIN_QUERY), n))
+    out: dict = {"query": f"subclasses of {ROOT_CLASS} with labels, plain and with the label service"}
+    service = SparqlService(kg)
+    fns: dict[str, Callable[[], object]] = {
+        "in_process_answer_plain": lambda: service.answer({"query": [PLAIN_QUERY]}, None),
+        "in_process_answer_wdqs_label": lambda: service.answer({"query": [LABEL_QUERY]}, None),
+    }
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(kg, SparqlSettings(port=port)), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
+    exe = shutil.which("oxigraph")
+    proc = None
     try:
-        wait_http(f"http://127.0.0.1:{port}/query?query=ASK%7B%7D")
-        out["taxogen_endpoint_http"] = _stats(_timed(lambda: _http(f"http://127.0.0.1:{port}/query", PLAIN_QUERY), n))
-        out["taxogen_endpoint_http_wdqs_label"] = _stats(
-            _timed(lambda: _http(f"http://127.0.0.1:{port}/query", LABEL_QUERY), n))
+        ours = f"http://127.0.0.1:{port}/query"
+        wait_http(ours + "?query=ASK%7B%7D")
+        fns["taxogen_endpoint_http_plain"] = lambda: _http(ours, PLAIN_QUERY)
+        fns["taxogen_endpoint_http_wdqs_label"] = lambda: _http(ours, LABEL_QUERY)
+        if exe is not None and kg.path is not None:
+            oxi_port = free_port()
+            proc = subprocess.Popen([exe, "serve-read-only", "--location", str(kg.path / OXI_DIR), "--bind",
+                                     f"127.0.0.1:{oxi_port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            oxi = f"http://127.0.0.1:{oxi_port}/query"
+            wait_http(oxi + "?query=ASK%7B%7D")
+
+            def fronted(query: str) -> bytes:
+                # what a taxogen endpoint fronting the Oxigraph server does: rewrite, then forward
+                p = service.prepare(query)  # the same rewrite cache a fronting endpoint would keep
+                prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in p.prefixes.items())
+                return _http(oxi, prologue + p.text)
+
+            fns["fronting_oxigraph_answer_plain"] = lambda: fronted(PLAIN_QUERY)
+            fns["fronting_oxigraph_answer_wdqs_label"] = lambda: fronted(LABEL_QUERY)
+            fns["oxigraph_server_http_plain"] = lambda: _http(oxi, PLAIN_QUERY)
+        else:
+            out["oxigraph_server"] = "not measured (needs the 'oxigraph' command and an on-disk store)"
+        out.update({k: _stats(v) for k, v in _interleaved(fns, n).items()})
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-    service = SparqlService(kg)
-    for name, query in (("plain", PLAIN_QUERY), ("wdqs_label", LABEL_QUERY)):
-        out[f"in_process_answer_{name}"] = _stats(_timed(lambda: service.answer({"query": [query]}, None), n))
-    exe = shutil.which("oxigraph")
-    if exe is None or kg.path is None:
-        out["oxigraph_server_http"] = "not measured (needs the 'oxigraph' command and an on-disk store)"
-        return out
-    port = free_port()
-    proc = subprocess.Popen([exe, "serve-read-only", "--location", str(kg.path / OXI_DIR), "--bind", f"127.0.0.1:{port}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        url = f"http://127.0.0.1:{port}/query"
-        wait_http(url + "?query=ASK%7B%7D")
-        out["oxigraph_server_http"] = _stats(_timed(lambda: _http(url, PLAIN_QUERY), n))
-
-        def fronted(query: str) -> bytes:
-            # what a taxogen endpoint fronting the Oxigraph server does: rewrite, then forward
-            p = service.prepare(query)  # the same rewrite cache a fronting endpoint would keep
-            prologue = "".join(f"PREFIX {k}: <{v}>\n" for k, v in p.prefixes.items())
-            return _http(url, prologue + p.text)
-
-        for name, query in (("plain", PLAIN_QUERY), ("wdqs_label", LABEL_QUERY)):
-            out[f"fronting_oxigraph_answer_{name}"] = _stats(_timed(lambda: fronted(query), n))
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    if "fronting_oxigraph_answer_plain" in out:
+        for name in ("plain", "wdqs_label"):
+            out[f"ratio_p50_in_process_vs_fronting_{name}"] = round(
+                out[f"in_process_answer_{name}"]["p50_ms"] / out[f"fronting_oxigraph_answer_{name}"]["p50_ms"], 2)
     return out
 
 
