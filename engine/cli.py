@@ -451,11 +451,18 @@ def bench_kg_cmd(
     seed: Optional[Path] = typer.Option(None, "--seed", help="Dump to build (timed); default: none."),
     store: Optional[Path] = typer.Option(None, "--store", help="Existing store (ignored with --seed)."),
     n: int = typer.Option(1000, "--n", help="Random labelled items to look up."),
+    endpoint: bool = typer.Option(True, "--endpoint/--no-endpoint", help="Also time the SPARQL endpoint (on --store, else the sample)."),
 ) -> None:
-    """Build time, chain-lookup latency (p50/p99) and the ratio to a plain Python BFS."""
+    """Build time, chain-lookup latency (p50/p99), the ratio to a plain Python BFS, and the SPARQL endpoint."""
     from kg.bench import bench_kg
 
-    typer.echo(json.dumps(bench_kg(seed, store, n=n), indent=2))
+    result = bench_kg(seed, store, n=n)
+    if endpoint:
+        from kg.sparql.bench import bench_endpoint
+        from kg.store import KGStore
+
+        result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
+    typer.echo(json.dumps(result, indent=2))
 
 
 def main() -> None:

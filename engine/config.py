@@ -108,6 +108,8 @@ class EngineConfig:
             for key, value in section.items():
                 if key == "endpoint":
                     endpoint.update(value)
+                elif key == "sparql":
+                    continue  # [taxogen.sparql]: the SPARQL endpoint's table, read by kg.sparql.config.SparqlSettings
                 else:
                     values[key] = value
         env_map = {

@@ -220,33 +220,48 @@ def overlay(
 
 @app.command()
 def serve(
-    store: Path = typer.Option(..., "--store", help="Store directory built by 'taxogen kg build'."),
-    port: int = typer.Option(7878, "--port"),
-    timeout: int = typer.Option(30, "--timeout", help="Per-query timeout in seconds."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    port: Optional[int] = typer.Option(None, "--port", help="Port (default 7878)."),
+    host: Optional[str] = typer.Option(None, "--host", help="Bind address (default 127.0.0.1)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Per-query timeout in seconds (default 30)."),
+    max_result_bytes: Optional[int] = typer.Option(None, "--max-result-bytes", help="Largest result served (default 64 MiB)."),
+    allow_service: list[str] = typer.Option([], "--allow-service", help="A SERVICE IRI queries may call (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML file with a \\[taxogen.sparql] table."),
 ) -> None:
-    """Serve the store read-only over the SPARQL protocol on 127.0.0.1 (Oxigraph server).
+    """Serve the store read-only over the SPARQL 1.1 protocol, WDQS dialect, on 127.0.0.1.
 
-    Query it at http://127.0.0.1:PORT/query, e.g. with the files in queries/:
-    curl -s http://127.0.0.1:7878/query -H 'Accept: application/sparql-results+json'
-    --data-urlencode query@queries/stats.rq
+    Query it at http://127.0.0.1:PORT/query (or /sparql), e.g. with the files in queries/:
+    curl -s http://127.0.0.1:7878/query -H 'Accept: text/csv' --data-urlencode query@queries/stats.rq
+    SIGTERM or Ctrl-C stops it; it starts no child process.
     """
-    import shutil
-    import subprocess
+    import importlib.util
 
-    from kg.store import OXI_DIR
+    from kg.sparql import SparqlSettings
+    from kg.sparql import serve as serve_endpoint
 
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
+        fail(RuntimeError("the SPARQL endpoint needs the server extra: pip install 'taxogen[server]'"))
+        return
     try:
-        KGStore._check_dir(store)
-    except KGError as exc:
+        settings = SparqlSettings.load(config, overrides={
+            "port": port, "host": host, "timeout_s": timeout, "max_result_bytes": max_result_bytes,
+            "service_allow_list": allow_service or None,
+        })
+        kg = open_store(store)
+    except SanitizerError as exc:
         fail(exc)
         return
-    exe = shutil.which("oxigraph")
-    if exe is None:
-        fail(RuntimeError("the Oxigraph server is not installed: pip install 'taxogen[server]' (PyPI package oxigraph)"))
-        return
-    cmd = [exe, "serve-read-only", "--location", str(store / OXI_DIR), "--bind", f"127.0.0.1:{port}", "--timeout-s", str(timeout)]
-    typer.echo(f"SPARQL endpoint: http://127.0.0.1:{port}/query (read-only; Ctrl-C stops)", err=True)
+    import socket
+
     try:
-        raise typer.Exit(subprocess.call(cmd))
-    except KeyboardInterrupt:
-        raise typer.Exit(0)
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((settings.host, settings.port))
+    except OSError as exc:
+        fail(OSError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}"))
+        return
+    typer.echo(f"SPARQL endpoint: http://{settings.host}:{settings.port}/query (read-only; Ctrl-C stops)", err=True)
+    try:
+        serve_endpoint(kg, settings)
+    except SystemExit as exc:  # uvicorn's own exit on a startup failure it has already reported
+        raise typer.Exit(0 if exc.code in (0, None) else 1) from None
