@@ -182,6 +182,7 @@ class SanitizeResult:
     edits: tuple[str, ...] = ()
     segments: tuple[Segment, ...] = ()
     errors: tuple[str, ...] = ()
+    privacy: object | None = None  # engine.privacy.guard.PrivacyReport when the guard ran
 
     def original_offset(self, new_offset: int) -> int:
         """The offset in the original text that ``new_offset`` in the new text comes from.
