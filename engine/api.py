@@ -39,6 +39,7 @@ class SanitizeIn(BaseModel):
     readability: bool = True
     with_originals: bool = False
     alternatives: int = Field(5, ge=0, le=50)
+    k: int | None = Field(None, ge=0, le=1_000_000)  # privacy guard (engine.privacy); None: privacy.k
 
 
 class GeneralizeIn(BaseModel):
@@ -179,7 +180,8 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
     def sanitize(req: SanitizeIn) -> dict[str, Any]:
         mentions = [to_mention(m, i) for i, m in enumerate(req.mentions)]
         with lock:
-            result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability, alternatives=req.alternatives)
+            result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability, alternatives=req.alternatives,
+                                     k=req.k)
         return result_to_dict("request", result, with_originals=req.with_originals)
 
     return _wrap(app, max_body_bytes)

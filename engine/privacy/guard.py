@@ -124,10 +124,19 @@ class PrivacyGuard:
         return out, subject
 
     def _link(self, text: str, m: Mention) -> str | None:
-        from engine.privacy.disclosure import TRUSTED_LINKS
+        """The item a kept span names: exact label or alias, demonym, then normalised forms
+        (the linker's trusted stages only; no contained or approximate matching)."""
+        from engine.linking import fold, normalised_forms
 
-        links = self.engine.linker.link(Span(text[m.start:m.end], m.entity_type, m.identifier_type))
-        return links[0].qid if links and links[0].method in TRUSTED_LINKS else None
+        index = self.engine.linker.index
+        key = fold(text[m.start:m.end])
+        for form in [key] + normalised_forms(key):
+            hits = index.lookup(form)
+            if hits:
+                return hits[0][0]
+            if form in index.demonyms:
+                return index.demonyms[form][0]
+        return None
 
     def subject_names(self, p: dict, subject: int | None) -> list[str]:
         text, ms, entity = p["text"], p["mentions"], p["entity"]
@@ -163,12 +172,13 @@ class PrivacyGuard:
         climbs: list[Climb] = []
         while k < target:
             best = None
+            prefix, suffix = _running(self.background, members), _running(self.background, members[::-1])[::-1]
             for i, slot in enumerate(slots):
                 nxt = self._next(p, views, slot, members[i])
                 if nxt is None:
                     continue
                 pos, bm = nxt
-                others = _intersection(self.background, [m for j, m in enumerate(members) if j != i])
+                others = prefix[i] & suffix[i + 1]
                 gain = len(others & bm) if bm is not None else len(others)
                 # most growth; then the biggest blocker (most persons fit without it), the most
                 # restrictive slot, masked spans before NO_MASK ones, the earliest
@@ -310,6 +320,14 @@ def _intersection(background: Background, parts: Sequence[FrozenBitMap | None]) 
         if not acc:
             break
     return FrozenBitMap(acc)
+
+
+def _running(background: Background, parts: Sequence[FrozenBitMap | None]) -> list[FrozenBitMap]:
+    """Running intersections: ``out[i]`` = everyone ∩ parts[:i] (length ``len(parts) + 1``)."""
+    out = [background.everyone]
+    for b in parts:
+        out.append(out[-1] if b is None else FrozenBitMap(out[-1] & b))
+    return out
 
 
 def _k(background: Background, parts: Sequence[FrozenBitMap | None]) -> int:
