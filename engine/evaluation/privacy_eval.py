@@ -17,7 +17,6 @@ and the share of masked mentions shown above ``***``.
 
 from __future__ import annotations
 
-import statistics
 import time
 from pathlib import Path
 from typing import Any, Callable
