@@ -8,9 +8,10 @@ having a value of that property at or below the anchor:
   educated at, P463 member of, P102 party, P140 religion, P172 ethnic group, P21 sex
   or gender, P39 position held, P166 award received): the value itself, every class
   above it (``P31``/``P279`` then ``P279*``: "geologist" is also filed under "earth
-  scientist", "scientist", "profession"…) and every container above it
+  scientist", "scientist", "profession"…), every container above it
   (``P131``/``P17``/``P361`` transitively: a birthplace in Oslo is also a birthplace
-  in Norway);
+  in Norway) and the classes of those containers (born in Omaha, Nebraska: also born
+  in "a state of the United States");
 - dates (P569 birth, P570 death): ``year:1980``, ``decade:1980`` and ``century:20``
   (the same ``year // 100 + 1`` convention as the DATETIME ladders);
 - names: ``name`` → one bitmap per folded token of a person's English labels and aliases.
@@ -48,7 +49,7 @@ NAME = "name"
 CLASS_STEP = ("P31", "P279")
 CONTAINER_PROPS = ("P131", "P17", "P361")
 INDEX_FILE = "privacy-index.bin"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 
 PROPERTY_LABELS = {
     "P106": "occupation", "P27": "citizenship", "P19": "birthplace", "P20": "place of death", "P69": "educated at",
@@ -248,7 +249,7 @@ class Background:
 
 
 class _Closure:
-    """Anchors of a value: itself, its classes (P31/P279 then P279*), its containers."""
+    """Anchors of a value: itself, its classes (P31/P279 then P279*), its containers and their classes."""
 
     def __init__(self, edges: dict[str, dict[str, list[str]]], limit: int = 2000) -> None:
         self.edges = edges
@@ -268,6 +269,12 @@ class _Closure:
             stack.extend(sub.get(node, ()))
         return out
 
+    def _classes_of(self, item: str) -> frozenset[str]:
+        hit = self._classes.get(item)
+        if hit is None:
+            hit = self._classes[item] = frozenset(self._superclasses(self.edges["P31"].get(item, ())))
+        return hit
+
     def ancestors(self, value: str) -> frozenset[str]:
         hit = self._memo.get(value)
         if hit is not None:
@@ -284,6 +291,8 @@ class _Closure:
                         seen.add(parent)
                         stack.append(parent)
         out |= seen
+        for container in seen - {value}:  # born in Omaha → also born in "a state of the United States"
+            out |= self._classes_of(container)
         frozen = frozenset(out)
         self._memo[value] = frozen
         return frozen
