@@ -33,6 +33,11 @@ What a rung discloses:
   a range ("between the 1980s and the 1990s") either decade.
 
 Spans of other persons and QUANTITY/CODE spans disclose nothing the background holds.
+Constraints of NO_MASK spans are *soft*: the annotators judged the span harmless, so
+when no person of the store matches it (a common noun such as "murder" or "politics"
+linked to its item) it is listed as uncounted instead of emptying the set; every other
+constraint that matches nobody gives k = 0 (a rare school or award is exactly what
+identifies a person).
 A wrongly attributed constraint can only shrink the anonymity set, so k stays a lower
 bound; a missed one could inflate it — hence cue-less graph spans constrain *any*
 property rather than none.
@@ -83,6 +88,7 @@ class Constraint:
     entity_type: str
     rung: str
     reason: str
+    soft: bool = False  # from a NO_MASK span: not counted when no person of the store matches it
 
     def describe(self) -> str:
         names = "/".join(PROPERTY_LABELS.get(p, p) for p in self.props) if len(self.props) <= 3 else "any fact"
@@ -90,7 +96,8 @@ class Constraint:
 
     def to_dict(self) -> dict:
         return {"props": list(self.props), "anchors": list(self.anchors), "start": self.start, "end": self.end,
-                "entity_type": self.entity_type, "rung": self.rung, "reason": self.reason, "describes": self.describe()}
+                "entity_type": self.entity_type, "rung": self.rung, "reason": self.reason, "soft": self.soft,
+                "describes": self.describe()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +111,7 @@ class SpanView:
     props: tuple[str, ...]
     link_qid: str | None = None
     is_subject: bool = False
+    no_mask: bool = False
 
 
 def cue_props(text: str, start: int, end: int, entity_type: EntityType, sentence_start: int = 0) -> tuple[str, ...]:
@@ -174,7 +182,8 @@ class Discloser:
             return ()
 
         def make(props: tuple[str, ...], anchors: tuple[str, ...], reason: str) -> Constraint:
-            return Constraint(props, anchors, view.start, view.end, view.entity_type.value, label if not kept else "(kept)", reason)
+            return Constraint(props, anchors, view.start, view.end, view.entity_type.value, label if not kept else "(kept)", reason,
+                              view.no_mask)
 
         et = view.entity_type
         if et is EntityType.PERSON:

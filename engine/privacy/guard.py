@@ -120,7 +120,8 @@ class PrivacyGuard:
             if link is None and m.entity_type.is_graph and m.identifier_type is IdentifierType.NO_MASK:
                 link = self._link(text, m)
             out.append(SpanView(m.start, m.end, m.entity_type, text[m.start:m.end],
-                                cue_props(text, m.start, m.end, m.entity_type, left), link, entity[k] == subject))
+                                cue_props(text, m.start, m.end, m.entity_type, left), link, entity[k] == subject,
+                                m.identifier_type is IdentifierType.NO_MASK))
         return out, subject
 
     def _link(self, text: str, m: Mention) -> str | None:

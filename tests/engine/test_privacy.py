@@ -115,6 +115,15 @@ def test_given_constraints_then_anonymity_set_is_their_intersection(background: 
     assert uncounted.k == 5 and len(uncounted.uncounted) == 1
 
 
+def test_given_no_mask_constraint_matching_nobody_then_it_is_not_counted(background: Background) -> None:
+    nobody = Constraint(("P106",), ("Q900010",), 0, 1, "DEM", "(kept)", "test")  # nobody's occupation is Norway
+    assert anonymity_set(background, [nobody]).k == 0  # a masked span: k = 0
+    soft = anonymity_set(background, [Constraint(("P106",), ("Q900010",), 0, 1, "DEM", "(kept)", "test", soft=True)])
+    assert soft.k == 5 and len(soft.uncounted) == 1  # a NO_MASK span: listed, not applied
+    geologist = Constraint(("P106",), ("Q900003",), 0, 1, "DEM", "(kept)", "test", soft=True)
+    assert anonymity_set(background, [geologist]).k == 3  # soft constraints that match someone still count
+
+
 @pytest.mark.parametrize("text,span,kind,expected", [
     ("She was born in Oslo.", "Oslo", EntityType.LOC, ("P19",)),
     ("She was born in Oslo in 1980.", "1980", EntityType.DATETIME, ("P569",)),
