@@ -205,3 +205,46 @@ def test_given_config_privacy_k_then_it_is_read_and_checked(tmp_path) -> None:
     cfg.write_text("[taxogen.privacy]\nkk = 1\n")
     with pytest.raises(ConfigError):
         EngineConfig.load(cfg, env={})
+
+
+def test_given_http_field_k_then_result_carries_the_privacy_report(engine: Engine) -> None:
+    from fastapi.testclient import TestClient
+
+    from engine.api import create_app
+
+    client = TestClient(create_app(engine))
+    body = {"text": TEXT, "mentions": [
+        {"start": m.start, "end": m.end, "entity_type": m.entity_type.value, "identifier_type": m.identifier_type.value}
+        for m in MENTIONS]}
+    out = client.post("/sanitize", json={**body, "k": 3}).json()
+    assert out["privacy"]["k_before"] == 2 and out["privacy"]["k_after"] == 4
+    assert out["privacy"]["climbs"][0]["to_rung"] == "scientist"
+    assert "privacy" not in client.post("/sanitize", json=body).json()
+    assert client.post("/sanitize", json={**body, "k": -1}).status_code == 422
+
+
+def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+    from kg.build import build_from_triples
+
+    store = tmp_path / "store"
+    build_from_triples(_nt().splitlines(keepends=True), store, source="test", progress=False)
+    cfg = tmp_path / "t.toml"
+    cfg.write_text('[taxogen]\nmodel = "none"\n')
+    doc = tmp_path / "doc.jsonl"
+    doc.write_text(json.dumps({"id": "d", "text": TEXT, "mentions": [
+        {"start": m.start, "end": m.end, "entity_type": m.entity_type.value, "identifier_type": m.identifier_type.value}
+        for m in MENTIONS]}) + "\n")
+    out = tmp_path / "out.jsonl"
+    runner = CliRunner()
+    res = runner.invoke(app, ["sanitize", str(doc), "--out", str(out), "--store", str(store), "--config", str(cfg), "--k", "3", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    privacy = json.loads(out.read_text())["privacy"]
+    assert (privacy["k_before"], privacy["k_after"], len(privacy["climbs"])) == (2, 4, 1)
+    assert (store / "privacy-index.bin").is_file()  # cached beside the store
+    res = runner.invoke(app, ["evaluate", "privacy", "--data", str(tmp_path / "missing.json"), "--store", str(store)])
+    assert res.exit_code == 1 and "no such file" in res.output
