@@ -19,11 +19,12 @@ having a value of that property at or below the anchor:
 Closures are resolved once, when the index is built, so a query is a handful of bitmap
 unions and intersections — no SPARQL at document time. The index is built with two
 named queries (``privacy_persons``, ``privacy_person_facts``) plus the edge queries,
-and cached as ``privacy-index.bin`` in the store directory when that is writable.
+and cached as ``privacy-index.bin`` (see :meth:`Background.cache_path`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -193,20 +194,34 @@ class Background:
         )
         return cls(persons, bitmaps, stats, {k: tuple(v) for k, v in full_names.items()})
 
+    @staticmethod
+    def cache_path(kg: KGStore) -> Path | None:
+        """Where the index of ``kg`` is cached: ``privacy-index.bin`` in the store directory
+        for a store opened read-write; for a read-only one (never written to) under
+        ``$TAXOGEN_CACHE_DIR/privacy/``, named after the store's path; ``None`` in memory."""
+        if kg.path is None:
+            return None
+        if not kg.is_read_only:
+            return kg.path / INDEX_FILE
+        base = os.environ.get("TAXOGEN_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "taxogen")
+        digest = hashlib.sha1(str(Path(kg.path).resolve()).encode("utf-8")).hexdigest()[:16]
+        return Path(base) / "privacy" / f"{digest}-{INDEX_FILE}"
+
     @classmethod
     def for_store(cls, kg: KGStore, *, cache: bool = True) -> "Background":
-        """The store's index: read from ``privacy-index.bin`` when it matches the store's
-        build, else built (and written there when the directory is writable)."""
-        path = kg.path / INDEX_FILE if kg.path is not None else None
+        """The store's index: read from :meth:`cache_path` when it matches the store's
+        build, else built (and written there)."""
+        path = cls.cache_path(kg) if cache else None
         stamp = json.dumps(kg.metadata.get("built_at")) + f"/{len(kg)}"
-        if cache and path is not None and path.is_file():
+        if path is not None and path.is_file():
             try:
                 return cls.load(path, stamp)
             except (OSError, ValueError, KeyError):
                 pass
         bg = cls.build(kg)
-        if cache and path is not None and os.access(path.parent, os.W_OK):
+        if path is not None:
             try:
+                path.parent.mkdir(parents=True, exist_ok=True)
                 bg.save(path, stamp)
             except OSError:
                 pass

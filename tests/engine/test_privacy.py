@@ -223,7 +223,7 @@ def test_given_http_field_k_then_result_carries_the_privacy_report(engine: Engin
     assert client.post("/sanitize", json={**body, "k": -1}).status_code == 422
 
 
-def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path) -> None:
+def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path, monkeypatch) -> None:
     import json
 
     from typer.testing import CliRunner
@@ -240,11 +240,13 @@ def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path)
         {"start": m.start, "end": m.end, "entity_type": m.entity_type.value, "identifier_type": m.identifier_type.value}
         for m in MENTIONS]}) + "\n")
     out = tmp_path / "out.jsonl"
+    monkeypatch.setenv("TAXOGEN_CACHE_DIR", str(tmp_path / "cache"))
     runner = CliRunner()
     res = runner.invoke(app, ["sanitize", str(doc), "--out", str(out), "--store", str(store), "--config", str(cfg), "--k", "3", "--no-progress"])
     assert res.exit_code == 0, res.output
     privacy = json.loads(out.read_text())["privacy"]
     assert (privacy["k_before"], privacy["k_after"], len(privacy["climbs"])) == (2, 4, 1)
-    assert (store / "privacy-index.bin").is_file()  # cached beside the store
+    assert not (store / "privacy-index.bin").exists()  # the store was opened read-only: never written to
+    assert len(list((tmp_path / "cache" / "privacy").glob("*-privacy-index.bin"))) == 1
     res = runner.invoke(app, ["evaluate", "privacy", "--data", str(tmp_path / "missing.json"), "--store", str(store)])
     assert res.exit_code == 1 and "no such file" in res.output
