@@ -76,6 +76,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     climbs = 0
     climbed_masked = 0
     guard_seconds: list[float] = []
+    unread = [0, 0]  # annotators' labels with a property to speak about; of those, not readable
     for rec, r_def, r_k in zip(records, default, guarded):
         p = sanitizer._prepare(rec.text, rec.mentions, sanitizer.options)
         ms = p["mentions"]
@@ -92,7 +93,14 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
             shown_labels[name] = [by_offset.get((m.start, m.end), MASK) for m in ms]
         reports = {"taxogen": r_def.privacy, "taxogen --k": r_k.privacy}
         for name in ("original", "annotators", "full masking"):
-            reports[name] = guard.measure(p, _shown(p, shown_labels[name], originals))
+            shown = _shown(p, shown_labels[name], originals)
+            reports[name] = guard.measure(p, shown)
+            if name == "annotators":  # labels the rules could not read (they disclose nothing counted)
+                views, _ = guard.views(p)
+                for j, (lab, cand, kept) in shown.items():
+                    if lab != MASK and not kept and views[j].props and views[j].entity_type.value != "PERSON":
+                        unread[0] += 1
+                        unread[1] += not guard.discloser.constraints(views[j], lab, cand)
         for name in RELEASES:
             rep = reports[name]
             row = rows[name]
@@ -121,7 +129,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     bg = guard.background.stats
     return {
         "data": str(data), "documents": len(records), "k": k, "threshold": threshold, "rows": out_rows,
-        "subjects_in_store": in_store, "forced_climbs": climbs, "forced_climbs_of_masked_spans": climbed_masked,
+        "subjects_in_store": in_store, "annotator_labels": unread[0], "annotator_labels_unread": unread[1], "forced_climbs": climbs, "forced_climbs_of_masked_spans": climbed_masked,
         "guard_ms": {"p50": round(1000 * _quantile(guard_seconds, 0.5), 2), "p99": round(1000 * _quantile(guard_seconds, 0.99), 2),
                      "max": round(1000 * max(guard_seconds), 2)},
         "background": {"persons": bg.persons, "facts": bg.facts, "coverage": bg.coverage},
@@ -159,6 +167,8 @@ def format_table(report: dict[str, Any]) -> list[str]:
                  f"{report['rows'][0]['masked_mentions']} masked mentions; subjects found in the store: {report['subjects_in_store']}")
     lines.append(f"guard with --k {report['k']}: {report['forced_climbs']} forced climbs ({report['forced_climbs_of_masked_spans']} of masked spans, "
                  f"the rest NO_MASK); guard time per document p50 {report['guard_ms']['p50']} ms, p99 {report['guard_ms']['p99']} ms")
+    lines.append(f"annotators' labels on spans with a modelled property: {report['annotator_labels']}, of which "
+                 f"{report['annotator_labels_unread']} could not be read as a constraint (not in our ladder, no item of that name)")
     cov = ", ".join(f"{p} {n:,}" for p, n in report["background"]["coverage"].items())
     lines.append(f"background: {report['background']['persons']:,} persons, {report['background']['facts']:,} facts; persons per property: {cov}")
     lines.append("note: " + report["note"])

@@ -140,6 +140,8 @@ class PrivacyGuard:
         return None
 
     def subject_names(self, p: dict, subject: int | None) -> list[str]:
+        """The subject's names in the document, longest first (the longest is looked up in
+        the store: a short form such as a first name would match strangers)."""
         text, ms, entity = p["text"], p["mentions"], p["entity"]
         names = {text[m.start:m.end] for k, m in enumerate(ms) if entity[k] == subject and m.entity_type is EntityType.PERSON}
         return sorted(names, key=lambda s: (-len(s), s))
@@ -157,7 +159,7 @@ class PrivacyGuard:
         t0 = time.perf_counter()
         views, subject = self.views(p)
         result = anonymity_set(self.background, self.disclosed(p, views, shown))
-        subj = locate_subject(self.background, self.subject_names(p, subject), result.members)
+        subj = locate_subject(self.background, self.subject_names(p, subject)[:1], result.members)
         return PrivacyReport(0, result.k, result.k, (), result.counted, result.uncounted, subj.in_store, bool(subj.in_set),
                              True, time.perf_counter() - t0)
 
@@ -209,7 +211,7 @@ class PrivacyGuard:
                 forced[slot.key] = (opt.label, opt.candidate, alts, note)
         shown = self._shown(p, slots)
         final = anonymity_set(self.background, self.disclosed(p, views, shown))
-        subj = locate_subject(self.background, self.subject_names(p, subject), final.members)
+        subj = locate_subject(self.background, self.subject_names(p, subject)[:1], final.members)
         return PrivacyReport(target, k_before, final.k, tuple(climbs), final.counted, final.uncounted, subj.in_store,
                              bool(subj.in_set), final.k >= target, time.perf_counter() - t0)
 
