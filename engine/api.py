@@ -55,6 +55,7 @@ class SanitizeIn(BaseModel):
     readability: bool = True
     with_originals: bool = False
     alternatives: int = Field(5, ge=0, le=50)
+    k: int | None = Field(None, ge=0, le=LIMITS["k"], description="Privacy guard: climb until at least k persons of the store fit (0 only measures; default privacy.k).")
 
 
 class GeneralizeIn(BaseModel):
@@ -248,7 +249,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
         def run() -> dict[str, Any]:
             with lock:
                 result = engine.sanitize(req.text, req.mentions, overlap=req.overlap, readability=req.readability,
-                                         alternatives=req.alternatives)
+                                         alternatives=req.alternatives, k=req.k)
             return result_to_dict("request", result, with_originals=req.with_originals)
 
         return await run_in_threadpool(run)

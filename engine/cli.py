@@ -337,6 +337,7 @@ def sanitize(
     endpoint: Optional[str] = EndpointOpt,
     offline: bool = OfflineOpt,
     user_agent: Optional[str] = UserAgentOpt,
+    k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize further until at least K persons of the store fit (privacy.k; 0 only measures)."),
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
     from engine.batch import run_sanitize
@@ -348,7 +349,7 @@ def sanitize(
     except ValueError as exc:
         fail(exc)
         return
-    engine = build_engine(config, store, endpoint, offline, user_agent)
+    engine = build_engine(config, store, endpoint, offline, user_agent, **({"privacy.k": k} if k is not None else {}))
     empty = []
     with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
         for src, dst in pairs:
@@ -463,6 +464,45 @@ def bench_kg_cmd(
 
         result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
     typer.echo(json.dumps(result, indent=2))
+
+
+@evaluate_app.command("privacy")
+def evaluate_privacy_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    k: int = typer.Option(10, "--k", min=1, help="Target of the guarded release."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """k per document (anonymity set in the store) and the utility kept, for five releases."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.privacy_eval import evaluate_privacy, format_table
+
+    if not data.is_file():
+        fail(FileNotFoundError(f"no such file: {data}"))
+    engine = build_engine(config, store)
+    try:
+        report = evaluate_privacy(engine, data, k=k, progress=lambda msg: typer.echo(msg, err=True))
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_table(report)))
+
+
+@bench_app.command("privacy")
+def bench_privacy_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose documents are guarded."),
+    k: int = typer.Option(10, "--k", min=1),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Background index build time and size, and guard time per document (p50/p99)."""
+    from engine.privacy.bench import bench_privacy
+
+    if not data.is_file():
+        fail(FileNotFoundError(f"no such file: {data}"))
+    engine = build_engine(config, store)
+    typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
 
 
 def main() -> None:

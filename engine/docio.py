@@ -167,11 +167,14 @@ def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool 
         if with_originals:
             d["original"] = r.original
         reps.append(d)
-    return {
+    out = {
         "id": doc_id, "text": result.text, "replacements": reps, "edits": list(result.edits),
         "segments": [[s.new_start, s.new_end, s.orig_start, s.orig_end] for s in result.segments],
         "errors": list(result.errors),
     }
+    if result.privacy is not None:
+        out["privacy"] = result.privacy.to_dict()
+    return out
 
 
 class AtomicWriter:

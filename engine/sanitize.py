@@ -49,6 +49,7 @@ class SanitizeOptions:
     overlap: OverlapPolicy = OverlapPolicy.MERGE
     readability: bool = True
     alternatives: int = 5
+    k: int | None = None  # privacy guard: None off, 0 measure k, K climb until k ≥ K (engine.privacy)
 
 
 _IDENT_RANK = {IdentifierType.NO_MASK: 0, IdentifierType.QUASI: 1, IdentifierType.DIRECT: 2}
@@ -181,6 +182,14 @@ class DocumentSanitizer:
                     prepared[d]["failed"].add(k)
         for (d, k), sc in zip(owners, scores):
             prepared[d]["scores"][k] = sc
+        if opts.k is not None:
+            for p in prepared:
+                try:
+                    p["privacy"] = self.engine.privacy_guard.apply(self, p, opts.k)
+                except Exception as exc:  # fail closed: every ranked span becomes ***
+                    log.exception("privacy guard failed")
+                    p["errors"].append(f"privacy guard failed ({type(exc).__name__}: {exc}); every span masked")
+                    p["failed"].update(p["ladders"])
         return [self._finish(p, opts) for p in prepared]
 
     # --- steps ----------------------------------------------------------------------------
@@ -217,6 +226,8 @@ class DocumentSanitizer:
                 "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity, "merged": merged}
 
     def _choose(self, p: dict, k: int, original: str, mention: Mention) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
+        if k in p.get("forced", {}):
+            return p["forced"][k]
         ladder: Ladder | None = p["ladders"].get(k)
         if k in p["failed"] or ladder is None:
             return MASK, None, (), "failed closed"
@@ -244,7 +255,7 @@ class DocumentSanitizer:
         for k, m in enumerate(ms):
             original = text[m.start:m.end]
             merge_note = p["merged"].get(k, "")
-            if m.identifier_type is IdentifierType.NO_MASK:
+            if m.identifier_type is IdentifierType.NO_MASK and k not in p.get("forced", {}):
                 replacements.append(Replacement(m, original, original, (), 0, 0, kept=True, note="; ".join(filter(None, ("NO_MASK", merge_note)))))
                 continue
             first = p["first"].get(entity[k], k)
@@ -278,4 +289,4 @@ class DocumentSanitizer:
             replacements.append(Replacement(m, original, shown, alts[: opts.alternatives], new_start, len(built), kept=False, note=note))
             pos = m.end
         built += text[pos:]
-        return SanitizeResult(built, text, tuple(replacements), tuple(edits), tuple(segments), tuple(p["errors"]))
+        return SanitizeResult(built, text, tuple(replacements), tuple(edits), tuple(segments), tuple(p["errors"]), p.get("privacy"))

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from engine.errors import InputError
+
+if TYPE_CHECKING:
+    from engine.privacy.guard import PrivacyReport
 
 MASK = "***"
 
@@ -182,6 +186,7 @@ class SanitizeResult:
     edits: tuple[str, ...] = ()
     segments: tuple[Segment, ...] = ()
     errors: tuple[str, ...] = ()
+    privacy: PrivacyReport | None = None  # k before/after and forced climbs, when the guard ran (engine.privacy)
 
     def original_offset(self, new_offset: int) -> int:
         """The offset in the original text that ``new_offset`` in the new text comes from.

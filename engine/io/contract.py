@@ -33,7 +33,7 @@ from engine.errors import InputError
 from engine.types import EntityType, IdentifierType, Mention
 
 #: Hard limits of one request or record (characters, counts).
-LIMITS = {"text_chars": 200_000, "mentions": 5_000, "span_chars": 1_000, "context_chars": 10_000, "alternatives": 50}
+LIMITS = {"text_chars": 200_000, "mentions": 5_000, "span_chars": 1_000, "context_chars": 10_000, "alternatives": 50, "k": 1_000_000}
 
 _ENTITY_TYPES = ", ".join(t.value for t in EntityType)
 _IDENTIFIER_TYPES = ", ".join(t.value for t in IdentifierType)
@@ -50,6 +50,7 @@ class SanitizeRequest:
     readability: bool = True
     with_originals: bool = False
     alternatives: int = 5
+    k: int | None = None  # privacy guard (engine.privacy); None: the engine's privacy.k
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +235,10 @@ def parse_sanitize_request(d: Any) -> SanitizeRequest:
     alternatives = strict_int(d.get("alternatives", 5), "alternatives")
     if not 0 <= alternatives <= LIMITS["alternatives"]:
         raise _err(f"alternatives must be between 0 and {LIMITS['alternatives']}", None)
-    return SanitizeRequest(text, mentions, overlap, _flag(d, "readability", True), _flag(d, "with_originals", False), alternatives)
+    k = d.get("k")
+    if k is not None and not 0 <= strict_int(k, "k") <= LIMITS["k"]:
+        raise _err(f"k must be between 0 and {LIMITS['k']:,}", None)
+    return SanitizeRequest(text, mentions, overlap, _flag(d, "readability", True), _flag(d, "with_originals", False), alternatives, k)
 
 
 def parse_generalize_request(d: Any) -> GeneralizeRequest:
