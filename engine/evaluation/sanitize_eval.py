@@ -243,12 +243,21 @@ class Trainer:
             self.items, self.table = prepared.items, prepared.table
             self.summary = {"ladders": "wikireplace", "training_items": len(self.items)}
         self.groups = ALL_GROUPS
+        self.summary["rounds"] = self.rounds = rounds_for(mode)
 
     def train(self, doc_ids: set[str]):
         from engine.selection import train_ranker
 
         idx = [i for i, it in enumerate(self.items) if it.item.group in doc_ids]
-        return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed)
+        return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed, rounds=self.rounds)
+
+
+def rounds_for(ladders: str) -> int:
+    """Default boosting rounds of a training mode (see :data:`engine.evaluation.served.SERVED_ROUNDS`)."""
+    from engine.evaluation.served import SERVED_ROUNDS
+    from engine.ranker import DEFAULT_ROUNDS
+
+    return SERVED_ROUNDS if ladders == "served" else DEFAULT_ROUNDS
 
 
 def with_ranker(engine, ranker):
