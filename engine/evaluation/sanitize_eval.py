@@ -17,7 +17,8 @@ and over every replacement of the documents:
 
 - **leaks**: a replacement holding the text of another masked mention of the document
   (another entity), or a name (label, alias of 4+ characters, demonym) of the item the
-  linker links that mention to (exact, alias, normalised or demonym links);
+  linker links that mention to (exact, alias, normalised or demonym links) or of the
+  country the mention is a demonym of;
 - **readability flags** (:mod:`engine.evaluation.flags`): each named construction
   counted, and the share of sentences holding one — of all output sentences and of
   those holding a replacement.
@@ -181,10 +182,13 @@ class LeakChecker:
             return set()
         from engine.types import Span
 
+        names: set[str] = set()
+        for country in self.linker.index.demonyms.get(fold(text), ()):  # "French" names France
+            names |= self._reverse().get(country, set())
         links = self.linker.link(Span(text, entity_type, context=context))
-        if not links or links[0].method not in _NAMING_LINKS:
-            return set()
-        return set(self._reverse().get(links[0].qid, ())) | {fold(links[0].label)}
+        if links and links[0].method in _NAMING_LINKS:
+            names |= set(self._reverse().get(links[0].qid, ())) | {fold(links[0].label)}
+        return names
 
     def leaks(self, doc_id: str, result: SanitizeResult, entity_of: dict[int, str]) -> list[Leak]:
         """Leaks of one sanitized document; ``entity_of`` maps a replacement's index to its entity key."""
