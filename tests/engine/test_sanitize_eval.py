@@ -154,6 +154,7 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
     ("In the 2010s she moved to a big city.", ["the 2010s", "big city"]),
     ("She is an earth scientist and works for ***.", ["earth scientist", "***"]),
     ("He played for *** and *** between 1988 and 1990.", ["***", "***"]),
+    ("After the rebellion, the *** put him in charge of ***.", ["***", "***"]),
     ("She has a university degree from a university in Norway.", ["university in Norway"]),
 ])
 def test_given_readable_sentence_then_nothing_is_flagged(sentence, labels):
