@@ -167,3 +167,14 @@ def test_given_flags_then_sentences_counted_once_each():
     flags = flag_text(text, regions)
     counts = count_sentences(text, regions, flags)
     assert (counts.sentences, counts.with_replacement, counts.flagged, counts.flagged_with_replacement) == (3, 2, 2, 2)
+
+
+def test_given_bad_input_when_evaluate_sanitize_then_one_line_error(tmp_path, wikireplace_path):
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    res = CliRunner().invoke(app, ["evaluate", "sanitize", "--data", str(tmp_path / "missing.json")])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    res = CliRunner().invoke(app, ["evaluate", "sanitize", "--data", str(wikireplace_path), "--train-on", "bogus"])
+    assert res.exit_code == 1 and "bogus" in res.output
