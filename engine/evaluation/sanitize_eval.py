@@ -279,7 +279,8 @@ def _records(data: Path) -> dict[str, DocRecord]:
     for rec in read_documents(data, "wikireplace"):
         if isinstance(rec, BadRecord):
             raise InputError(f"{rec.position}: {rec.reason}")
-        out[rec.doc_id] = rec
+        if isinstance(rec, DocRecord):
+            out[rec.doc_id] = rec
     return out
 
 
@@ -376,7 +377,7 @@ def evaluate_sanitize(
                 progress(f"fold {f + 1}/{folds}: trained on {len(all_ids - test_ids)} documents ({time.perf_counter() - t0:.1f} s)")
     for ranker, doc_ids in plan:
         served = with_ranker(engine, ranker)
-        batch = [d for d in docs if d.doc_id in doc_ids]
+        batch = [d for d in docs if d.doc_id in doc_ids and d.doc_id in records]
         results = served.sanitize_many([(records[d.doc_id].text, records[d.doc_id].mentions) for d in batch], alternatives=10_000)
         for d, result in zip(batch, results):
             score_document(report, d, result, checker, examples)
