@@ -7,8 +7,9 @@ measurement is not the implementation.
 
 Each pattern is named after the construction of issue 10 it catches:
 
-``born date in …``         a raw date rung after a word that is not a preposition
-                           ("born date in the 20th century")
+``born date in …``         a raw date rung after a word that is not a preposition or
+                           "a"/"an" ("born date in the 20th century", "following the
+                           date in the 1970s election")
 ``In date in …``           a raw date rung after a preposition ("In date in the 2010s")
 ``Date in … (start)``      a raw date rung opening a sentence
 ``DATE ***``               the DATE placeholder followed by ``***`` ("sentenced to DATE ***")
@@ -116,7 +117,7 @@ def _text_flags(text: str) -> list[Flag]:
     flags = []
     for m in re.finditer(r"\b(\w+)\s+date in the\b", text):
         word = m.group(1).lower()
-        if word in DETERMINERS:
+        if word in ("a", "an"):  # "a date in the 1980s" reads; "the date in the 1970s election" does not
             continue
         name = "In date in …" if word in PREPOSITIONS else "born date in …"
         flags.append(Flag(name, m.start(), m.end()))

@@ -131,6 +131,7 @@ def regions_of(text, *labels):
 @pytest.mark.parametrize("sentence,labels,name", [
     ("He was born date in the 20th century in Oslo.", ["date in the 20th century"], "born date in …"),
     ("In date in the 2010s she moved to Paris.", ["date in the 2010s"], "In date in …"),
+    ("They met following the date in the 1970s election.", ["date in the 1970s"], "born date in …"),
     ("He was sentenced to DATE *** in prison.", ["DATE", "***"], "DATE ***"),
     ("She is a *** earth scientist.", ["***"], "a *** noun"),
     ("He is an ethnic group politician.", ["ethnic group"], "class label modifier"),
@@ -152,6 +153,7 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
 @pytest.mark.parametrize("sentence,labels", [
     ("PERSON 1 was born in a city in Norway in the 1980s.", ["PERSON 1", "city in Norway", "the 1980s"]),
     ("In the 2010s she moved to a big city.", ["the 2010s", "big city"]),
+    ("It happened on a date in the 1980s.", ["date in the 1980s"]),
     ("She is an earth scientist and works for ***.", ["earth scientist", "***"]),
     ("He played for *** and *** between 1988 and 1990.", ["***", "***"]),
     ("After the rebellion, the *** put him in charge of ***.", ["***", "***"]),
