@@ -190,24 +190,31 @@ def train(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
-    rounds: int = typer.Option(100, "--rounds", help="Boosting rounds."),
+    rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
+    ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
 
-    from engine.errors import SanitizerError
+    from engine.errors import InputError, SanitizerError
+    from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
+    from engine.evaluation.served import prepare_served
     from engine.training import prepare, say, train_model
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store, model="none")
     try:
-        prepared = prepare(data, engine)
+        if ladders not in TRAIN_MODES:
+            raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
+        prepared = prepare_served(data, engine, progress=say) if ladders == "served" else prepare(data, engine)
     except SanitizerError as exc:
         fail(exc)
         return
-    say(f"training LambdaRank ({rounds} rounds, seed {seed}) …")
+    rounds = rounds if rounds is not None else rounds_for(ladders)
+    say(f"training LambdaRank on {ladders} ladders ({rounds} rounds, seed {seed}) …")
     ranker = train_model(prepared, engine, seed=seed, rounds=rounds, label_mode=label_mode, data_name=data.name)
+    ranker.info["ladders"] = ladders
     ranker.save(out)
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
@@ -305,6 +312,37 @@ def evaluate_selection_cmd(
         typer.echo("  ablation (mean majority / all selections / MRR over folds):")
         for row in report["ablation"]:
             typer.echo(f"    {row['variant']:<22}{row['majority']:>9.2%}{row['all_selections']:>9.2%}{row['mrr']:>8.3f}")
+
+
+@evaluate_app.command("sanitize")
+def evaluate_sanitize_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds by document (ignored with --model)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Sanitize with an existing model: a directory or 'shipped'."),
+    train_on: str = typer.Option("served", "--train-on", help="CV training ladders: served (our own) or wikireplace."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    seed: int = typer.Option(13, "--seed"),
+    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.report import echo_sanitize_report
+    from engine.evaluation.sanitize_eval import evaluate_sanitize
+    from engine.training import say
+
+    engine = build_engine(config, store, model="none")
+    try:
+        report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
+                                   examples=show, progress=None if as_json else say)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(report.to_dict() | {"data": str(data), "examples": report.examples}, indent=2, ensure_ascii=False))
+        return
+    echo_sanitize_report(report, data.name, typer.echo)
 
 
 @bench_app.command("rank")

@@ -256,7 +256,9 @@ class DocumentSanitizer:
             original = text[m.start:m.end]
             merge_note = p["merged"].get(k, "")
             if m.identifier_type is IdentifierType.NO_MASK and k not in p.get("forced", {}):
-                replacements.append(Replacement(m, original, original, (), 0, 0, kept=True, note="; ".join(filter(None, ("NO_MASK", merge_note)))))
+                kept_at = len(built) + (m.start - pos)  # unchanged text since the last replacement
+                replacements.append(Replacement(m, original, original, (), kept_at, kept_at + len(original), kept=True,
+                                                note="; ".join(filter(None, ("NO_MASK", merge_note)))))
                 continue
             first = p["first"].get(entity[k], k)
             if first not in chosen:
