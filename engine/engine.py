@@ -136,7 +136,7 @@ class Engine:
         if getattr(self, "_item_names", None) is None:
             from engine.privacy.leaks import ItemNames
 
-            self._item_names = ItemNames(self.linker.index)
+            self._item_names = ItemNames(self.linker.index, self.linker.taxonomy)
         return self._item_names
 
     @property

@@ -9,8 +9,11 @@ after :func:`engine.linking.fold`):
   demonyms ("French" → France: "city in France"; "American" → United States of America,
   alias "United States": "city of the United States"). A demonym span counts as naming
   its country even when the linker chose another item for it (the language "Norwegian").
-- the same, for the mention's own entity (every mention of an entity shares one
-  replacement, so a candidate may name none of their texts or items).
+  Only links that name the item count (exact, alias, normalised, demonym: "Gujarat High
+  Court" contains Gujarat but is not named by it), and never a class ("university"):
+  naming a class reveals nothing about one mention;
+- the text of another mention of its own entity (every mention of an entity shares one
+  replacement: "Norway" and "Norwegian").
 
 Composed rungs ("city in {country}") are plain labels by the time they are offered, so
 they are checked like any other. PERSON numbers, ``***`` and rule placeholders without
@@ -30,8 +33,10 @@ from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from engine.linking import LabelIndex, fold, normalised_forms
-from engine.types import IdentifierType, Ladder, Mention
+from engine.types import IdentifierType, Ladder, LinkMethod, Mention
 
+#: Links that name the item (a contained or approximate link names something else).
+_NAMING = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM)
 #: Shorter texts (after folding) are not looked for: "a", "I", a lone digit.
 MIN_LENGTH = 2
 
@@ -55,19 +60,26 @@ class Leak:
 
 
 class ItemNames:
-    """Every folded name of an item (labels, aliases, demonyms), from a :class:`LabelIndex`.
+    """The folded names of an item (labels, aliases, demonyms), from a :class:`LabelIndex`.
 
-    The reverse maps are built on first use (one pass over the index) and kept.
+    Short names are left out: labels under 3 characters, aliases and demonyms under 4
+    ("IN" is an alias of Indiana, "The" the label of an album). The reverse maps are
+    built on first use (one pass over the index) and kept. With a ``taxonomy``, classes
+    (items with a P279 parent: "university", "music school") are recognised: naming a
+    class reveals nothing about one mention.
     """
 
-    def __init__(self, index: LabelIndex) -> None:
+    def __init__(self, index: LabelIndex, taxonomy=None) -> None:
         self.index = index
+        self.taxonomy = taxonomy
         self._names: dict[str, set[str]] | None = None
 
     def _build(self) -> dict[str, set[str]]:
         names: dict[str, set[str]] = defaultdict(set)
-        for table in (self.index.labels, self.index.aliases, self.index.demonyms):
+        for table, shortest in ((self.index.labels, 3), (self.index.aliases, 4), (self.index.demonyms, 4)):
             for key, qids in table.items():
+                if len(key) < shortest or key in _STOP:
+                    continue
                 for q in qids:
                     names[q].add(key)
         return names
@@ -77,6 +89,9 @@ class ItemNames:
             self._names = self._build()
         return frozenset(self._names.get(qid, ()))
 
+    def is_class(self, qid: str) -> bool:
+        return self.taxonomy is not None and bool(self.taxonomy.parents(qid, "P279"))
+
     def demonym_countries(self, text: str) -> tuple[str, ...]:
         """Items that ``text`` (or a normalised form of it) is a demonym of."""
         out: list[str] = []
@@ -85,6 +100,9 @@ class ItemNames:
                 if q not in out:
                     out.append(q)
         return tuple(out)
+
+
+_STOP = frozenset("the and for with from into that this his her its new old one two".split())
 
 
 @dataclass(frozen=True)
@@ -133,14 +151,15 @@ class DocumentLeakGuard:
                 continue
             qids: list[str] = []
             ladder = first_ladder.get(entity[k])
-            if ladder is not None and ladder.links:
+            if ladder is not None and ladder.links and ladder.links[0].method in _NAMING:
                 qids.append(ladder.links[0].qid)
             if m.entity_type.is_graph:
                 qids += [q for q in names.demonym_countries(span) if q not in qids]
             for q in qids:
+                if names.is_class(q):
+                    continue
                 for name in names.names(q):
-                    if len(name) >= MIN_LENGTH:
-                        found.append(_Revealer(name, "linked item", m.start, m.end, q))
+                    found.append(_Revealer(name, "linked item", m.start, m.end, q))
         return cls(revealers)
 
     def check(self, entity: int, label: str) -> Leak | None:
@@ -148,10 +167,12 @@ class DocumentLeakGuard:
         key = fold(label)
         if not key:
             return None
-        # the entity's own mentions first, then the others in document order
+        # the entity's own mention texts first, then the other entities in document order
         order = [entity] + [e for e in self._by_entity if e != entity]
         for e in order:
             for r in self._by_entity.get(e, ()):
+                if e == entity and r.kind != "mention text":
+                    continue  # its own item is what its ladder generalizes
                 if r.pattern.search(key):
                     return Leak(r.kind, r.text, r.start, r.end, r.qid)
         return None
