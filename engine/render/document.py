@@ -4,7 +4,7 @@ The mentions' decisions (:class:`Decision`: the rung chosen for each mention, or
 original text for NO_MASK) are laid into the text left to right:
 
 1. **Adjacent replacements are merged** (only spaces between them in the original): two
-   masks become one ``***``; a title before a person ("[President] [John Mahama]" →
+   masks become one ``***`` (also across "/" or a dash: "***/***"); a title before a person ("[President] [John Mahama]" →
    "position PERSON 3") becomes the person; otherwise the last one, the head of the
    phrase, stands for both ("[2002] [Gujarat riots]" → "state of India", "[DATE] [***]"
    → "***"). A date before or after a person is kept, separated by a comma ("In 2015
@@ -27,7 +27,7 @@ from typing import Sequence
 
 from engine.readability import at_sentence_start, capitalise
 from engine.render.phrase import RungKind, kind_of, render_phrase
-from engine.types import Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
+from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 
 _OF_GAP = re.compile(r"^(\s+)(of)(\s+(?:(?:the|a|an)\s+)?)$")
 
@@ -95,7 +95,9 @@ def _merge(a: _Unit, b: Decision) -> tuple[_Unit | None, bool]:
 def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
     units: list[_Unit] = []
     for d in masked:
-        if readability and units and units[-1].end <= d.mention.start and not text[units[-1].end:d.mention.start].strip():
+        gap = text[units[-1].end:d.mention.start] if units else ""
+        both_masks = bool(units) and units[-1].head.rung == MASK and d.rung == MASK
+        if readability and units and units[-1].end <= d.mention.start and (not gap.strip() or (both_masks and gap.strip() in "/-–")):
             merged, comma = _merge(units[-1], d)
             if merged is not None:
                 units[-1] = merged

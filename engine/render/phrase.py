@@ -116,6 +116,8 @@ def is_noun_like(word: str, following: str = "") -> bool:
     w = word.lower().strip("'’")
     if not w or not w[0].isalpha() or w in _CLOSED:
         return False
+    if "-" in w.strip("-") and w.split("-")[-1].endswith(("ing", "ed", "born", "based", "time", "old")):
+        return True  # a compound adjective: "award-winning", "Oslo-based", "one-time"
     parts = _pos(w) or _pos(w.split("-")[-1])
     if not parts:
         return not w.endswith(("ed", "ly", "ing"))  # an unknown word: a noun (a name, a loan word)
@@ -233,7 +235,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
     slot = Slot.of(before, after)
     prev = slot.prev.lower()
     tail = before[slot.prev_start:]
-    if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and slot.prev:
+    if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and not slot.sentence_start:
         art = indefinite_article(slot.next_word)
         if prev in ("a", "an") and prev != art:
             return Rendered("", slot.prev_start, _same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")

@@ -159,3 +159,19 @@ def test_given_caller_entity_ids_then_they_decide_the_numbers(engine):
     text = "Saddam Hussein met Hussein."
     ms = [Mention(0, 14, T.PERSON, I.DIRECT, "e1"), Mention(19, 26, T.PERSON, I.DIRECT, "e2")]
     assert engine.sanitize(text, ms).text == "PERSON 1 met PERSON 2."
+
+
+MORE = [
+    ("He is an award-winning Norwegian author.", [("Norwegian", "DEM")], {"Norwegian": MASK}, "He is an award-winning author."),
+    ("He is a Norwegian award-winning author.", [("Norwegian", "DEM")], {"Norwegian": MASK}, "He is an award-winning author."),
+    ("She kept other Norse/Sami documents.", [("Norse", "MISC"), ("Sami", "MISC")], {"Norse": MASK, "Sami": MASK},
+     "She kept other documents."),
+    ("Her husband, Nike owner Phil Knight, lives here.", [("Nike", "ORG"), ("Phil Knight", "PERSON", "DIRECT")], {"Nike": MASK},
+     "Her husband, owner PERSON 1, lives here."),
+    ("She loved Zürich.", [("Zürich", "LOC")], {"Zürich": "city"}, "She loved a city."),
+]
+
+
+@pytest.mark.parametrize("text,spec,rungs,expected", MORE, ids=[c[0][:40] for c in MORE])
+def test_given_modifier_or_object_slot_then_exact_sentence(engine, monkeypatch, text, spec, rungs, expected):
+    assert run(engine, monkeypatch, text, spec, rungs).text == expected
