@@ -175,3 +175,14 @@ MORE = [
 @pytest.mark.parametrize("text,spec,rungs,expected", MORE, ids=[c[0][:40] for c in MORE])
 def test_given_modifier_or_object_slot_then_exact_sentence(engine, monkeypatch, text, spec, rungs, expected):
     assert run(engine, monkeypatch, text, spec, rungs).text == expected
+
+
+def test_given_class_labels_in_a_list_then_each_has_its_article(engine, monkeypatch):
+    r = run(engine, monkeypatch, "Currently living in Serbia, Belgrade.", [("Serbia", "LOC"), ("Belgrade", "LOC")],
+            {"Serbia": "country", "Belgrade": "city"})
+    assert r.text == "Currently living in a country, a city."
+
+
+def test_given_participle_inside_a_noun_phrase_then_no_second_article(engine, monkeypatch):
+    r = run(engine, monkeypatch, "He was a practising lawyer.", [("lawyer", "DEM")], {"lawyer": "legal professional"})
+    assert r.text == "He was a practising legal professional."
