@@ -29,6 +29,7 @@ from engine.readability import at_sentence_start, capitalise
 from engine.render.phrase import RungKind, kind_of, render_phrase
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 
+_DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
 _OF_GAP = re.compile(r"^(\s+)(of)(\s+(?:(?:the|a|an)\s+)?)$")
 
 
@@ -78,13 +79,17 @@ class RenderedDocument:
     segments: list[Segment] = field(default_factory=list)
 
 
-def _merge(a: _Unit, b: Decision) -> tuple[_Unit | None, bool]:
-    """``a`` and ``b`` as one unit (or None to keep them apart) and whether a comma separates them."""
+def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]:
+    """``a`` and ``b`` as one unit (or None to keep them apart) and whether a comma separates
+    them; ``before`` is the original text before ``a``."""
     ka, kb = a.head.kind, b.kind
     a_date = a.head.mention.entity_type is EntityType.DATETIME
     b_date = b.mention.entity_type is EntityType.DATETIME
-    if (a_date and kb is RungKind.PERSON) or (ka is RungKind.PERSON and b_date):
+    in_noun_phrase = bool(_DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
+    if ((a_date and kb is RungKind.PERSON) or (ka is RungKind.PERSON and b_date)) and not in_noun_phrase:
         return None, True
+    if a_date and kb is RungKind.PERSON:
+        return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
         return None, False
     if ka is RungKind.PERSON and kb is not RungKind.PERSON:
@@ -98,7 +103,7 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
         gap = text[units[-1].end:d.mention.start] if units else ""
         both_masks = bool(units) and units[-1].head.rung == MASK and d.rung == MASK
         if readability and units and units[-1].end <= d.mention.start and (not gap.strip() or (both_masks and gap.strip() in "/-–")):
-            merged, comma = _merge(units[-1], d)
+            merged, comma = _merge(units[-1], d, text[max(0, units[-1].start - 20):units[-1].start])
             if merged is not None:
                 units[-1] = merged
                 continue

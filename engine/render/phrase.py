@@ -68,11 +68,27 @@ def kind_of(label: str, candidate: Candidate | None, entity_type: str = "") -> R
         return RungKind.DATE_PHRASE
     if label.startswith("between the ") and (candidate is None or candidate.source == "datetime"):
         return RungKind.DATE_RANGE
-    if candidate is not None and candidate.source in GRAPH_SOURCES and label[:1].islower():
+    if candidate is not None and candidate.source in GRAPH_SOURCES and _common_noun_phrase(label):
         return RungKind.CLASS
     if entity_type == "DATETIME" or (candidate is not None and candidate.source == "datetime"):
         return RungKind.DATE
     return RungKind.OTHER
+
+
+def _common_noun_phrase(label: str) -> bool:
+    """A class label: lower case, or a lower-case head after a proper adjective
+    ("Mediterranean country", "Populated place in Nepal"; not "North America")."""
+    words = label.split()
+    if not words:
+        return False
+    if label[:1].islower():
+        return True
+    head = words[0]
+    for w in words[1:]:
+        if w in PREPOSITIONS:
+            break
+        head = w
+    return head[:1].islower()
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -255,6 +271,8 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             return Rendered("in the " + period)
         return Rendered("the " + period)
     if kind is RungKind.DATE_RANGE:
+        if prev in DETERMINERS:  # "in the [1919–20] season" → "in the 1910s–1920s season"
+            return Rendered("–".join(p.removeprefix("the ") for p in label[len("between "):].split(" and ", 1)))
         if prev == "between":
             return Rendered(label[len("between "):])
         if prev == "from":

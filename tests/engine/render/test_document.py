@@ -186,3 +186,18 @@ def test_given_class_labels_in_a_list_then_each_has_its_article(engine, monkeypa
 def test_given_participle_inside_a_noun_phrase_then_no_second_article(engine, monkeypatch):
     r = run(engine, monkeypatch, "He was a practising lawyer.", [("lawyer", "DEM")], {"lawyer": "legal professional"})
     assert r.text == "He was a practising legal professional."
+
+
+LATER = [
+    ("She was Ambassador to Italy.", [("Italy", "LOC")], {"Italy": "Mediterranean country"},
+     "She was Ambassador to a Mediterranean country."),
+    ("It was a remake of the 1957 Roger Corman film.", [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT")],
+     {"1957": "DATE"}, "It was a remake of the PERSON 1 film."),
+    ("He moved to the club in the 1919–20 season.", [("1919–20", "DATETIME")],
+     {"1919–20": "between the 1910s and the 1920s"}, "He moved to the club in the 1910s–1920s season."),
+]
+
+
+@pytest.mark.parametrize("text,spec,rungs,expected", LATER, ids=[c[0][:40] for c in LATER])
+def test_given_proper_adjective_labels_dates_in_noun_phrases_then_exact_sentence(engine, monkeypatch, text, spec, rungs, expected):
+    assert run(engine, monkeypatch, text, spec, rungs).text == expected
