@@ -52,6 +52,8 @@ CASES = [
     # dates after a preposition, after a verb, at the start, after "on"
     ("She was born 1985 in Bergen.", [("1985", "DATETIME")], {"1985": "date in the 1980s"},
      "She was born in the 1980s in Bergen."),
+    ("He was born 1919 in Bergen.", [("1919", "DATETIME")], {"1919": "date in the 20th century"},
+     "He was born in the 20th century in Bergen."),
     ("In 2015 she moved to Bergen.", [("2015", "DATETIME")], {"2015": "date in the 2010s"},
      "In the 2010s she moved to Bergen."),
     ("On 21 May 2015, she moved.", [("21 May 2015", "DATETIME")], {"21 May 2015": "date in the 2010s"},
@@ -92,6 +94,8 @@ CASES = [
      "He won the ***."),
     ("He was held after the 2002 Gujarat riots.", [("2002", "DATETIME"), ("Gujarat riots", "MISC")],
      {"2002": "date in the 2000s", "Gujarat riots": "riot"}, "He was held after a riot."),
+    ("He was held after the 2002 Gujarat riots.", [("2002", "DATETIME"), ("Gujarat", "LOC")],
+     {"2002": "date in the 2000s", "Gujarat": "state of India"}, "He was held after the riots."),
     ("He was the 15th Chief of Army Staff.", [("15th", "MISC"), ("Chief of Army Staff", "DEM")],
      {"15th": MASK, "Chief of Army Staff": MASK}, "He was the ***."),
     ("In 2015 Crystal moved to Bergen.", [("2015", "DATETIME"), ("Crystal", "PERSON", "DIRECT")], {"2015": "date in the 2010s"},
