@@ -205,3 +205,19 @@ LATER = [
 @pytest.mark.parametrize("text,spec,rungs,expected", LATER, ids=[c[0][:40] for c in LATER])
 def test_given_proper_adjective_labels_dates_in_noun_phrases_then_exact_sentence(engine, monkeypatch, text, spec, rungs, expected):
     assert run(engine, monkeypatch, text, spec, rungs).text == expected
+
+
+@pytest.mark.slow
+def test_given_demo_with_shipped_model_then_no_raw_date_rungs_or_double_masks(sample_kg):
+    import json
+    from importlib import resources
+
+    from engine.docio import document_from_dict
+
+    raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
+    doc = document_from_dict(raw, "demo", "demo")
+    r = Engine.from_store(sample_kg).sanitize(doc.text, doc.mentions)
+    assert "date in the" not in r.text and "*** ***" not in r.text and "DATE ***" not in r.text
+    assert r.text.startswith("PERSON 1 (born in the ")
+    for rep in r.replacements:
+        assert r.text[rep.new_start:rep.new_end] == rep.rendered
