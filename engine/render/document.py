@@ -4,7 +4,8 @@ The mentions' decisions (:class:`Decision`: the rung chosen for each mention, or
 original text for NO_MASK) are laid into the text left to right:
 
 1. **Adjacent replacements are merged** (only spaces between them in the original): two
-   masks become one ``***`` (also across "/" or a dash: "***/***"); a title before a person ("[President] [John Mahama]" →
+   masks become one ``***`` (also across "/" or a dash: "***/***"), two dates across a
+   dash one date ("[1998]–[99]"); a title before a person ("[President] [John Mahama]" →
    "position PERSON 3") becomes the person; otherwise the last one, the head of the
    phrase, stands for both ("[2002] [Gujarat riots]" → "state of India", "[DATE] [***]"
    → "***"). A date before or after a person is kept, separated by a comma ("In 2015
@@ -102,6 +103,10 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
     for d in masked:
         gap = text[units[-1].end:d.mention.start] if units else ""
         both_masks = bool(units) and units[-1].head.rung == MASK and d.rung == MASK
+        both_dates = bool(units) and all(x.mention.entity_type is EntityType.DATETIME for x in (units[-1].head, d))
+        if readability and units and units[-1].end <= d.mention.start and gap.strip() and gap.strip() in "/-–" and both_dates:
+            units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "merged with the adjacent date")  # "[1998]–[99]"
+            continue
         if readability and units and units[-1].end <= d.mention.start and (not gap.strip() or (both_masks and gap.strip() in "/-–")):
             merged, comma = _merge(units[-1], d, text[max(0, units[-1].start - 20):units[-1].start])
             if merged is not None:

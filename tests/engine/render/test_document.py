@@ -193,6 +193,8 @@ def test_given_participle_inside_a_noun_phrase_then_no_second_article(engine, mo
 
 
 LATER = [
+    ("It put them into the 1998–99 UEFA Cup.", [("1998", "DATETIME"), ("99", "DATETIME"), ("UEFA Cup", "MISC")],
+     {"1998": "date in the 1990s", "99": "DATE", "UEFA Cup": "football competition"}, "It put them into a football competition."),
     ("She was Ambassador to Italy.", [("Italy", "LOC")], {"Italy": "Mediterranean country"},
      "She was Ambassador to a Mediterranean country."),
     ("It was a remake of the 1957 Roger Corman film.", [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT")],
