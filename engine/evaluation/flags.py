@@ -55,6 +55,8 @@ FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "he she it they we i you him them himself herself itself themselves there then thus "
     "won lost made took gave went came left moved joined played served held led ran wrote said "
     "received married died born lived worked studied taught became remained returned founded "
+    "put set sent got began saw met found built brought fought read spoke broke chose drove grew knew rose "
+    "stood told thought threw wore beat bore sold paid kept felt meant "
     "until unless whereas whether both either neither only even just still already again".split()
 )
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
