@@ -104,6 +104,7 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
         gap = text[units[-1].end:d.mention.start] if units else ""
         both_masks = bool(units) and units[-1].head.rung == MASK and d.rung == MASK
         both_dates = bool(units) and all(x.mention.entity_type is EntityType.DATETIME for x in (units[-1].head, d))
+        both_dates = both_dates and d.original.isdigit() and len(d.original) <= 2  # a season "[1998]–[99]", not "(1885–1962)"
         if readability and units and units[-1].end <= d.mention.start and gap.strip() and gap.strip() in "/-–" and both_dates:
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "merged with the adjacent date")  # "[1998]–[99]"
             continue

@@ -193,6 +193,8 @@ def test_given_participle_inside_a_noun_phrase_then_no_second_article(engine, mo
 
 
 LATER = [
+    ("Percy Lewis (1885–1962) was an architect.", [("Percy Lewis", "PERSON", "DIRECT"), ("1885", "DATETIME"), ("1962", "DATETIME")],
+     {"1885": "date in the 1880s", "1962": "date in the 1960s"}, "PERSON 1 (the 1880s–the 1960s) was an architect."),
     ("It put them into the 1998–99 UEFA Cup.", [("1998", "DATETIME"), ("99", "DATETIME"), ("UEFA Cup", "MISC")],
      {"1998": "date in the 1990s", "99": "DATE", "UEFA Cup": "football competition"}, "It put them into a football competition."),
     ("She was Ambassador to Italy.", [("Italy", "LOC")], {"Italy": "Mediterranean country"},
