@@ -5,7 +5,7 @@ original text for NO_MASK) are laid into the text left to right:
 
 1. **Adjacent replacements are merged** (only spaces between them in the original): two
    masks become one ``***`` (also across "/" or a dash: "***/***"), two dates across a
-   dash one date ("[1998]–[99]"); a title before a person ("[President] [John Mahama]" →
+   dash one date ("[1998]–[99]"); "from [the 1990s] to [the 1990s]" reads "in the 1990s". a title before a person ("[President] [John Mahama]" →
    "position PERSON 3") becomes the person; otherwise the last one, the head of the
    phrase, stands for both ("[2002] [Gujarat riots]" → "state of India", "[DATE] [***]"
    → "***"). A date before or after a person is kept, separated by a comma ("In 2015
@@ -62,6 +62,7 @@ class _Unit:
     head: Decision
     note: str = ""
     comma_after: bool = False
+    collapsed: bool = False   # "from [the 1990s] to [the 1990s]": one period, read "in the 1990s"
 
     @property
     def start(self) -> int:
@@ -98,10 +99,25 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
 
 
+_RANGE_GAP = re.compile(r"^\s*(?:to|until|till|and|–|-|—)\s*$")
+_RANGE_START = re.compile(r"\b(?:from|between)\s+$", re.I)
+
+
+def _same_period(a: _Unit, d: Decision, gap: str, before: str) -> bool:
+    """"from [A] to [B]" or "between [A] and [B]" where both became the same date phrase."""
+    return (
+        len(a.decisions) == 1 and a.head.kind is RungKind.DATE_PHRASE and d.kind is RungKind.DATE_PHRASE
+        and a.head.rung == d.rung and bool(_RANGE_GAP.match(gap)) and bool(_RANGE_START.search(before))
+    )
+
+
 def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
     units: list[_Unit] = []
     for d in masked:
         gap = text[units[-1].end:d.mention.start] if units else ""
+        if readability and units and _same_period(units[-1], d, gap, text[max(0, units[-1].start - 12):units[-1].start]):
+            units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "one period on both ends of a range", collapsed=True)
+            continue
         both_masks = bool(units) and units[-1].head.rung == MASK and d.rung == MASK
         both_dates = bool(units) and all(x.mention.entity_type is EntityType.DATETIME for x in (units[-1].head, d))
         both_dates = both_dates and d.original.isdigit() and len(d.original) <= 2  # a season "[1998]–[99]", not "(1885–1962)"
@@ -186,6 +202,11 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 cut = len(b.out) - len(m.group(0)) + len(m.group(1))
                 b.rewrite_tail(cut, "in" + b.out[cut + 2:], "'of' → 'in' between two class labels")
         after = text[end:end + 80]
+        if u.collapsed:
+            m = _RANGE_START.search(b.out)
+            if m:
+                word = m.group(0).split()[0]
+                b.rewrite_tail(m.start(), ("In" if word[0].isupper() else "in") + m.group(0)[len(word):], f"'{word}' → 'in' before one period")
         r = render_phrase(label, kind, b.out, after if not u.comma_after else "," + after)
         if r.new_prev is not None:
             b.rewrite_tail(r.prev_start, r.new_prev, r.note)

@@ -193,6 +193,12 @@ def test_given_participle_inside_a_noun_phrase_then_no_second_article(engine, mo
 
 
 LATER = [
+    ("He was mayor from 1993 to 1997.", [("1993", "DATETIME"), ("1997", "DATETIME")],
+     {"1993": "date in the 1990s", "1997": "date in the 1990s"}, "He was mayor in the 1990s."),
+    ("He was mayor from 1993 to 2001.", [("1993", "DATETIME"), ("2001", "DATETIME")],
+     {"1993": "date in the 1990s", "2001": "date in the 2000s"}, "He was mayor from the 1990s to the 2000s."),
+    ("Between 1941 and 1945 he served.", [("1941", "DATETIME"), ("1945", "DATETIME")],
+     {"1941": "date in the 1940s", "1945": "date in the 1940s"}, "In the 1940s he served."),
     ("Percy Lewis (1885–1962) was an architect.", [("Percy Lewis", "PERSON", "DIRECT"), ("1885", "DATETIME"), ("1962", "DATETIME")],
      {"1885": "date in the 1880s", "1962": "date in the 1960s"}, "PERSON 1 (the 1880s–the 1960s) was an architect."),
     ("It put them into the 1998–99 UEFA Cup.", [("1998", "DATETIME"), ("99", "DATETIME"), ("UEFA Cup", "MISC")],
