@@ -4,12 +4,14 @@ The mentions' decisions (:class:`Decision`: the rung chosen for each mention, or
 original text for NO_MASK) are laid into the text left to right:
 
 1. **Adjacent replacements are merged** (only spaces between them in the original): two
-   masks become one ``***`` (also across "/" or a dash: "***/***"), two dates across a
-   dash one date ("[1998]–[99]"); "from [the 1990s] to [the 1990s]" reads "in the 1990s". a title before a person ("[President] [John Mahama]" →
-   "position PERSON 3") becomes the person; otherwise the last one, the head of the
-   phrase, stands for both ("[2002] [Gujarat riots]" → "state of India", "[DATE] [***]"
-   → "***"). A date before or after a person is kept, separated by a comma ("In 2015
-   Crystal …" → "In the 2010s, PERSON 1 …").
+   masks become one ``***`` (also across "/" or a dash: "***/***"); a title before a
+   person ("[President] [John Mahama]" → "position PERSON 3") becomes the person;
+   otherwise the last one, the head of the phrase, stands for both ("[2002] [Gujarat
+   riots]" → "state of India", "[DATE] [***]" → "***"). A date before or after a person
+   is kept, separated by a comma ("In 2015 Crystal …" → "In the 2010s, PERSON 1 …"),
+   unless both sit in one noun phrase ("the [1957] [Roger Corman] film" → "the PERSON 2
+   film"). A season's two-digit year joins the date before it ("[1998]–[99]"), and
+   "from [the 1990s] to [the 1990s]" reads "in the 1990s".
 2. **Each phrase is rendered for its slot** (:func:`engine.render.phrase.render_phrase`):
    date phrases, articles, modifiers dropped, sentence-initial capitals.
 3. Two class labels joined by "of" read with "in" ("a baseball team of a sports league"
