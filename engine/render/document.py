@@ -11,7 +11,7 @@ original text for NO_MASK) are laid into the text left to right:
    is kept, separated by a comma ("In 2015 Crystal …" → "In the 2010s, PERSON 1 …"),
    unless both sit in one noun phrase ("the [1957] [Roger Corman] film" → "the PERSON 2
    film"). A season's two-digit year joins the date before it ("[1998]–[99]"), and
-   "from [the 1990s] to [the 1990s]" reads "in the 1990s".
+   "from [the 1990s] to [the 1990s]" reads "in the 1990s" ("(1804–1806)": "(the 1800s)").
 2. **Each phrase is rendered for its slot** (:func:`engine.render.phrase.render_phrase`):
    date phrases, articles, modifiers dropped, sentence-initial capitals.
 3. Two class labels joined by "of" read with "in" ("a baseball team of a sports league"
@@ -109,7 +109,8 @@ def _same_period(a: _Unit, d: Decision, gap: str, before: str) -> bool:
     """"from [A] to [B]" or "between [A] and [B]" where both became the same date phrase."""
     return (
         len(a.decisions) == 1 and a.head.kind is RungKind.DATE_PHRASE and d.kind is RungKind.DATE_PHRASE
-        and a.head.rung == d.rung and bool(_RANGE_GAP.match(gap)) and bool(_RANGE_START.search(before))
+        and a.head.rung == d.rung and bool(_RANGE_GAP.match(gap))
+        and (bool(_RANGE_START.search(before)) or gap.strip() in ("–", "-", "—"))  # "(1804–1806)" → "(the 1800s)"
     )
 
 

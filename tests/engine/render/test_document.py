@@ -193,6 +193,8 @@ def test_given_participle_inside_a_noun_phrase_then_no_second_article(engine, mo
 
 
 LATER = [
+    ("She was Empress (1804–1806).", [("1804", "DATETIME"), ("1806", "DATETIME")],
+     {"1804": "date in the 1800s", "1806": "date in the 1800s"}, "She was Empress (the 1800s)."),
     ("He was mayor from 1993 to 1997.", [("1993", "DATETIME"), ("1997", "DATETIME")],
      {"1993": "date in the 1990s", "1997": "date in the 1990s"}, "He was mayor in the 1990s."),
     ("He was mayor from 1993 to 2001.", [("1993", "DATETIME"), ("2001", "DATETIME")],
