@@ -8,7 +8,7 @@ from engine.docio import result_to_dict
 from engine.engine import Engine
 from engine.linking import LabelIndex
 from engine.privacy.leaks import DocumentLeakGuard, ItemNames
-from engine.types import EntityType as T, IdentifierType as I, Ladder, Link, LinkMethod, Mention, Span
+from engine.types import MASK, Candidate, EntityType as T, IdentifierType as I, Ladder, Link, LinkMethod, Mention, Span
 from tests.conftest import tiny_store
 
 
@@ -17,11 +17,33 @@ def engine(sample_kg):
     return Engine.from_store(sample_kg, EngineConfig(model="none"))
 
 
+LADDERS = {  # fixed ladders (the graph's own may change); the item names come from the sample graph
+    "Zürich": ["capital", "city of Switzerland", "city"],
+    "Switzerland": ["country"],
+    "Paris": ["city", "city in France"],
+    "French": ["country"],
+    "University of Oslo": ["public university", "university in Norway", "university"],
+    "Oslo": ["city", "city in Norway"],
+    "Norwegian": ["country"],
+}
+
+
 def prefer(engine, monkeypatch, picks):
-    """A ranker that puts ``picks[span]`` first and keeps the ladder order otherwise."""
+    """Fixed ladders for the spans of ``LADDERS``, and a ranker that puts ``picks[span]``
+    first and keeps the ladder order otherwise."""
+    real = engine.candidates
+
+    def candidates(span, *args, **kwargs):
+        if span.text not in LADDERS:
+            return real(span, *args, **kwargs)
+        labels = LADDERS[span.text]
+        cands = tuple(Candidate(label, "P31", level=i + 1) for i, label in enumerate(labels))
+        return Ladder(span, cands + (Candidate(MASK, "mask", level=len(labels) + 1),))
+
     def rank_items(items):
         return [[100.0 if c.label == picks.get(it.span) else float(len(it.candidates) - i)
                  for i, c in enumerate(it.candidates)] for it in items]
+    monkeypatch.setattr(engine, "candidates", candidates)
     monkeypatch.setattr(engine, "rank_items", rank_items)
 
 
@@ -57,6 +79,7 @@ def test_given_university_in_norway_while_oslo_and_norwegian_masked_then_skipped
     r = engine.sanitize(text, ms)
     assert r.text == "The chemist studied at a public university and lived in a city."
     assert [s.label for s in r.skipped] == ["university in Norway", "city in Norway"]
+    assert [s.reason for s in r.skipped] == ["names the item linked from the masked mention at 4–13 (Q20)"] * 2
     assert "Norway" not in r.text and "Oslo" not in r.text
 
 
@@ -89,7 +112,7 @@ def test_given_json_output_then_skipped_labels_only_with_originals(engine, monke
     prefer(engine, monkeypatch, {"Zürich": "city of Switzerland"})
     r = engine.sanitize(text, [at(text, "Zürich", "LOC"), at(text, "Switzerland", "LOC")])
     plain = result_to_dict("d", r)
-    assert plain["skipped"] == [{"start": 13, "end": 19, "source": "P31", "level": 8,
+    assert plain["skipped"] == [{"start": 13, "end": 19, "source": "P31", "level": 2,
                                  "reason": "contains the text of the masked mention at 23–34"}]
     assert "Switzerland" not in str(plain)
     assert result_to_dict("d", r, with_originals=True)["skipped"][0]["label"] == "city of Switzerland"
