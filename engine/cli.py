@@ -38,7 +38,7 @@ def demo(
     typer.echo("sanitized:\n  " + result.text + "\n")
     typer.echo("replacements (chosen · runner-up):")
     for r in result.replacements:
-        alts = [a.candidate.label for a in r.alternatives if a.candidate.label != r.replacement][:1]
+        alts = [a.candidate.label for a in r.alternatives if a.candidate.label != (r.rung or r.replacement)][:1]
         typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
     for e in result.edits:
         typer.echo(f"  edit: {e}")

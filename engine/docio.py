@@ -147,12 +147,14 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
 
 
 def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool = False) -> dict[str, Any]:
-    """JSON form of a result. Original span texts are left out unless ``with_originals``."""
+    """JSON form of a result. Original span texts are left out unless ``with_originals``, and so
+    are the labels of skipped candidates (a leaking label reveals another mention's text)."""
     reps = []
     for r in result.replacements:
         d = {
             "start": r.mention.start, "end": r.mention.end, "entity_type": r.mention.entity_type.value,
             "identifier_type": r.mention.identifier_type.value, "replacement": r.replacement,
+            "rung": r.rung, "rendered": r.rendered,
             "new_start": r.new_start, "new_end": r.new_end, "kept": r.kept,
             "alternatives": [
                 {"label": a.candidate.label, "score": round(a.score, 4), "source": a.candidate.source,
@@ -171,6 +173,11 @@ def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool 
         "id": doc_id, "text": result.text, "replacements": reps, "edits": list(result.edits),
         "segments": [[s.new_start, s.new_end, s.orig_start, s.orig_end] for s in result.segments],
         "errors": list(result.errors),
+        "skipped": [
+            {"start": k.mention_start, "end": k.mention_end, "source": k.source, "level": k.level, "reason": k.reason}
+            | ({"label": k.label} if with_originals else {})
+            for k in result.skipped
+        ],
     }
     if result.privacy is not None:
         out["privacy"] = result.privacy.to_dict()

@@ -132,6 +132,15 @@ class Engine:
         return self._embedder
 
     @property
+    def item_names(self):
+        """Every name of every item (labels, aliases, demonyms) for the leak check (built on first use)."""
+        if getattr(self, "_item_names", None) is None:
+            from engine.privacy.leaks import ItemNames
+
+            self._item_names = ItemNames(self.linker.index, self.linker.taxonomy)
+        return self._item_names
+
+    @property
     def graph_stats(self) -> GraphStats:
         if self._graph_stats is None:
             self._graph_stats = GraphStats.from_engine(self)

@@ -12,7 +12,10 @@
    rule-based placeholder or ``***``.
 5. Any failure while handling a span replaces it with ``***`` (fail closed) and is
    reported in ``errors``; the original text never leaks.
-6. Articles and sentence-initial capitals are fixed and reported in ``edits``; the
+6. No candidate that reveals another masked mention's text or linked item is used
+   (:mod:`engine.privacy.leaks`); the next safe rung is, and ``skipped`` says why.
+7. The rungs are rendered for their slots (:mod:`engine.render`): dates, articles,
+   modifiers, adjacent replacements merged; changes are reported in ``edits``; the
    ``segments`` map every changed region back to the original text.
 """
 
@@ -27,10 +30,11 @@ from typing import Sequence
 from engine.errors import InputError
 from engine.features import DocumentFacts
 from engine.io.spans import snap_to_graphemes, widen_to_words
-from engine.readability import article_fix, at_sentence_start, capitalise
+from engine.privacy.leaks import DocumentLeakGuard
+from engine.render.document import Decision, render_document
 from engine.sources.base import DocumentState
 from engine.types import (
-    MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, Replacement, SanitizeResult, ScoredCandidate, Segment, Span,
+    MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, SanitizeResult, ScoredCandidate, Skipped, Span,
 )
 from engine.wikireplace import sentence_bounds
 
@@ -203,6 +207,7 @@ class DocumentSanitizer:
         failed: set[int] = set()
         facts = DocumentFacts.of(len(text), [(m.entity_type, m.identifier_type) for m in ms])
         first_of_entity: dict[int, int] = {}
+        given = caller_grouped(ms, entity)  # other PERSON groups are matched by name (surname alone)
         for k, m in enumerate(ms):
             if m.identifier_type is IdentifierType.NO_MASK:
                 continue
@@ -211,8 +216,8 @@ class DocumentSanitizer:
                 continue  # later mentions reuse the entity's replacement
             try:
                 left, right = sentence_bounds(text, m.start, m.end)
-                span = Span(text[m.start:m.end], m.entity_type, m.identifier_type,
-                            context=text[left:right], start=m.start, end=m.end, entity_id=f"entity-{entity[k]}")
+                span = Span(text[m.start:m.end], m.entity_type, m.identifier_type, context=text[left:right],
+                            start=m.start, end=m.end, entity_id=f"entity-{entity[k]}" if entity[k] in given else None)
                 ladder = self.engine.candidates(span, state=state)
                 ladders[k] = ladder
                 items[k] = self.engine.rank_item_for(
@@ -225,9 +230,17 @@ class DocumentSanitizer:
         return {"text": text, "mentions": ms, "entity": entity, "ladders": ladders, "items": items,
                 "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity, "merged": merged}
 
-    def _choose(self, p: dict, k: int, original: str, mention: Mention) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
-        if k in p.get("forced", {}):
-            return p["forced"][k]
+    def _choose(self, p: dict, k: int, original: str, mention: Mention, guard: DocumentLeakGuard | None = None,
+                skipped: list[Skipped] | None = None) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
+        forced = p.get("forced", {}).get(k)
+        if forced is not None:  # the privacy guard climbed this span (engine.privacy.guard)
+            label, cand, alts, note = forced
+            leak = guard.check(p["entity"][k], label) if guard is not None and cand is not None and not cand.is_mask else None
+            if leak is None:
+                return forced
+            if skipped is not None:
+                skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
+            return MASK, None, alts, "the privacy guard's rung would leak; masked"
         ladder: Ladder | None = p["ladders"].get(k)
         if k in p["failed"] or ladder is None:
             return MASK, None, (), "failed closed"
@@ -235,60 +248,51 @@ class DocumentSanitizer:
         if scores is None:
             return MASK, None, (), "no scores; masked"
         ranked = sorted(zip(ladder.candidates, scores), key=lambda cs: -cs[1])
-        alts = tuple(ScoredCandidate(c, s) for c, s in ranked)
+        leaks = {id(c): guard.check(p["entity"][k], c.label) for c, _ in ranked if not c.is_mask} if guard else {}
+        alts = tuple(ScoredCandidate(c, s) for c, s in ranked if leaks.get(id(c)) is None)  # a leaking label is never shown
         for cand, _ in ranked:
             if cand.label.strip().lower() == original.strip().lower():
                 continue  # never keep the original text
             if mention.identifier_type is IdentifierType.DIRECT and cand.source in ("P31", "P279", "P8225", "P361") and mention.entity_type is EntityType.PERSON:
+                continue
+            leak = leaks.get(id(cand))
+            if leak is not None:
+                if skipped is not None:
+                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
                 continue
             return cand.label, cand, alts, ""
         return MASK, None, alts, "only the original text was offered; masked"
 
     def _finish(self, p: dict, opts: SanitizeOptions) -> SanitizeResult:
         text, ms, entity = p["text"], p["mentions"], p["entity"]
+        guard = DocumentLeakGuard.build(text, ms, entity, p["ladders"], self.engine.item_names)
         chosen: dict[int, tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]] = {}
-        built = ""
-        pos = 0
-        replacements: list[Replacement] = []
-        segments: list[Segment] = []
-        edits: list[str] = []
+        skipped: list[Skipped] = []
+        decisions: list[Decision] = []
         for k, m in enumerate(ms):
             original = text[m.start:m.end]
             merge_note = p["merged"].get(k, "")
-            if m.identifier_type is IdentifierType.NO_MASK and k not in p.get("forced", {}):
-                kept_at = len(built) + (m.start - pos)  # unchanged text since the last replacement
-                replacements.append(Replacement(m, original, original, (), kept_at, kept_at + len(original), kept=True,
-                                                note="; ".join(filter(None, ("NO_MASK", merge_note)))))
+            forced = k in p.get("forced", {})
+            if m.identifier_type is IdentifierType.NO_MASK and not forced:
+                decisions.append(Decision(m, original, original, note=merge_note))
                 continue
             first = p["first"].get(entity[k], k)
             if first not in chosen:
-                chosen[first] = self._choose(p, first, text[ms[first].start:ms[first].end], ms[first])
+                chosen[first] = self._choose(p, first, text[ms[first].start:ms[first].end], ms[first], guard, skipped)
             label, cand, alts, note = chosen[first]
             if label.strip().lower() == original.strip().lower():
-                label, note = MASK, "replacement equals this mention's text; masked"
-            built += text[pos:m.start]
-            shift = m.start - len(built)  # original offset minus new offset, at this point
-            if opts.readability and cand is not None:
-                fix = article_fix(built, cand)
-                if fix is not None:
-                    new_tail, old_tail, desc = fix
-                    cut = len(built) - len(old_tail)
-                    if at_sentence_start(built[:cut]):
-                        new_tail = capitalise(new_tail)
-                    seg_orig = cut + shift
-                    built = built[:cut] + new_tail
-                    segments.append(Segment(cut, len(built), seg_orig, seg_orig + len(old_tail)))
-                    edits.append(f"{desc} (offset {seg_orig})")
-                    shift = m.start - len(built)
-            shown = label
-            if opts.readability and at_sentence_start(built) and shown[:1].islower():
-                shown = capitalise(shown)
-                edits.append(f"capitalised '{label}' at sentence start (offset {m.start})")
-            new_start = len(built)
-            built += shown
-            segments.append(Segment(new_start, len(built), m.start, m.end))
-            note = "; ".join(filter(None, (note, merge_note)))
-            replacements.append(Replacement(m, original, shown, alts[: opts.alternatives], new_start, len(built), kept=False, note=note))
-            pos = m.end
-        built += text[pos:]
-        return SanitizeResult(built, text, tuple(replacements), tuple(edits), tuple(segments), tuple(p["errors"]), p.get("privacy"))
+                label, cand, note = MASK, None, "replacement equals this mention's text; masked"
+            decisions.append(Decision(m, original, label, cand, alts[: opts.alternatives], "; ".join(filter(None, (note, merge_note))),
+                                      forced=forced))
+        doc = render_document(text, decisions, readability=opts.readability)
+        return SanitizeResult(doc.text, text, tuple(doc.replacements), tuple(doc.edits), tuple(doc.segments), tuple(p["errors"]),
+                              privacy=p.get("privacy"), skipped=tuple(skipped))
+
+
+def caller_grouped(mentions: Sequence[Mention], entity: Sequence[int]) -> set[int]:
+    """Entities the caller grouped (an ``entity_id``, or ``related`` links): their PERSON
+    number follows the grouping; the others are numbered by name matching."""
+    sizes: dict[int, int] = {}
+    for e in entity:
+        sizes[e] = sizes.get(e, 0) + 1
+    return {entity[i] for i, m in enumerate(mentions) if m.entity_id or m.related or sizes[entity[i]] > 1}

@@ -306,7 +306,7 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
             seen.add(key)
             report.mentions.append(MentionScore(
                 doc.doc_id, m.entity_type.value, m.text, majority_label(m.selection) or MASK, tuple(m.chosen),
-                r.replacement, tuple(dict.fromkeys(a.candidate.label for a in r.alternatives)),
+                r.rung or r.replacement, tuple(dict.fromkeys(a.candidate.label for a in r.alternatives)),
             ))
     report.unmatched += len(annotated - seen)
     if checker is not None:

@@ -1,4 +1,8 @@
-"""k-anonymity against the knowledge graph: who else could a sanitized text be about?
+"""Privacy checks on the chosen replacements.
+
+- :mod:`engine.privacy.leaks` — no replacement reveals what another mask hides;
+
+k-anonymity against the knowledge graph: who else could a sanitized text be about?
 
 - :mod:`engine.privacy.background` — persons of the store and their quasi-identifying
   facts, as roaring bitmaps per (property, anchor);
@@ -12,5 +16,9 @@ from engine.privacy.anonymity import AnonymitySet, anonymity_set
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint
 from engine.privacy.guard import Climb, PrivacyGuard, PrivacyReport
+from engine.privacy.leaks import DocumentLeakGuard, ItemNames, Leak
 
-__all__ = ["AnonymitySet", "Background", "Climb", "Constraint", "PrivacyGuard", "PrivacyReport", "anonymity_set"]
+__all__ = [
+    "AnonymitySet", "Background", "Climb", "Constraint", "DocumentLeakGuard", "ItemNames", "Leak",
+    "PrivacyGuard", "PrivacyReport", "anonymity_set",
+]

@@ -169,7 +169,7 @@ def test_given_k_0_then_k_is_measured_without_climbing(engine: Engine) -> None:
     # born in a city ∧ born in the 1980s ∧ at or below earth scientist: Ada Berg, Bo Dahl
     assert result.privacy.k_before == result.privacy.k_after == 2
     assert result.privacy.climbs == ()
-    assert result.text == "PERSON 1 was born in a city in date in the 1980s. She is an earth scientist."
+    assert result.text == "PERSON 1 was born in a city in the 1980s. She is an earth scientist."
     assert engine.sanitize(TEXT, MENTIONS).privacy is None  # privacy.k = 0: guard off
 
 
