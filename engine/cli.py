@@ -301,6 +301,37 @@ def evaluate_selection_cmd(
             typer.echo(f"    {row['variant']:<22}{row['majority']:>9.2%}{row['all_selections']:>9.2%}{row['mrr']:>8.3f}")
 
 
+@evaluate_app.command("sanitize")
+def evaluate_sanitize_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds by document (ignored with --model)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Sanitize with an existing model: a directory or 'shipped'."),
+    train_on: str = typer.Option("served", "--train-on", help="CV training ladders: served (our own) or wikireplace."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    seed: int = typer.Option(13, "--seed"),
+    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.report import echo_sanitize_report
+    from engine.evaluation.sanitize_eval import evaluate_sanitize
+    from engine.training import say
+
+    engine = build_engine(config, store, model="none")
+    try:
+        report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
+                                   examples=show, progress=None if as_json else say)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(report.to_dict() | {"data": str(data), "examples": report.examples}, indent=2, ensure_ascii=False))
+        return
+    echo_sanitize_report(report, data.name, typer.echo)
+
+
 @bench_app.command("rank")
 def bench_rank_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose annotated mentions are ranked."),

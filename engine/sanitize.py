@@ -214,7 +214,8 @@ class DocumentSanitizer:
         for k, m in enumerate(ms):
             original = text[m.start:m.end]
             if m.identifier_type is IdentifierType.NO_MASK:
-                replacements.append(Replacement(m, original, original, (), 0, 0, kept=True, note="NO_MASK"))
+                kept_at = len(built) + (m.start - pos)  # unchanged text since the last replacement
+                replacements.append(Replacement(m, original, original, (), kept_at, kept_at + len(original), kept=True, note="NO_MASK"))
                 continue
             first = p["first"].get(entity[k], k)
             if first not in chosen:

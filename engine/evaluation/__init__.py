@@ -1,0 +1,1 @@
+"""Evaluations of what the engine serves (end-to-end, on sanitized text)."""
