@@ -68,7 +68,8 @@ class GraphSource(CandidateSource):
             label = self.chains.label(NATIONALITY) or "nationality"
             cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
             return SourceResult([cand], links=tuple(links), reason=f"{span.text!r} is a demonym: generalized as a nationality")
-        whole = [l for l in links if l.method is not LinkMethod.CONTAINED]
+        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls")
+        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
         for link in fitting[: self.max_tries]:
@@ -128,3 +129,9 @@ class GraphSource(CandidateSource):
                 if len(out) >= self.max_ladder:
                     return check.order(out) if check is not None else out
         return check.order(out) if check is not None else out
+
+
+def _common_noun_for_name(text: str, link: Link, truth: TruthFilter) -> bool:
+    """A lower-case span linked to a capitalised name that is not a class ("girls" → the series "Girls")."""
+    label = link.label.strip()
+    return text.islower() and bool(label) and label[0].isupper() and not truth.is_class(link.qid)
