@@ -163,6 +163,7 @@ def evaluate_truth_cmd(
     config: Optional[Path] = ConfigOpt,
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
+    chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
     from engine.errors import SanitizerError
@@ -173,7 +174,7 @@ def evaluate_truth_cmd(
     except SanitizerError as exc:
         fail(exc)
         return
-    report = evaluate_truth(build_engine(config, store), judgments)
+    report = evaluate_truth(build_engine(config, store), judgments, chosen=chosen)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return
@@ -183,6 +184,12 @@ def evaluate_truth_cmd(
         rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"
         first = f"{st['first_false']}/{st['first_judged']}"
         typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
+    if chosen:
+        typer.echo("chosen rung (ranker's pick per span):")
+        typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
+        for t, st in report.per_type.items():
+            rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"
+            typer.echo(f"  {t:<9}{st['chosen_judged']:>8}{st['chosen_false']:>7}{rate:>11}{st['chosen_mask']:>6}{st['chosen_unjudged']:>9}")
     typer.echo(f"false rungs ({len(report.false_rungs)}):")
     for r in report.false_rungs[:show]:
         typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  ({r['reason']})")

@@ -6,7 +6,9 @@ Four rules shape the graph ladders (:class:`engine.sources.graph.GraphSource`):
    span's words (:attr:`LinkMethod.CONTAINED`) is not used: "Gujarat High Court" is not a
    "state of India", "Kenosha Comets" is not a "city". Instead the span is generalized by
    its *head noun* when that names a class ("court" → "court", then its superclasses;
-   "Madurai Kamaraj University" → "university"), and otherwise gets only ``***``. The
+   "Madurai Kamaraj University" → "university"), and otherwise gets only ``***``. A
+   MISC name whose head noun is a person word names a title or an award category
+   ("Best Supporting Actress"), never a person: no person class from its head. The
    head is the last word, or the last word before a preposition ("Order *of* Santiago"
    → "order", "Genie Award *for* Best Actor" → "award").
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
@@ -14,7 +16,9 @@ Four rules shape the graph ladders (:class:`engine.sources.graph.GraphSource`):
    others for the linked item. An ORG span linked to a city is not generalized at all;
    a LOC span never gets "local government"; a rung reached by walking up whose class
    belongs only to kinds the type does not allow is dropped (a direct class of the item
-   is kept unless its kind is forbidden: Wikidata says it of the item itself).
+   is kept unless its kind is forbidden: Wikidata says it of the item itself). A class
+   of things that no longer exist ("historical country") is not offered for an item
+   that exists today (Cornwall).
 3. **A nationality adjective generalizes as a nationality.** A DEM or MISC span that is a
    country's demonym ("Israeli", "Norwegian") gets "nationality", not "ethnic group" or
    "country" (unless the linker chose the language: "She speaks Norwegian").
@@ -42,6 +46,8 @@ from engine.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.types import Candidate, EntityType, Link, Span
 
 NATIONALITY = "Q231002"
+FORMER = "kindFormer"
+PERSON_ATTRIBUTE = "kindPersonAttribute"
 #: Words after which a name's head noun has ended ("Order of Santiago" → "order").
 _PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
 _WORD = re.compile(r"[\w'’.-]+")
@@ -82,7 +88,9 @@ class TruthRules:
         forbids: dict[EntityType, set[str]] = {}
         for row in kg.select("type_rules"):
             kind = row["kind"].removeprefix(TG)
-            kinds.setdefault(kind, set()).add(local_id(row["root"]))
+            if row.get("root") is not None:
+                kinds.setdefault(kind, set()).add(local_id(row["root"]))
+                continue
             etype = EntityType.parse(row["entityType"])
             table = allows if row["relation"] == "allows" else forbids
             table.setdefault(etype, set()).add(kind)
@@ -204,6 +212,8 @@ class TruthFilter:
         qid = self.candidate_class(cand)
         if qid is None:
             return True
+        if FORMER in self.class_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
+            return False
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
             return self.item_fits(qid, entity_type)
         if cand.depth <= 1 and cand.rule != "head-noun":
@@ -213,6 +223,10 @@ class TruthFilter:
             kinds = self.class_kinds(qid)
             return rule is None or bool(kinds & rule.allows) or not (kinds & rule.forbids)
         return self.class_fits(qid, entity_type)
+
+    def exists_today(self, qid: str) -> bool:
+        """The item has a class that is not a former one (Cornwall is a county today)."""
+        return any(FORMER not in self.class_kinds(c) for c in self.taxonomy.parents(qid, "P31"))
 
     # --- rule 1: the head noun ----------------------------------------------------------
     def head_classes(self, span: Span) -> list[tuple[str, str]]:
@@ -225,7 +239,9 @@ class TruthFilter:
                 for qid, _ in self.index.lookup(form):
                     if qid in {q for q, _ in out}:
                         continue
-                    if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
+                    if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True) and not (
+                        span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid)
+                    ):
                         out.append((qid, gram))
             if out:
                 return out

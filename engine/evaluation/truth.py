@@ -8,7 +8,9 @@ numbers ignored — so it stays valid when the ladders change.
 The evaluation regenerates the ladder of every span of the truth set (with its context)
 and counts, per entity type, the offered rungs (``***`` excluded) that are judged, judged
 false, and not judged yet (listed, so that a reader can judge them and add them to the
-set). The false rate is false / judged; the first-rung false rate looks only at level 1.
+set). The false rate is false / judged; the first-rung false rate looks only at level 1;
+with ``chosen`` the rung the ranker picks for each span (what a reader would receive,
+``***`` apart) is scored as well.
 """
 
 from __future__ import annotations
@@ -86,11 +88,16 @@ class TruthReport:
 
 
 def _blank() -> dict[str, Any]:
-    return {"spans": 0, "offered": 0, "judged": 0, "false": 0, "unjudged": 0, "first_judged": 0, "first_false": 0}
+    return {"spans": 0, "offered": 0, "judged": 0, "false": 0, "unjudged": 0, "first_judged": 0, "first_false": 0,
+            "chosen_judged": 0, "chosen_false": 0, "chosen_mask": 0, "chosen_unjudged": 0}
 
 
-def evaluate_truth(engine: Engine, judgments: list[Judgment]) -> TruthReport:
-    """Regenerate the ladders of the truth set's spans and score them against the judgments."""
+def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = False) -> TruthReport:
+    """Regenerate the ladders of the truth set's spans and score them against the judgments.
+
+    With ``chosen`` the engine's ranker also picks one rung per span (as ``sanitize``
+    would, without the document-level steps) and the chosen rungs are scored too.
+    """
     table = {j.key: j for j in judgments}
     spans: dict[tuple[str, str, str], Judgment] = {}
     for j in judgments:
@@ -98,9 +105,20 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment]) -> TruthReport:
     stats: dict[str, dict[str, Any]] = defaultdict(_blank)
     report = TruthReport(spans=len(spans))
     for (doc_id, text, etype), j in spans.items():
-        ladder = engine.candidates(Span(text, EntityType.parse(etype), context=j.context or None))
+        span = Span(text, EntityType.parse(etype), context=j.context or None)
+        ladder = engine.candidates(span)
         st = stats[etype]
         st["spans"] += 1
+        if chosen:
+            best = engine.rank(span, ladder)[0].candidate.label
+            picked = table.get(judgment_key(text, etype, best))
+            if best == MASK:
+                st["chosen_mask"] += 1
+            elif picked is None:
+                st["chosen_unjudged"] += 1
+            else:
+                st["chosen_judged"] += 1
+                st["chosen_false"] += not picked.true
         for cand in ladder.candidates:
             if cand.label == MASK:
                 continue
@@ -125,6 +143,7 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment]) -> TruthReport:
     for st in groups.values():
         st["false_rate"] = round(st["false"] / st["judged"], 4) if st["judged"] else None
         st["first_false_rate"] = round(st["first_false"] / st["first_judged"], 4) if st["first_judged"] else None
+        st["chosen_false_rate"] = round(st["chosen_false"] / st["chosen_judged"], 4) if st["chosen_judged"] else None
     report.per_type = groups
     return report
 

@@ -29,9 +29,10 @@ class GraphSource(CandidateSource):
     name = "graph"
 
     def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None,
-                 truth: TruthFilter | None = None) -> None:
+                 truth: TruthFilter | None = None, truth_longest: bool = False) -> None:
         self.linker = linker
         self.truth = truth
+        self.truth_longest = truth_longest
         self.chains = chains
         self.max_ladder = max_ladder or chains.rules.max_ladder
         self.max_tries = max_tries
@@ -112,7 +113,10 @@ class GraphSource(CandidateSource):
             if ladders is None:
                 continue
             rungs = []
-            for rung in ladders.direct + ladders.first + ladders.longest:
+            # under the truth rules the *longest* walk is not used: it buys rungs through side
+            # branches of the class graph ("university" → "research institute"), false too often
+            walked = ladders.direct + ladders.first if check is not None and not self.truth_longest else ladders.direct + ladders.first + ladders.longest
+            for rung in walked:
                 label_key = fold(rung.label)
                 if label_key in seen or not label_key:
                     continue

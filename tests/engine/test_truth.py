@@ -25,6 +25,10 @@ EDGES = [
     ("Q103916", "P31", "Q19020"), ("Q19020", "P31", "Q618779"), ("Q618779", "P279", "Q1656682"),
     ("Q65", "P31", "Q1093829"), ("Q1093829", "P279", "Q515"), ("Q1093829", "P279", "Q6501447"),
     ("Q6501447", "P279", "Q43229"),                                           # Los Angeles; local government
+    ("Q23148", "P31", "Q180673"), ("Q23148", "P31", "Q3024240"),              # Cornwall: ceremonial county, historical country
+    ("Q180673", "P279", "Q56061"), ("Q3024240", "P279", "Q19953632"), ("Q19953632", "P279", "Q56061"),
+    ("Q36704", "P31", "Q3024240"),                                            # Yugoslavia: historical country only
+    ("Q33999", "P279", "Q215627"),                                            # actor ⊂ person
 ]
 LABELS = {
     "Q1061": "Gujarat", "Q13390680": "state of India", "Q56061": "administrative territorial entity",
@@ -36,8 +40,10 @@ LABELS = {
     "Q875556": "Israelis", "Q41710": "ethnic group", "Q231002": "nationality", "Q103916": "Academy Award for Best Actor",
     "Q19020": "Academy Awards", "Q618779": "award", "Q1656682": "event", "Q65": "Los Angeles",
     "Q1093829": "city of the United States", "Q6501447": "local government",
+    "Q23148": "Cornwall", "Q180673": "ceremonial county of England", "Q19953632": "former administrative territorial entity",
+    "Q36704": "Yugoslavia", "Q33999": "actor", "Q215627": "person",
 }
-ALIASES = [("Q38848", "metal"), ("Q103916", "Best Actor"), ("Q875556", "Israeli"), ("Q9531", "British Broadcasting Corporation")]
+ALIASES = [("Q33999", "actress"), ("Q38848", "metal"), ("Q103916", "Best Actor"), ("Q875556", "Israeli"), ("Q9531", "British Broadcasting Corporation")]
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +106,17 @@ def test_given_city_then_composed_rung_first_and_no_historical_country(engine):
     assert "city in Germany" in munich and "city in Nazi Germany" not in munich
 
 
+def test_given_item_that_exists_today_then_no_former_class(engine):
+    cornwall = labels(engine, "Cornwall", "LOC")
+    assert "ceremonial county of England" in cornwall and "historical country" not in cornwall
+    assert "historical country" in labels(engine, "Yugoslavia", "LOC")  # it no longer exists: true of it
+
+
+def test_given_misc_name_with_a_person_head_noun_then_no_person_class(engine):
+    assert labels(engine, "Best Supporting Actress", "MISC") == [MASK]  # an award category, not an actor
+    assert labels(engine, "supporting actress", "DEM")[0] == "actor"   # a person word of a DEM span is
+
+
 @pytest.mark.parametrize("span", ["twenty-eight years'", "19th", "20th centuries", "seven years", "age 19"])
 def test_given_duration_or_ordinal_then_never_date(engine, span):
     assert "DATE" not in labels(engine, span, "DATETIME")
@@ -107,7 +124,7 @@ def test_given_duration_or_ordinal_then_never_date(engine, span):
 
 @pytest.mark.slow
 def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
-    """Issue 10 asks for ≤ 2 %; today's measurement is about 13 % (see the i10b report): bound it."""
+    """Issue 10 asks for ≤ 2 %; offered rungs measure 6.25 % today (see the i10b report): bound it."""
     from engine.evaluation.truth import evaluate_truth, load_truth_set
 
     report = evaluate_truth(Engine.from_config(None, store=seed_store), load_truth_set())
@@ -117,5 +134,5 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
     assert report.per_type["DATETIME"]["false"] == 0
 
 
-#: Measured false rate of offered rungs on the truth set (seed store) is 0.130; target 0.02.
-TRUTH_FALSE_RATE_BOUND = 0.14
+#: Measured false rate of offered rungs on the truth set (seed store) is 0.0625; target 0.02.
+TRUTH_FALSE_RATE_BOUND = 0.07
