@@ -23,6 +23,13 @@ from engine.truth import NATIONALITY, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
+#: Ladders walked from the class a head noun names. A DEM span names an occupation or a
+#: position itself, so what the class is an instance of is true of it ("coach" is a
+#: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
+#: true (the Horst Wessel Song is a song, not a genre).
+_HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: ("P31", "P279")}
+
+
 class GraphSource(CandidateSource):
     """Ladders from the taxonomy chains of the span's linked item."""
 
@@ -88,7 +95,7 @@ class GraphSource(CandidateSource):
                 continue
             head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
             candidates = [head] + [
-                c for c in self.ladder_for(qid, key, span.entity_type, props=("P279",))
+                c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
                 if fold(c.label) != fold(label)
             ][: self.max_ladder - 1]
             link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
