@@ -22,7 +22,9 @@ Four rules shape the graph ladders (:class:`engine.sources.graph.GraphSource`):
 3. **A nationality adjective generalizes as a nationality.** A DEM or MISC span that is a
    country's demonym ("Israeli", "Norwegian") gets "nationality", not "ethnic group" or
    "country" (unless the linker chose the language: "She speaks Norwegian").
-4. **Specific before general.** A rung whose class is a superclass of a later rung's
+4. **A non-subsective modifier blocks its noun.** "Vice President" is not generalized to
+   "president" (nor "former champion" to "champion"), whatever the class graph says.
+5. **Specific before general.** A rung whose class is a superclass of a later rung's
    class moves after it; a composed rung ("city in Norway") comes before its class
    ("city").
 
@@ -51,6 +53,8 @@ PERSON_ATTRIBUTE = "kindPersonAttribute"
 #: Words after which a name's head noun has ended ("Order of Santiago" → "order").
 _PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
 _WORD = re.compile(r"[\w'’.-]+")
+#: Modifiers that make a noun name something it is not: a vice president is no president.
+NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti"})
 
 
 def rule_files() -> list[Path]:
@@ -263,6 +267,13 @@ class TruthFilter:
         for c in self.taxonomy.parents(qid, "P31"):
             out |= self.superclasses(c)
         return frozenset(out)
+
+    def negated_by_modifier(self, span_text: str, label: str) -> bool:
+        """The rung's words follow a non-subsective modifier in the span ("vice president" → "president")."""
+        words = [w for part in span_words(span_text) for w in part.split("-")]
+        lab = fold(label).split()
+        n = len(lab)
+        return any(words[i:i + n] == lab and words[i - 1] in NON_SUBSECTIVE for i in range(1, len(words) - n + 1))
 
     # --- rule 4: specific before general --------------------------------------------------
     def _above(self, general: Candidate, specific: Candidate) -> bool:
