@@ -90,10 +90,16 @@ def generalize(
 ) -> None:
     """The ordered replacement candidates of one span, with provenance."""
     from engine.errors import SanitizerError
+    from engine.io.contract import parse_generalize_request
 
+    try:  # the same contract as POST /generalize, checked before anything loads
+        req = parse_generalize_request({"span": span, "entity_type": entity_type, "identifier_type": identifier_type, "context": context})
+    except SanitizerError as exc:
+        fail(exc)
+        return
     engine = build_engine(config, store, endpoint, offline, user_agent)
     try:
-        ladder = engine.candidates(span, entity_type, context=context, identifier_type=identifier_type)
+        ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -226,24 +232,31 @@ def train(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
-    rounds: int = typer.Option(100, "--rounds", help="Boosting rounds."),
+    rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
+    ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
 
-    from engine.errors import SanitizerError
+    from engine.errors import InputError, SanitizerError
+    from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
+    from engine.evaluation.served import prepare_served
     from engine.training import prepare, say, train_model
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store, model="none")
     try:
-        prepared = prepare(data, engine)
+        if ladders not in TRAIN_MODES:
+            raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
+        prepared = prepare_served(data, engine, progress=say) if ladders == "served" else prepare(data, engine)
     except SanitizerError as exc:
         fail(exc)
         return
-    say(f"training LambdaRank ({rounds} rounds, seed {seed}) …")
+    rounds = rounds if rounds is not None else rounds_for(ladders)
+    say(f"training LambdaRank on {ladders} ladders ({rounds} rounds, seed {seed}) …")
     ranker = train_model(prepared, engine, seed=seed, rounds=rounds, label_mode=label_mode, data_name=data.name)
+    ranker.info["ladders"] = ladders
     ranker.save(out)
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
@@ -407,30 +420,39 @@ def sanitize(
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
     from engine.batch import run_sanitize
+    from engine.io.cli_checks import plural, sanitize_pairs
+    from kg.procs import exit_on_signals
 
-    engine = build_engine(config, store, endpoint, offline, user_agent)
-    if source.is_dir():
-        files = sorted(p for p in source.iterdir() if p.suffix.lower() in (".json", ".jsonl", ".ndjson"))
-        if not files:
-            fail(ValueError(f"no .json/.jsonl files in {source}"))
-        pairs = [(f, out / (f.stem + ".jsonl")) for f in files]
-    elif source.is_file():
-        pairs = [(source, out)]
-    else:
-        fail(FileNotFoundError(f"no such file or directory: {source}"))
+    try:
+        pairs = sanitize_pairs(source, out, fmt=fmt, overlap=overlap, batch=batch)  # before anything loads
+    except ValueError as exc:
+        fail(exc)
         return
-    total_bad = 0
-    for src, dst in pairs:
-        summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
-                               overlap=overlap, batch=batch, progress=progress)
-        for pos, reason in summary.bad:
-            typer.echo(f"bad record {pos}: {reason}", err=True)
-        if summary.aborted:
-            typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
-            raise typer.Exit(1)
-        total_bad += len(summary.bad)
-        typer.echo(f"{src} → {dst}: {summary.documents} documents, {summary.mentions} mentions, "
-                   f"{len(summary.bad)} bad records skipped, {summary.failed_spans} spans failed closed")
+    engine = build_engine(config, store, endpoint, offline, user_agent)
+    empty = []
+    with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
+        for src, dst in pairs:
+            try:
+                summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
+                                       overlap=overlap, batch=batch, progress=progress)
+            except OSError as exc:  # checked up front, but the disk can fill or permissions change
+                fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
+                return
+            for pos, reason in summary.bad:
+                typer.echo(f"bad record {pos}: {reason}", err=True)
+            for pos, note in summary.merged:
+                typer.echo(f"note {pos}: {note}", err=True)
+            if summary.aborted:
+                typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
+                raise typer.Exit(1)
+            if summary.documents == 0:
+                empty.append(src)
+            skipped = f", {plural(len(summary.skipped), 'document')} not annotated by {annotator} left out" if summary.skipped else ""
+            typer.echo(f"{src} → {dst}: {plural(summary.documents, 'document')}, {plural(summary.mentions, 'mention')}, "
+                       f"{plural(len(summary.bad), 'bad record')} skipped{skipped}, {plural(summary.failed_spans, 'span')} failed closed")
+    if empty:
+        fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
+                        "no output written for it"))
 
 
 @app.command()
@@ -445,6 +467,10 @@ def serve(
     user_agent: Optional[str] = UserAgentOpt,
 ) -> None:
     """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
+    if not 0 <= port <= 65535:
+        fail(ValueError(f"--port must be between 0 and 65535, got {port}"))
+    if max_body < 1:
+        fail(ValueError("--max-body must be at least 1 byte"))
     try:
         import uvicorn
 

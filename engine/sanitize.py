@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from enum import Enum
@@ -25,6 +26,7 @@ from typing import Sequence
 
 from engine.errors import InputError
 from engine.features import DocumentFacts
+from engine.io.spans import snap_to_graphemes, widen_to_words
 from engine.readability import article_fix, at_sentence_start, capitalise
 from engine.sources.base import DocumentState
 from engine.types import (
@@ -54,6 +56,17 @@ _IDENT_RANK = {IdentifierType.NO_MASK: 0, IdentifierType.QUASI: 1, IdentifierTyp
 
 def validate_mentions(text: str, mentions: Sequence[Mention], policy: OverlapPolicy = OverlapPolicy.MERGE) -> list[Mention]:
     """Mentions sorted by offset, checked, overlaps merged (or rejected)."""
+    return resolve_mentions(text, mentions, policy)[0]
+
+
+def resolve_mentions(
+    text: str, mentions: Sequence[Mention], policy: OverlapPolicy = OverlapPolicy.MERGE
+) -> tuple[list[Mention], dict[int, str]]:
+    """Mentions sorted by offset, checked, widened to whole graphemes, overlaps merged.
+
+    Returns the mentions and, per merged mention (index in the returned list), a note
+    saying which mentions were merged. A merged span is widened to whole words.
+    """
     checked = []
     for i, m in enumerate(mentions):
         if not isinstance(m.start, int) or not isinstance(m.end, int):
@@ -63,28 +76,45 @@ def validate_mentions(text: str, mentions: Sequence[Mention], policy: OverlapPol
                 f"mention #{i}: offsets {m.start}–{m.end} are not a non-empty range inside the text (length {len(text)})",
                 position=f"mention #{i}",
             )
+        start, end = snap_to_graphemes(text, m.start, m.end)
+        if (start, end) != (m.start, m.end):
+            m = dataclasses.replace(m, start=start, end=end)
         checked.append((m.start, m.end, i, m))
     checked.sort()
     out: list[Mention] = []
-    origin: list[int] = []
+    origin: list[list[int]] = []
     for start, end, i, m in checked:
         if out and start < out[-1].end:
             prev = out[-1]
             if policy is OverlapPolicy.REJECT:
                 raise InputError(
-                    f"mention #{i} ({start}–{end}) overlaps mention #{origin[-1]} ({prev.start}–{prev.end})",
+                    f"mention #{i} ({start}–{end}) overlaps mention #{origin[-1][0]} ({prev.start}–{prev.end})",
                     position=f"mention #{i}",
                 )
-            longer = m if (m.end - m.start) > (prev.end - prev.start) else prev
-            ident = max((prev.identifier_type, m.identifier_type), key=_IDENT_RANK.__getitem__)
-            out[-1] = Mention(
-                prev.start, max(prev.end, end), longer.entity_type, ident,
-                prev.entity_id or m.entity_id, tuple(dict.fromkeys(prev.related + m.related)), prev.mention_id or m.mention_id,
-            )
+            out[-1] = _merge(text, prev, m)
+            origin[-1].append(i)
+            while len(out) > 1 and out[-1].start < out[-2].end:  # widening reached the previous span
+                out[-2:] = [_merge(text, out[-2], out[-1])]
+                origin[-2:] = [origin[-2] + origin[-1]]
             continue
         out.append(m)
-        origin.append(i)
-    return out
+        origin.append([i])
+    notes = {
+        k: f"merged overlapping mentions {', '.join(f'#{i}' for i in sorted(group))} into {out[k].start}–{out[k].end}"
+        for k, group in enumerate(origin) if len(group) > 1
+    }
+    return out, notes
+
+
+def _merge(text: str, prev: Mention, m: Mention) -> Mention:
+    """One mention covering both, widened to whole words (type of the longer one)."""
+    longer = m if (m.end - m.start) > (prev.end - prev.start) else prev
+    ident = max((prev.identifier_type, m.identifier_type), key=_IDENT_RANK.__getitem__)
+    start, end = widen_to_words(text, min(prev.start, m.start), max(prev.end, m.end))
+    return Mention(
+        start, end, longer.entity_type, ident,
+        prev.entity_id or m.entity_id, tuple(dict.fromkeys(prev.related + m.related)), prev.mention_id or m.mention_id,
+    )
 
 
 def group_entities(mentions: Sequence[Mention]) -> list[int]:
@@ -155,7 +185,7 @@ class DocumentSanitizer:
 
     # --- steps ----------------------------------------------------------------------------
     def _prepare(self, text: str, mentions: Sequence[Mention], opts: SanitizeOptions) -> dict:
-        ms = validate_mentions(text, mentions, opts.overlap)
+        ms, merged = resolve_mentions(text, mentions, opts.overlap)
         entity = group_entities(ms)
         state = DocumentState()
         ladders: dict[int, Ladder] = {}
@@ -184,7 +214,7 @@ class DocumentSanitizer:
                 errors.append(f"span {m.start}–{m.end} ({m.entity_type.value}): {type(exc).__name__}: {exc}; masked")
                 failed.add(k)
         return {"text": text, "mentions": ms, "entity": entity, "ladders": ladders, "items": items,
-                "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity}
+                "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity, "merged": merged}
 
     def _choose(self, p: dict, k: int, original: str, mention: Mention) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
         ladder: Ladder | None = p["ladders"].get(k)
@@ -213,9 +243,11 @@ class DocumentSanitizer:
         edits: list[str] = []
         for k, m in enumerate(ms):
             original = text[m.start:m.end]
+            merge_note = p["merged"].get(k, "")
             if m.identifier_type is IdentifierType.NO_MASK:
                 kept_at = len(built) + (m.start - pos)  # unchanged text since the last replacement
-                replacements.append(Replacement(m, original, original, (), kept_at, kept_at + len(original), kept=True, note="NO_MASK"))
+                replacements.append(Replacement(m, original, original, (), kept_at, kept_at + len(original), kept=True,
+                                                note="; ".join(filter(None, ("NO_MASK", merge_note)))))
                 continue
             first = p["first"].get(entity[k], k)
             if first not in chosen:
@@ -244,6 +276,7 @@ class DocumentSanitizer:
             new_start = len(built)
             built += shown
             segments.append(Segment(new_start, len(built), m.start, m.end))
+            note = "; ".join(filter(None, (note, merge_note)))
             replacements.append(Replacement(m, original, shown, alts[: opts.alternatives], new_start, len(built), kept=False, note=note))
             pos = m.end
         built += text[pos:]

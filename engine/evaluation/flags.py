@@ -7,8 +7,9 @@ measurement is not the implementation.
 
 Each pattern is named after the construction of issue 10 it catches:
 
-``born date in …``         a raw date rung after a word that is not a preposition
-                           ("born date in the 20th century")
+``born date in …``         a raw date rung after a word that is not a preposition or
+                           "a"/"an" ("born date in the 20th century", "following the
+                           date in the 1970s election")
 ``In date in …``           a raw date rung after a preposition ("In date in the 2010s")
 ``Date in … (start)``      a raw date rung opening a sentence
 ``DATE ***``               the DATE placeholder followed by ``***`` ("sentenced to DATE ***")
@@ -55,6 +56,8 @@ FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "he she it they we i you him them himself herself itself themselves there then thus "
     "won lost made took gave went came left moved joined played served held led ran wrote said "
     "received married died born lived worked studied taught became remained returned founded "
+    "put set sent got began saw met found built brought fought read spoke broke chose drove grew knew rose "
+    "stood told thought threw wore beat bore sold paid kept felt meant "
     "until unless whereas whether both either neither only even just still already again".split()
 )
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
@@ -114,7 +117,7 @@ def _text_flags(text: str) -> list[Flag]:
     flags = []
     for m in re.finditer(r"\b(\w+)\s+date in the\b", text):
         word = m.group(1).lower()
-        if word in DETERMINERS:
+        if word in ("a", "an"):  # "a date in the 1980s" reads; "the date in the 1970s election" does not
             continue
         name = "In date in …" if word in PREPOSITIONS else "born date in …"
         flags.append(Flag(name, m.start(), m.end()))

@@ -17,7 +17,8 @@ and over every replacement of the documents:
 
 - **leaks**: a replacement holding the text of another masked mention of the document
   (another entity), or a name (label, alias of 4+ characters, demonym) of the item the
-  linker links that mention to (exact, alias, normalised or demonym links);
+  linker links that mention to (exact, alias, normalised or demonym links) or of the
+  country the mention is a demonym of;
 - **readability flags** (:mod:`engine.evaluation.flags`): each named construction
   counted, and the share of sentences holding one — of all output sentences and of
   those holding a replacement.
@@ -181,10 +182,13 @@ class LeakChecker:
             return set()
         from engine.types import Span
 
+        names: set[str] = set()
+        for country in self.linker.index.demonyms.get(fold(text), ()):  # "French" names France
+            names |= self._reverse().get(country, set())
         links = self.linker.link(Span(text, entity_type, context=context))
-        if not links or links[0].method not in _NAMING_LINKS:
-            return set()
-        return set(self._reverse().get(links[0].qid, ())) | {fold(links[0].label)}
+        if links and links[0].method in _NAMING_LINKS:
+            names |= set(self._reverse().get(links[0].qid, ())) | {fold(links[0].label)}
+        return names
 
     def leaks(self, doc_id: str, result: SanitizeResult, entity_of: dict[int, str]) -> list[Leak]:
         """Leaks of one sanitized document; ``entity_of`` maps a replacement's index to its entity key."""
@@ -243,12 +247,21 @@ class Trainer:
             self.items, self.table = prepared.items, prepared.table
             self.summary = {"ladders": "wikireplace", "training_items": len(self.items)}
         self.groups = ALL_GROUPS
+        self.summary["rounds"] = self.rounds = rounds_for(mode)
 
     def train(self, doc_ids: set[str]):
         from engine.selection import train_ranker
 
         idx = [i for i, it in enumerate(self.items) if it.item.group in doc_ids]
-        return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed)
+        return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed, rounds=self.rounds)
+
+
+def rounds_for(ladders: str) -> int:
+    """Default boosting rounds of a training mode (see :data:`engine.evaluation.served.SERVED_ROUNDS`)."""
+    from engine.evaluation.served import SERVED_ROUNDS
+    from engine.ranker import DEFAULT_ROUNDS
+
+    return SERVED_ROUNDS if ladders == "served" else DEFAULT_ROUNDS
 
 
 def with_ranker(engine, ranker):
@@ -266,7 +279,8 @@ def _records(data: Path) -> dict[str, DocRecord]:
     for rec in read_documents(data, "wikireplace"):
         if isinstance(rec, BadRecord):
             raise InputError(f"{rec.position}: {rec.reason}")
-        out[rec.doc_id] = rec
+        if isinstance(rec, DocRecord):
+            out[rec.doc_id] = rec
     return out
 
 
@@ -363,7 +377,7 @@ def evaluate_sanitize(
                 progress(f"fold {f + 1}/{folds}: trained on {len(all_ids - test_ids)} documents ({time.perf_counter() - t0:.1f} s)")
     for ranker, doc_ids in plan:
         served = with_ranker(engine, ranker)
-        batch = [d for d in docs if d.doc_id in doc_ids]
+        batch = [d for d in docs if d.doc_id in doc_ids and d.doc_id in records]
         results = served.sanitize_many([(records[d.doc_id].text, records[d.doc_id].mentions) for d in batch], alternatives=10_000)
         for d, result in zip(batch, results):
             score_document(report, d, result, checker, examples)

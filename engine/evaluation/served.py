@@ -9,6 +9,11 @@ whose majority choice is not in our ladder is left out of training (``***`` alwa
 
 Every mention gets its own ladder (the sanitizer ranks only the first mention of an
 entity and reuses its choice; for training, later mentions are examples too).
+
+:data:`SERVED_ROUNDS`: boosting rounds for served ladders. With 1,033 training items,
+fewer rounds than the WikiReplace default (100) generalise better: grouped 5-fold CV on
+the served items (three fold seeds) gave 85.3 % at 100 rounds, 86.1 % at 50, 86.4 % at
+30–40, 86.3 % at 10–20.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from engine.features import RankItem
+from engine.features import ALL_GROUPS, FeatureBuilder, RankItem
 from engine.types import EntityType, Mention
-from engine.wikireplace import WRDocument
+from engine.wikireplace import WRDocument, load_wikireplace
+
+SERVED_ROUNDS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +96,22 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
         if progress and n % 25 == 0:
             progress(f"served ladders: {n}/{len(docs)} documents")
     return out
+
+
+def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None):
+    """:class:`engine.training.PreparedData` of served-ladder items: what ``taxogen train``
+    fits by default (features from the same builder as ``Engine.rank_items``)."""
+    import time
+
+    from engine.selection import FeatureTable
+    from engine.training import PreparedData
+
+    t0 = time.perf_counter()
+    docs = load_wikireplace(data)
+    served = served_items(engine, docs, progress)
+    if progress:
+        skipped = ", ".join(f"{k} {v}" for k, v in sorted(served.skipped.items())) or "none"
+        progress(f"{len(docs)} documents, {served.annotated} annotated mentions, {len(served.items)} on our ladders (left out: {skipped})")
+    builder = FeatureBuilder(engine.embedder, groups=ALL_GROUPS, graph=engine.graph_stats)
+    table = FeatureTable.build(builder, served.items)
+    return PreparedData(served.items, table, builder, time.perf_counter() - t0)
