@@ -162,6 +162,48 @@ def evaluate_generation_cmd(
         typer.echo(f"  {d['type']:<9}{d['span']!r:<28} heuristic {d['heuristic']} ours {d['ours']}  [{tag}]")
 
 
+@evaluate_app.command("truth")
+def evaluate_truth_cmd(
+    store: Optional[Path] = StoreOpt,
+    truth: Optional[Path] = typer.Option(None, "--truth", help="Truth set (JSON lines; default tests/data/truth_set.jsonl)."),
+    config: Optional[Path] = ConfigOpt,
+    as_json: bool = typer.Option(False, "--json"),
+    show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
+    chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
+) -> None:
+    """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.truth import evaluate_truth, load_truth_set
+
+    try:
+        judgments = load_truth_set(truth)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    report = evaluate_truth(build_engine(config, store), judgments, chosen=chosen)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or 'embedded'})")
+    typer.echo(f"  {'type':<9}{'spans':>6}{'offered':>8}{'judged':>8}{'false':>7}{'false rate':>11}{'first rung false':>18}{'unjudged':>9}")
+    for t, st in report.per_type.items():
+        rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"
+        first = f"{st['first_false']}/{st['first_judged']}"
+        typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
+    if chosen:
+        typer.echo("chosen rung (ranker's pick per span):")
+        typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
+        for t, st in report.per_type.items():
+            rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"
+            typer.echo(f"  {t:<9}{st['chosen_judged']:>8}{st['chosen_false']:>7}{rate:>11}{st['chosen_mask']:>6}{st['chosen_unjudged']:>9}")
+    typer.echo(f"false rungs ({len(report.false_rungs)}):")
+    for r in report.false_rungs[:show]:
+        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  ({r['reason']})")
+    typer.echo(f"unjudged rungs ({len(report.unjudged)}):")
+    for r in report.unjudged[:show]:
+        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  [{r['doc_id']}] {r['context'][:80]!r}")
+
+
 @bench_app.command("candidates")
 def bench_candidates_cmd(
     store: Optional[Path] = StoreOpt,

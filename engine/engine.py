@@ -13,6 +13,7 @@ from engine.linking import LabelIndex, Linker
 from engine.sources.base import DocumentState
 from engine.sources.graph import GraphSource
 from engine.sources.registry import SourceRegistry, rule_sources
+from engine.truth import TruthFilter, TruthRules
 from engine.features import FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
 
@@ -78,7 +79,8 @@ class Engine:
             remote = RemoteFallback(taxonomy_remote, linker, chains)
         sources = rule_sources()
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote,
+                        truth=TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)),
             entity_types=(EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC),
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
