@@ -1,4 +1,4 @@
-"""The candidate spans of a raw text: spaCy NER + gazetteer + rules, merged, persons linked."""
+"""The candidate spans of a raw text: spaCy NER + gazetteer + rules (+ parse), merged, persons linked."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from engine.detect.merge import merge_spans
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
+from engine.detect.syntax import syntax_spans, uncovered
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
@@ -30,7 +31,7 @@ class CandidateFinder:
     """Runs the three layers over a text. ``layers`` picks which (default all three)."""
 
     def __init__(self, gazetteer: "Gazetteer | None", *, model: str = DEFAULT_MODEL,
-                 layers: tuple[str, ...] = ("ner", "gazetteer", "rules")) -> None:
+                 layers: tuple[str, ...] = ("ner", "gazetteer", "rules", "syntax")) -> None:
         self.gazetteer = gazetteer
         self.model = model
         self.layers = layers
@@ -55,6 +56,8 @@ class CandidateFinder:
             layers.append(rule_spans(text))
         if "gazetteer" in self.layers and self.gazetteer is not None:
             layers.append(self.gazetteer.spans(text))
+        if "syntax" in self.layers:
+            layers.append(uncovered(syntax_spans(doc), [s for layer in layers for s in layer]))
         spans = merge_spans(text, *layers)
         spans = link_persons(text, spans)
         return Candidates(text, doc, spans)

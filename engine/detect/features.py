@@ -23,11 +23,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
 ETYPES = tuple(t.value for t in EntityType)
-NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8))
+NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun")
 POS = ("NOUN", "PROPN", "ADJ", "NUM", "VERB", "ADV", "ADP", "DET", "PRON", "AUX", "CCONJ", "PUNCT", "X", "SYM", "PART", "SPACE", "INTJ", "SCONJ")
 DEPS = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "amod", "conj", "npadvmod", "nmod", "poss", "ROOT", "dep", "nummod", "prep")
 PREV_WORDS = ("in", "at", "of", "born", "from", "for", "by", "with", "the", "a", "an", "and", "to", "as", "on", "since", "until", "(", ",", "his", "her", "was", "is", "became", "named", "won", "–", "-")
-SOURCES = ("ner", "gazetteer", "rule", "coref", "title")
+SOURCES = ("ner", "gazetteer", "rule", "coref", "title", "syntax")
 _MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b", re.I)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _DAYNUM = re.compile(r"\b([12][0-9]|3[01]|0?[1-9])(st|nd|rd|th)?\b")
@@ -35,7 +35,7 @@ _DAYNUM = re.compile(r"\b([12][0-9]|3[01]|0?[1-9])(st|nd|rd|th)?\b")
 CATEGORICAL = {"etype": ETYPES, "ner_label": NER_LABELS, "gaz_kind": KINDS, "root_pos": POS, "root_dep": DEPS,
                "prev_pos": POS, "next_pos": POS, "prev_word": PREV_WORDS}
 NUMERIC = (
-    "src_ner", "src_gazetteer", "src_rule", "src_coref", "src_title", "n_sources", "n_items", "item_degree",
+    "src_ner", "src_gazetteer", "src_rule", "src_coref", "src_title", "src_syntax", "n_sources", "n_items", "item_degree",
     "len_chars", "n_words", "cap_first", "all_upper", "all_lower", "has_digit", "all_digits", "cap_ratio",
     "sent_start", "rel_pos", "sent_index", "first_sentence", "freq_text", "freq_entity", "first_of_entity",
     "is_subject", "person_rank", "inner_n", "inner_dem", "inner_loc", "inner_org", "has_year", "has_month", "has_day",

@@ -14,7 +14,7 @@ import re
 
 from engine.detect.spans import DetectedSpan
 
-_PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3}
+_PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
 _OF_NAME = re.compile(r"\s+of\s+(?:the\s+)?(?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+(?:the\s+)?|and\s+|for\s+|&\s+)?[A-Z][\w'’.-]*)*")
 
 
@@ -41,7 +41,8 @@ def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
 def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:
     if len(group) == 1:
         return group[0]
-    best = min(group, key=_rank)
+    typed = [s for s in group if s.sources != frozenset({"syntax"})]
+    best = min(typed or group, key=_rank)
     start, end = min(s.start for s in group), max(s.end for s in group)
     sources = frozenset().union(*(s.sources for s in group))
     gaz = [s for s in group if s.gaz_kind]

@@ -66,6 +66,8 @@ def _same_person(words: list[str], full: list[str]) -> bool:
 def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """Spans with subject, titles, person clusters and missed name mentions applied."""
     spans = _subject(text, sorted(spans, key=lambda s: s.start))
+    spans = _join_fragments(text, spans)
+    spans = _variants(text, spans)
     spans = [_with_title(text, s) if s.entity_type is EntityType.PERSON else s for s in spans]
     clusters: list[list[str]] = []
     assigned: list[DetectedSpan] = []
@@ -74,6 +76,9 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             assigned.append(s)
             continue
         words = name_words(s.text)
+        if "variant" in s.inner and clusters:
+            assigned.append(s.with_(entity_id="person-1"))
+            continue
         for i, full in enumerate(clusters):
             if _same_person(words, full) or _same_person(full, words):
                 if len(words) > len(full):
@@ -106,6 +111,64 @@ def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     subject = DetectedSpan(s, e, text[s:e], EntityType.PERSON, sources,
                            ner_label=overlapping[0].ner_label if overlapping else None, inner=("subject",))
     return sorted(rest + [subject], key=lambda x: x.start)
+
+
+_GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*)?$")
+_VARIANT_LABEL = re.compile(r"^\s*(?:(?:simplified|traditional|born|also|native|full|original)\s+)?([A-Z][\w-]*|pinyin|romanized)\s*:\s*(.+?)\s*$")
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
+
+
+def _join_fragments(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """A person's name split by a quoted nickname or by NER ("Albrecht" + "Ali" Höhler")."""
+    out: list[DetectedSpan] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if (prev is not None and EntityType.PERSON in (prev.entity_type, s.entity_type)
+                and prev.entity_type not in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
+                and s.entity_type not in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
+                and _GAP.match(text[prev.end:s.start]) and s.text[:1].isupper() and prev.text[:1].isupper()):
+            out[-1] = prev.with_(end=s.end, text=text[prev.start:s.end], sources=prev.sources | s.sources,
+                                 entity_type=EntityType.PERSON)
+            continue
+        out.append(s)
+    return out
+
+
+def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """The subject's name in other scripts or spellings, in the parentheses after it:
+    "(Greek: Γλαύκος Κληρίδης; born …)", "(宇野沢 祐次, Unozawa Yuji, born …)"."""
+    persons = [s for s in spans if s.entity_type is EntityType.PERSON]
+    if not persons or persons[0].start > 5:
+        return spans
+    subject = persons[0]
+    m = re.compile(r"\s*\(([^()]{1,300})\)").match(text, subject.end)
+    if not m:
+        return spans
+    found: list[tuple[int, int]] = []
+    pos = m.start(1)
+    for seg in re.split(r"([;,])", m.group(1)):
+        a, b = pos, pos + len(seg)
+        pos = b
+        if seg in (";", ","):
+            continue
+        lm = _VARIANT_LABEL.match(seg)
+        if lm and lm.group(1).lower() not in ("born", "died", "also"):
+            a = a + lm.start(2)
+            b = a + len(lm.group(2))
+        elif not lm and seg.strip() and not _LATIN.search(seg) and any(c.isalpha() for c in seg):
+            a = a + (len(seg) - len(seg.lstrip()))
+            b = a + len(seg.strip())
+        else:
+            continue
+        while b > a and not text[b - 1].isalnum():
+            b -= 1
+        if b > a and not re.search(r"\d", text[a:b]):
+            found.append((a, b))
+    if not found:
+        return spans
+    keep = [s for s in spans if not any(s.start < b and a < s.end for a, b in found)]
+    new = [DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), inner=("variant",)) for a, b in found]
+    return sorted(keep + new, key=lambda x: x.start)
 
 
 def _with_title(text: str, span: DetectedSpan) -> DetectedSpan:
