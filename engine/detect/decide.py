@@ -1,6 +1,9 @@
 """The masking decision: DIRECT, QUASI or NO_MASK for each candidate span.
 
-A LightGBM multiclass model over :mod:`engine.detect.features`, trained on the annotated
+A LightGBM multiclass model over :mod:`engine.detect.features` plus two *priors* learnt
+from the training documents — how often annotators masked a span with the same text, and
+one with the same last word ("senator", "presidency"), smoothed towards the overall rate
+and, for a training document, counted without that document — trained on the annotated
 documents (WikiReplace/TAB format; a candidate takes the identifier type of the annotated
 mention it overlaps most — DIRECT before QUASI before NO_MASK — and NO_MASK when it
 overlaps none). A span is masked when ``P(DIRECT) + P(QUASI) >= threshold``; it is then
@@ -18,6 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from collections import Counter
+
 from engine.detect.features import CATEGORICAL, FEATURES
 from engine.detect.spans import DetectedSpan
 from engine.errors import RankerError
@@ -33,6 +38,41 @@ PARAMS: dict[str, Any] = {
     "num_threads": 2, "deterministic": True, "force_row_wise": True, "max_cat_to_onehot": 16,
 }
 ROUNDS = 300
+PRIOR_FEATURES = ("prior_text_rate", "prior_text_n", "prior_word_rate", "prior_word_n")
+ALL_FEATURES = FEATURES + PRIOR_FEATURES
+SMOOTHING = 2.0
+
+
+def prior_keys(span: DetectedSpan) -> tuple[str, str]:
+    """The text key and last-word key a span's priors are counted under."""
+    text = " ".join(span.text.casefold().split())
+    words = [w.strip(".,;:'\"()") for w in text.split()]
+    return f"t:{text}", f"w:{words[-1] if words else ''}"
+
+
+def count_priors(spans: list[DetectedSpan], labels: Sequence[IdentifierType]) -> dict[str, list[int]]:
+    """key → [masked, total] over one document's candidates."""
+    out: dict[str, list[int]] = {}
+    for s, y in zip(spans, labels):
+        for k in prior_keys(s):
+            c = out.setdefault(k, [0, 0])
+            c[0] += int(y is not IdentifierType.NO_MASK)
+            c[1] += 1
+    return out
+
+
+def add_priors(spans: list[DetectedSpan], X: np.ndarray, priors: dict[str, list[int]], base: float,
+               exclude: dict[str, list[int]] | None = None) -> np.ndarray:
+    """``X`` with the :data:`PRIOR_FEATURES` columns (``exclude``: counts to leave out)."""
+    cols = np.zeros((len(spans), len(PRIOR_FEATURES)))
+    for i, s in enumerate(spans):
+        for j, k in enumerate(prior_keys(s)):
+            m, n = priors.get(k, (0, 0))
+            if exclude and k in exclude:
+                m, n = m - exclude[k][0], n - exclude[k][1]
+            cols[i, 2 * j] = (m + SMOOTHING * base) / (n + SMOOTHING)
+            cols[i, 2 * j + 1] = n
+    return np.hstack([np.asarray(X, dtype=np.float64).reshape(len(spans), -1), cols])
 
 
 def shipped_decider_dir() -> Path:
@@ -59,29 +99,42 @@ class Decider:
     booster: Any
     threshold: float = DEFAULT_THRESHOLD
     info: dict[str, Any] = field(default_factory=dict)
+    priors: dict[str, list[int]] = field(default_factory=dict)
+    base_rate: float = 0.5
 
     @classmethod
-    def train(cls, X: np.ndarray, y: Sequence[IdentifierType], *, seed: int = 13, rounds: int = ROUNDS,
-              threshold: float = DEFAULT_THRESHOLD, info: dict[str, Any] | None = None) -> "Decider":
+    def train(cls, docs: Sequence[tuple[list[DetectedSpan], np.ndarray, Sequence[IdentifierType]]], *, seed: int = 13,
+              rounds: int = ROUNDS, threshold: float = DEFAULT_THRESHOLD, info: dict[str, Any] | None = None) -> "Decider":
+        """Train on ``(spans, features, labels)`` per document."""
         import lightgbm as lgb
 
-        labels = np.array([CLASSES.index(v) for v in y], dtype=np.int32)
+        per_doc = [count_priors(spans, y) for spans, _, y in docs]
+        priors: dict[str, list[int]] = {}
+        for counts in per_doc:
+            for k, (m, n) in counts.items():
+                c = priors.setdefault(k, [0, 0])
+                c[0] += m
+                c[1] += n
+        ys = [v for _, _, y in docs for v in y]
+        base = sum(v is not IdentifierType.NO_MASK for v in ys) / max(1, len(ys))
+        X = np.vstack([add_priors(spans, x, priors, base, exclude=counts)
+                       for (spans, x, _), counts in zip(docs, per_doc) if len(spans)])
+        labels = np.array([CLASSES.index(v) for v in ys], dtype=np.int32)
         params = dict(PARAMS, seed=seed, bagging_seed=seed, feature_fraction_seed=seed, data_random_seed=seed)
-        data = lgb.Dataset(np.asarray(X, dtype=np.float64), labels, feature_name=list(FEATURES),
-                           categorical_feature=list(CATEGORICAL), free_raw_data=False)
+        data = lgb.Dataset(X, labels, feature_name=list(ALL_FEATURES), categorical_feature=list(CATEGORICAL), free_raw_data=False)
         booster = lgb.train(params, data, num_boost_round=rounds)
-        return cls(booster, threshold, dict(info or {}, rows=int(len(labels)), seed=seed, rounds=rounds))
+        return cls(booster, threshold, dict(info or {}, rows=int(len(labels)), seed=seed, rounds=rounds), priors, base)
 
-    def probabilities(self, X: np.ndarray) -> np.ndarray:
+    def probabilities(self, spans: list[DetectedSpan], X: np.ndarray) -> np.ndarray:
         """Rows of P(NO_MASK), P(DIRECT), P(QUASI)."""
-        if len(X) == 0:
+        if len(spans) == 0:
             return np.zeros((0, 3))
-        return np.asarray(self.booster.predict(np.asarray(X, dtype=np.float64)))
+        return np.asarray(self.booster.predict(add_priors(spans, X, self.priors, self.base_rate)))
 
     def decide(self, spans: list[DetectedSpan], X: np.ndarray, threshold: float | None = None) -> list[DetectedSpan]:
         """``spans`` with ``identifier_type`` and ``score`` (P(mask)) set."""
         t = self.threshold if threshold is None else threshold
-        P = self.probabilities(X)
+        P = self.probabilities(spans, X)
         out = []
         for s, p in zip(spans, P):
             mask = float(p[1] + p[2])
@@ -93,8 +146,10 @@ class Decider:
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
         self.booster.save_model(str(d / MODEL_FILE))
-        meta = {"features": list(FEATURES), "classes": [c.value for c in CLASSES], "threshold": self.threshold,
-                "params": PARAMS, "info": self.info}
+        meta = {"features": list(ALL_FEATURES), "classes": [c.value for c in CLASSES], "threshold": self.threshold,
+                "params": PARAMS, "info": self.info, "base_rate": self.base_rate,
+                # span texts seen once are left out (they only name one document's entities)
+                "priors": {k: v for k, v in sorted(self.priors.items()) if v[1] >= 2}}
         (d / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
     @classmethod
@@ -107,7 +162,8 @@ class Decider:
             booster = lgb.Booster(model_file=str(d / MODEL_FILE))
         except (OSError, ValueError, lgb.basic.LightGBMError) as exc:
             raise RankerError(f"cannot load the detection decider from {d}: {exc}", path=str(d)) from None
-        if meta.get("features") != list(FEATURES):
+        if meta.get("features") != list(ALL_FEATURES):
             raise RankerError(f"the decider in {d} was trained with another feature schema; retrain it "
                               "(taxogen train-detect)", path=str(d))
-        return cls(booster, float(meta.get("threshold", DEFAULT_THRESHOLD)), meta.get("info", {}))
+        return cls(booster, float(meta.get("threshold", DEFAULT_THRESHOLD)), meta.get("info", {}),
+                   {k: list(v) for k, v in meta.get("priors", {}).items()}, float(meta.get("base_rate", 0.5)))

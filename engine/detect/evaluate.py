@@ -159,9 +159,7 @@ def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold:
     decided: list[list] = [[] for _ in prep.docs]
     for f in range(folds):
         train = [i for i, a in enumerate(assign) if a != f]
-        X = np.vstack([prep.X[i] for i in train if len(prep.X[i])])
-        y = [lab for i in train for lab in prep.y[i]]
-        model = Decider.train(X, y, seed=seed)
+        model = Decider.train([(prep.cands[i].spans, prep.X[i], prep.y[i]) for i in train], seed=seed)
         for i, a in enumerate(assign):
             if a == f:
                 decided[i] = model.decide(prep.cands[i].spans, prep.X[i], threshold)

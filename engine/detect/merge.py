@@ -15,7 +15,7 @@ import re
 from engine.detect.spans import DetectedSpan
 
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
-_OF_NAME = re.compile(r"\s+of\s+(?:the\s+)?(?:[A-Z][\w'’.-]*)(?:\s+(?:of\s+(?:the\s+)?|and\s+|for\s+|&\s+)?[A-Z][\w'’.-]*)*")
+_OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
 
 
 def _rank(span: DetectedSpan) -> tuple[int, int, int]:
@@ -24,7 +24,11 @@ def _rank(span: DetectedSpan) -> tuple[int, int, int]:
 
 def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     """One list of non-overlapping spans from several layers (see the module docstring)."""
-    spans = sorted((s for layer in layers for s in layer), key=lambda s: (s.start, -s.end))
+    typed = [s for layer in layers for s in layer if "syntax" not in s.sources]
+    parsed = [s for layer in layers for s in layer if "syntax" in s.sources]
+    # a parse span that would glue two spans of the other layers together is dropped
+    parsed = [p for p in parsed if sum(1 for t in typed if t.start < p.end and p.start < t.end) < 2]
+    spans = sorted(typed + parsed, key=lambda s: (s.start, -s.end))
     groups: list[list[DetectedSpan]] = []
     end = -1
     for s in spans:

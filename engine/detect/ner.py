@@ -60,7 +60,7 @@ def ner_spans(doc: "Doc") -> list[DetectedSpan]:
         start, end = ent.start_char, ent.end_char
         text = doc.text[start:end]
         # spaCy keeps a leading "the" in some ORG/LOC names ("the University of Oslo"): drop it
-        if text.lower().startswith("the ") and etype in (EntityType.ORG, EntityType.LOC, EntityType.MISC):
+        if text.lower().startswith("the "):
             start += 4
             text = text[4:]
         if text.endswith(("'s", "’s")):

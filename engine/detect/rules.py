@@ -25,7 +25,7 @@ DATE_PATTERNS = [
     rf"\b{_DAY}\s+(?:of\s+)?(?:{_MONTHS})(?:,?\s+{_YEAR})?\b",           # 15 November 2013, 3 May
     rf"\b(?:{_MONTHS})\s+{_DAY}(?:,?\s+{_YEAR})?\b",                      # November 15, 2013
     rf"\b(?:{_MONTHS}),?\s+{_YEAR}\b",                                      # November 2013
-    rf"\b{_YEAR}\s*{_DASH}\s*(?:{_YEAR}|[0-9]{{2}})(?:\s+season)?\b",       # 1990/91 season, 1992–93, 1885–1962
+    rf"\b{_YEAR}\s*{_DASH}\s*[0-9]{{2}}(?:\s+season)?\b",                    # 1990/91 season, 1992–93
     rf"\b(?:[0-9]{{4}}|[0-9]{{2}})s\b",                                    # 1970s
     rf"\b{_YEAR}(?:\s+season)?\b",                                          # 2003
     r"\b[0-9]{1,2}[./-][0-9]{1,2}[./-](?:[0-9]{4}|[0-9]{2})\b",             # 12/03/2001

@@ -1,7 +1,7 @@
 """A fourth, high-recall layer read off spaCy's parse: spans the other layers miss.
 
-- **proper-noun runs**: capitalised words joined by "of", "the", "and", "for", "&", "de"
-  … ("Tales from the Crypt", "Cape Cod Baseball League", "Dravida Munnetra Kazhagam");
+- **proper-noun runs**: capitalised words joined by "of", "the", "&", "de", "von" …
+  ("Cape Cod Baseball League", "Dravida Munnetra Kazhagam", "Bank of the West");
 - **acronyms** ("LTTE", "ISKF", "TD");
 - **quoted titles** ("Control", "微光");
 - **nouns with their modifiers** not covered by anything else ("presidency", "foreign
@@ -23,7 +23,7 @@ from engine.types import EntityType
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
-_CONNECT = frozenset({"of", "the", "and", "for", "&", "de", "du", "la", "le", "von", "van", "der", "del", "da", "di", "from", "on", "in", "a"})
+_CONNECT = frozenset({"of", "the", "&", "de", "du", "la", "le", "von", "van", "der", "del", "da", "di"})
 _ROLE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|ee|eer|ier|ess|ess|ive|ary|ect|ace|ach|ain|ard|ent|ger|oner)s?$")
 _QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,60})[\"”»]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")

@@ -5,8 +5,9 @@ Rules, in order:
 1. **The subject.** A biography opens with its subject's name; a span at the start of
    the text that NER typed ORG/LOC/MISC (or missed) and that is a run of capitalised
    words before "(", "is", "was" or "," is made a PERSON.
-2. **Titles** ("Dr.", "Sir", "President", "Governor" …) right before a PERSON are taken
-   into the span ("Dr. Donald Blake", "President Richard Nixon").
+2. **Titles** ("Dr.", "Sir", "President", "Governor" …) right before a PERSON and
+   post-nominals right after it ("FREng", "OBE", "Jr.") are taken into the span
+   ("Dr. Donald Blake", "President Richard Nixon").
 3. **Clusters.** A PERSON whose name words are all words of an earlier person's name
    ("Solberg", "Ingrid") or match its initials ("M. K. Alagiri" ~ "Alagiri", "JRR") joins
    that person; otherwise it starts a new one.
@@ -171,11 +172,18 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return sorted(keep + new, key=lambda x: x.start)
 
 
+_POSTNOMINAL = re.compile(r"(?:,?[ \t]+(?:[A-Z][A-Za-z]*[A-Z][A-Za-z]*|Jr\.?|Sr\.?|II|III|IV)(?![\w]))+")
+
+
 def _with_title(text: str, span: DetectedSpan) -> DetectedSpan:
+    """Titles before ("Dr.", "President") and post-nominals after ("FREng", "OBE", "Jr.") a name."""
     m = _TITLE_RE.search(text, max(0, span.start - 40), span.start)
-    if not m or m.end() != span.start:
-        return span
-    return span.with_(start=m.start(), text=text[m.start():span.end], sources=span.sources | {"title"})
+    if m and m.end() == span.start:
+        span = span.with_(start=m.start(), text=text[m.start():span.end], sources=span.sources | {"title"})
+    p = _POSTNOMINAL.match(text, span.end)
+    if p:
+        span = span.with_(end=p.end(), text=text[span.start:p.end()], sources=span.sources | {"title"})
+    return span
 
 
 def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> list[DetectedSpan]:
