@@ -1,7 +1,8 @@
 """The HTTP API (FastAPI). Build it with :func:`create_app`; run it with ``taxogen serve``.
 
 Routes: ``GET /health``, ``GET /sources``, ``POST /generalize`` (one span → ranked
-candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement),
+candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement;
+without ``mentions`` the spans are detected), ``POST /detect`` (raw text → spans),
 OpenAPI docs at ``/docs``. Request bodies above ``max_body_bytes`` get 413; invalid input
 gets 422 with a message; unknown components 404; other engine failures 500.
 """
@@ -34,11 +35,17 @@ class MentionIn(BaseModel):
 
 class SanitizeIn(BaseModel):
     text: str = Field(..., max_length=200_000)
-    mentions: list[MentionIn] = Field(default_factory=list, max_length=5_000)
+    # issue 13: leave "mentions" out to have the spans detected; [] means nothing to mask
+    mentions: list[MentionIn] | None = Field(None, max_length=5_000, description="Spans to mask; absent: detected from the text.")
     overlap: Literal["merge", "reject"] = "merge"
     readability: bool = True
     with_originals: bool = False
     alternatives: int = Field(5, ge=0, le=50)
+
+
+class DetectIn(BaseModel):
+    text: str = Field(..., max_length=200_000)
+    all: bool = Field(False, description="Also return the spans decided NO_MASK.")
 
 
 class GeneralizeIn(BaseModel):
@@ -177,10 +184,20 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
 
     @app.post("/sanitize")
     def sanitize(req: SanitizeIn) -> dict[str, Any]:
-        mentions = [to_mention(m, i) for i, m in enumerate(req.mentions)]
         with lock:
+            if req.mentions is None:  # issue 13: detect the spans of a raw text
+                mentions = engine.detect_mentions(req.text)
+            else:
+                mentions = [to_mention(m, i) for i, m in enumerate(req.mentions)]
             result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability, alternatives=req.alternatives)
         return result_to_dict("request", result, with_originals=req.with_originals)
+
+    @app.post("/detect")
+    def detect(req: DetectIn) -> dict[str, Any]:
+        """The spans of a raw text with their masking decision (issue 13)."""
+        with lock:
+            spans = engine.detect(req.text)
+        return {"spans": [s.to_dict() for s in spans if req.all or s.masked]}
 
     return _wrap(app, max_body_bytes)
 

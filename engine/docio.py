@@ -8,6 +8,10 @@ Input formats:
   ``annotations[annotator]["entity_mentions"]``); the mentions of one annotator are used
   (``annotator=None``: the first one of each document).
 - ``json``: one document object in the ``jsonl`` shape.
+- ``txt``: a plain-text file is one document (its file name is its id).
+
+A document **without** a ``mentions`` key gets ``mentions=None``: its spans are detected
+(:mod:`engine.detect`); ``"mentions": []`` means there is nothing to mask.
 
 Every bad record yields a :class:`BadRecord` with its position (``file:line`` or
 ``file#index``) instead of being dropped; the caller skips it or stops.
@@ -25,14 +29,14 @@ from typing import IO, Any, Iterator
 from engine.errors import InputError
 from engine.types import EntityType, IdentifierType, Mention, SanitizeResult
 
-FORMATS = ("auto", "jsonl", "wikireplace", "json")
+FORMATS = ("auto", "jsonl", "wikireplace", "json", "txt")
 
 
 @dataclass(frozen=True, slots=True)
 class DocRecord:
     doc_id: str
     text: str
-    mentions: tuple[Mention, ...]
+    mentions: tuple[Mention, ...] | None  # None: detect the spans (issue 13)
     position: str
 
 
@@ -67,9 +71,12 @@ def document_from_dict(d: Any, position: str, default_id: str) -> DocRecord:
     text = d.get("text")
     if not isinstance(text, str):
         raise InputError(f"{position}: document lacks a string 'text'", position=position)
+    # issue 13: a document without a 'mentions' key is detected; "mentions": [] masks nothing
+    if "mentions" not in d:
+        return DocRecord(str(d.get("id") or d.get("doc_id") or default_id), text, None, position)
     raw = d.get("mentions")
     if not isinstance(raw, list):
-        raise InputError(f"{position}: document lacks a 'mentions' list", position=position)
+        raise InputError(f"{position}: 'mentions' must be a list (leave it out to detect the spans)", position=position)
     mentions = tuple(mention_from_dict(m, f"{position} mention #{i}") for i, m in enumerate(raw))
     return DocRecord(str(d.get("id") or d.get("doc_id") or default_id), text, mentions, position)
 
@@ -78,6 +85,8 @@ def detect_format(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
         return "jsonl"
+    if name.endswith(".txt"):
+        return "txt"
     with open(path, encoding="utf-8") as fh:
         head = fh.read(4096).lstrip()
     return "wikireplace" if head.startswith("[") else "json"
@@ -90,6 +99,12 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
         fmt = detect_format(p)
+    if fmt == "txt":
+        try:
+            yield DocRecord(p.stem, p.read_text(encoding="utf-8"), None, p.name)
+        except UnicodeDecodeError as exc:
+            yield BadRecord(p.name, f"not UTF-8 text: {exc.reason} at byte {exc.start}")
+        return
     if fmt == "jsonl":
         with open(p, encoding="utf-8") as fh:
             for no, line in enumerate(fh, start=1):

@@ -198,6 +198,24 @@ class Engine:
             sentence=sentence, candidates=rank_cands, span_start=start, **document,
         )
 
+    # --- detection (issue 13: raw text in) -----------------------------------------------
+    @property
+    def detector(self):
+        """The span detector over this engine's store (:mod:`engine.detect`; built on first use)."""
+        if getattr(self, "_detector", None) is None:
+            from engine.detect import Detector
+
+            self._detector = Detector.from_store(self.kg, self.linker.taxonomy)
+        return self._detector
+
+    def detect(self, text: str):
+        """Every candidate span of a raw ``text`` with its masking decision (``DetectedSpan``)."""
+        return self.detector.detect(text)
+
+    def detect_mentions(self, text: str):
+        """The spans of ``text`` to mask, as :class:`Mention` (one ``entity_id`` per person)."""
+        return self.detector.mentions(text)
+
     # --- documents ----------------------------------------------------------------------
     def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
         """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`)."""
