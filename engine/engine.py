@@ -205,7 +205,8 @@ class Engine:
         if getattr(self, "_detector", None) is None:
             from engine.detect import Detector
 
-            self._detector = Detector.from_store(self.kg, self.linker.taxonomy)
+            decider = None if self.config.detect_model == "shipped" else self.config.detect_model
+            self._detector = Detector.from_store(self.kg, self.linker.taxonomy, model=self.config.spacy_model, decider=decider)
         return self._detector
 
     def detect(self, text: str):

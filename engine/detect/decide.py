@@ -21,7 +21,6 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from collections import Counter
 
 from engine.detect.features import CATEGORICAL, FEATURES
 from engine.detect.spans import DetectedSpan
@@ -33,11 +32,11 @@ MODEL_FILE = "model.txt"
 META_FILE = "decider.json"
 DEFAULT_THRESHOLD = 0.3
 PARAMS: dict[str, Any] = {
-    "objective": "multiclass", "num_class": 3, "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 5,
+    "objective": "multiclass", "num_class": 3, "learning_rate": 0.05, "num_leaves": 7, "min_data_in_leaf": 10,
     "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0, "verbosity": -1,
     "num_threads": 2, "deterministic": True, "force_row_wise": True, "max_cat_to_onehot": 16,
 }
-ROUNDS = 300
+ROUNDS = 200
 PRIOR_FEATURES = ("prior_text_rate", "prior_text_n", "prior_word_rate", "prior_word_n")
 ALL_FEATURES = FEATURES + PRIOR_FEATURES
 SMOOTHING = 2.0

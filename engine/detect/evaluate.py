@@ -169,14 +169,14 @@ def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold:
 def presidio_predictions(docs: list[GoldDoc]) -> list[list[Span3]] | None:
     """Every result of Presidio's AnalyzerEngine (same spaCy model), or None without the extra."""
     try:
-        from engine.detect.presidio import offline_analyzer
+        from engine.detect.presidio import PRESIDIO_TYPES, offline_analyzer
     except ImportError:
         return None
     analyzer = offline_analyzer()
     out = []
     for d in docs:
         results = analyzer.analyze(d.text, language="en")
-        out.append([(r.start, r.end, r.entity_type) for r in results])
+        out.append([(r.start, r.end, PRESIDIO_TYPES.get(r.entity_type, EntityType.MISC).value) for r in results])
     return out
 
 

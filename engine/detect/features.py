@@ -45,8 +45,9 @@ FEATURES = tuple(CATEGORICAL) + NUMERIC
 
 
 def _code(value: str | None, vocab: tuple[str, ...]) -> int:
+    """Index in ``vocab``; ``len(vocab)`` for an unknown value, ``len(vocab) + 1`` for none."""
     if value is None:
-        return -1
+        return len(vocab) + 1
     try:
         return vocab.index(value)
     except ValueError:

@@ -26,7 +26,7 @@ DATE_PATTERNS = [
     rf"\b(?:{_MONTHS})\s+{_DAY}(?:,?\s+{_YEAR})?\b",                      # November 15, 2013
     rf"\b(?:{_MONTHS}),?\s+{_YEAR}\b",                                      # November 2013
     rf"\b{_YEAR}\s*{_DASH}\s*[0-9]{{2}}(?:\s+season)?\b",                    # 1990/91 season, 1992–93
-    rf"\b(?:[0-9]{{4}}|[0-9]{{2}})s\b",                                    # 1970s
+    r"\b(?:[0-9]{4}|[0-9]{2})s\b",                                    # 1970s
     rf"\b{_YEAR}(?:\s+season)?\b",                                          # 2003
     r"\b[0-9]{1,2}[./-][0-9]{1,2}[./-](?:[0-9]{4}|[0-9]{2})\b",             # 12/03/2001
 ]
@@ -42,12 +42,12 @@ _UNITS = (
     r"years?|months?|weeks?|days?|hours?|minutes?|seconds?|%|percent|per cent|points?|goals?|caps?|games?|matches"
 )
 QUANTITY_PATTERNS = [
-    rf"\b[0-9]+(?:\.[0-9]+)?\s*(?:ft|feet|foot)\s*[0-9]+(?:\.[0-9]+)?(?:\s*(?:in|inches))?\b",  # 5 ft 11 in
-    rf"[$€£¥]\s?[0-9][0-9,]*(?:\.[0-9]+)?(?:\s*(?:million|billion|thousand))?",
+    r"\b[0-9]+(?:\.[0-9]+)?\s*(?:ft|feet|foot)\s*[0-9]+(?:\.[0-9]+)?(?:\s*(?:in|inches))?\b",  # 5 ft 11 in
+    r"[$€£¥]\s?[0-9][0-9,]*(?:\.[0-9]+)?(?:\s*(?:million|billion|thousand))?",
     rf"(?<![\w.])[0-9][0-9,]*(?:\.[0-9]+)?(?:\s*(?:{_UNITS})\b)?",
     r"(?<![\w.])\.[0-9]+\b",                                                    # .983
-    rf"\b[0-9]+\s*[–-]\s*[0-9]+\b",                                              # 3–0
-    rf"\b[0-9]+(?:st|nd|rd|th)\b",
+    r"\b[0-9]+\s*[–-]\s*[0-9]+\b",                                              # 3–0
+    r"\b[0-9]+(?:st|nd|rd|th)\b",
     rf"\b(?:{_NUMBER_WORDS})(?:[- ](?:{_NUMBER_WORDS}))*\b",
 ]
 

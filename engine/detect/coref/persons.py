@@ -22,6 +22,7 @@ one id per folded text (``<type>-<n>``).
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
@@ -35,7 +36,7 @@ TITLES = (
 )
 _TITLE_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True)) + r")\s+)+$")
 _TITLE_WORDS = frozenset(w.rstrip(".").lower() for t in TITLES for w in t.split())
-_SUBJECT = re.compile(r"^\s*((?:[A-Z\u00C0-\u024F][\w'’.-]*\s*){1,6}?)(?=\s*(?:\(|,|\bis\b|\bwas\b|\bor\b|\bborn\b))")
+_SUBJECT = re.compile(r"^\s*((?:(?:[A-Z\u00C0-\u024F][\w'’.-]*|[\"“][^\"”\n]{1,20}[\"”])\s*){1,7}?)(?=\s*(?:\(|,|\bis\b|\bwas\b|\bor\b|\bborn\b))")
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
@@ -114,7 +115,7 @@ def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return sorted(rest + [subject], key=lambda x: x.start)
 
 
-_GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*)?$")
+_GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*|[\"“”]\s*)?$")
 _VARIANT_LABEL = re.compile(r"^\s*(?:(?:simplified|traditional|born|also|native|full|original)\s+)?([A-Z][\w-]*|pinyin|romanized)\s*:\s*(.+?)\s*$")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
@@ -161,7 +162,7 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             b = a + len(seg.strip())
         else:
             continue
-        while b > a and not text[b - 1].isalnum():
+        while b > a and unicodedata.category(text[b - 1])[0] in "PZ":  # keep combining marks
             b -= 1
         if b > a and not re.search(r"\d", text[a:b]):
             found.append((a, b))
