@@ -203,3 +203,15 @@ def test_given_documents_without_mentions_or_txt_then_marked_for_detection(tmp_p
     txt.write_text("Ingrid Solberg is a geologist.\n", encoding="utf-8")
     (rec,) = list(read_documents(txt))
     assert rec.doc_id == "bio" and rec.mentions is None and rec.text.startswith("Ingrid")
+
+
+def test_given_place_tagged_person_and_script_label_then_not_persons():
+    text = "Karna Shakya (Nepali: कर्ण शाक्य) was born in Genoa. He played for Genoa."
+    spans = [_span(text, "Karna Shakya", EntityType.PERSON), _span(text, "Nepali", EntityType.PERSON),
+             DetectedSpan(text.index("Genoa"), text.index("Genoa") + 5, "Genoa", EntityType.LOC, frozenset({"ner"})),
+             DetectedSpan(text.rindex("Genoa"), text.rindex("Genoa") + 5, "Genoa", EntityType.PERSON, frozenset({"ner"}))]
+    linked = link_persons(text, spans)
+    types = [(s.text, s.entity_type) for s in linked]
+    assert ("Nepali", EntityType.DEM) in types and ("कर्ण शाक्य", EntityType.PERSON) in types
+    assert [t for x, t in types if x == "Genoa"] == [EntityType.LOC, EntityType.LOC]
+    assert len({s.entity_id for s in linked if s.text == "Genoa"}) == 1

@@ -70,6 +70,7 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     spans = _subject(text, sorted(spans, key=lambda s: s.start))
     spans = _join_fragments(text, spans)
     spans = _variants(text, spans)
+    spans = _not_persons(spans)
     spans = [_with_title(text, s) if s.entity_type is EntityType.PERSON else s for s in spans]
     clusters: list[list[str]] = []
     assigned: list[DetectedSpan] = []
@@ -136,6 +137,29 @@ def _join_fragments(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return out
 
 
+_NOT_PERSON_KINDS = {"place": EntityType.LOC, "organisation": EntityType.ORG, "language": EntityType.DEM,
+                     "nationality": EntityType.DEM, "ethnic group": EntityType.DEM}
+
+
+def _not_persons(spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """A one-word PERSON that the store names as a place, organisation, language or
+    nationality ("Genoa", "Nepali"), or that NER typed LOC/ORG elsewhere in the text, and
+    that is no word of another person's name takes that type."""
+    name_words_seen = {w for s in spans if s.entity_type is EntityType.PERSON and len(s.text.split()) > 1
+                       for w in name_words(s.text)}
+    elsewhere = {s.text: s.entity_type for s in spans if s.entity_type in (EntityType.LOC, EntityType.ORG) and "ner" in s.sources}
+    out = []
+    for s in spans:
+        if (s.entity_type is EntityType.PERSON and len(s.text.split()) == 1 and s.text not in name_words_seen
+                and "subject" not in s.inner):
+            if s.gaz_kind in _NOT_PERSON_KINDS:
+                s = s.with_(entity_type=_NOT_PERSON_KINDS[s.gaz_kind])
+            elif s.text in elsewhere:  # NER typed the same word a place or organisation elsewhere
+                s = s.with_(entity_type=elsewhere[s.text])
+        out.append(s)
+    return out
+
+
 def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """The subject's name in other scripts or spellings, in the parentheses after it:
     "(Greek: Γλαύκος Κληρίδης; born …)", "(宇野沢 祐次, Unozawa Yuji, born …)"."""
@@ -147,6 +171,7 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     if not m:
         return spans
     found: list[tuple[int, int]] = []
+    labels: list[tuple[int, int]] = []
     pos = m.start(1)
     for seg in re.split(r"([;,])", m.group(1)):
         a, b = pos, pos + len(seg)
@@ -155,6 +180,7 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             continue
         lm = _VARIANT_LABEL.match(seg)
         if lm and lm.group(1).lower() not in ("born", "died", "also"):
+            labels.append((a + lm.start(1), a + lm.end(1)))
             a = a + lm.start(2)
             b = a + len(lm.group(2))
         elif not lm and seg.strip() and not _LATIN.search(seg) and any(c.isalpha() for c in seg):
@@ -169,6 +195,9 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     if not found:
         return spans
     keep = [s for s in spans if not any(s.start < b and a < s.end for a, b in found)]
+    # the language or script named before the variant ("Nepali: …") is no person
+    keep = [s.with_(entity_type=EntityType.DEM) if s.entity_type is EntityType.PERSON and (s.start, s.end) in labels else s
+            for s in keep]
     new = [DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), inner=("variant",)) for a, b in found]
     return sorted(keep + new, key=lambda x: x.start)
 
