@@ -102,3 +102,21 @@ def test_given_presidio_pipeline_when_generalize_operator_then_taxogen_replaceme
     assert by_entity["PERSON"].startswith("PERSON")
     assert any(item.operator == "generalize" for item in out.items)
     assert "city" in out.text or "municipality" in out.text  # a place became its class, not a mask
+
+
+def test_given_no_network_when_presidio_analyzer_then_nothing_is_downloaded(monkeypatch):
+    pytest.importorskip("presidio_analyzer")
+    import socket
+
+    import spacy.cli
+
+    from engine.detect.presidio import offline_analyzer
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("tried to reach the network")
+
+    monkeypatch.setattr(spacy.cli, "download", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    analyzer = offline_analyzer()
+    results = analyzer.analyze("Write to ingrid@example.no or visit www.example.org, says Ingrid Solberg.", language="en")
+    assert {"EMAIL_ADDRESS", "PERSON"} <= {r.entity_type for r in results}
