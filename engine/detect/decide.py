@@ -2,8 +2,10 @@
 
 A LightGBM multiclass model over :mod:`engine.detect.features` plus two *priors* learnt
 from the training documents — how often annotators masked a span with the same text, and
-one with the same last word ("senator", "presidency"), smoothed towards the overall rate
-and, for a training document, counted without that document — trained on the annotated
+one with the same last word ("senator", "presidency"), counted only for texts found in two
+training documents or more (so no single document's names are kept in the model),
+smoothed towards the overall rate and, for a training document, counted without that
+document — trained on the annotated
 documents (WikiReplace/TAB format; a candidate takes the identifier type of the annotated
 mention it overlaps most — DIRECT before QUASI before NO_MASK — and NO_MASK when it
 overlaps none). A span is masked when ``P(DIRECT) + P(QUASI) >= threshold``; it is then
@@ -67,7 +69,7 @@ def add_priors(spans: list[DetectedSpan], X: np.ndarray, priors: dict[str, list[
     for i, s in enumerate(spans):
         for j, k in enumerate(prior_keys(s)):
             m, n = priors.get(k, (0, 0))
-            if exclude and k in exclude:
+            if exclude and k in exclude and k in priors:
                 m, n = m - exclude[k][0], n - exclude[k][1]
             cols[i, 2 * j] = (m + SMOOTHING * base) / (n + SMOOTHING)
             cols[i, 2 * j + 1] = n
@@ -109,11 +111,15 @@ class Decider:
 
         per_doc = [count_priors(spans, y) for spans, _, y in docs]
         priors: dict[str, list[int]] = {}
+        doc_freq: dict[str, int] = {}
         for counts in per_doc:
             for k, (m, n) in counts.items():
                 c = priors.setdefault(k, [0, 0])
                 c[0] += m
                 c[1] += n
+                doc_freq[k] = doc_freq.get(k, 0) + 1
+        # only texts and words seen in two documents or more: no one document's names are kept
+        priors = {k: v for k, v in priors.items() if doc_freq[k] >= 2}
         ys = [v for _, _, y in docs for v in y]
         base = sum(v is not IdentifierType.NO_MASK for v in ys) / max(1, len(ys))
         X = np.vstack([add_priors(spans, x, priors, base, exclude=counts)
@@ -147,8 +153,7 @@ class Decider:
         self.booster.save_model(str(d / MODEL_FILE))
         meta = {"features": list(ALL_FEATURES), "classes": [c.value for c in CLASSES], "threshold": self.threshold,
                 "params": PARAMS, "info": self.info, "base_rate": self.base_rate,
-                # span texts seen once are left out (they only name one document's entities)
-                "priors": {k: v for k, v in sorted(self.priors.items()) if v[1] >= 2}}
+                "priors": dict(sorted(self.priors.items()))}
         (d / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
     @classmethod

@@ -143,7 +143,7 @@ def test_given_separable_data_when_decider_trained_then_learns_and_round_trips(t
             etype = EntityType.PERSON if i % 2 else EntityType.MISC
             x = rng.normal(size=len(FEATURES))
             x[0] = list(EntityType).index(etype)
-            spans.append(DetectedSpan(i, i + 1, f"w{i % 5}", etype))
+            spans.append(DetectedSpan(i, i + 1, f"w{i % 5}" if i else f"only in document {d}", etype))
             rows.append(x)
             ys.append(IdentifierType.DIRECT if etype is EntityType.PERSON else IdentifierType.NO_MASK)
         docs.append((spans, np.array(rows), ys))
@@ -154,7 +154,9 @@ def test_given_separable_data_when_decider_trained_then_learns_and_round_trips(t
     dec.save(tmp_path)
     again = Decider.load(tmp_path)
     assert [s.identifier_type for s in again.decide(spans, X)] == ys
-    assert json.loads((tmp_path / "decider.json").read_text())["threshold"] == 0.5
+    meta = json.loads((tmp_path / "decider.json").read_text())
+    assert meta["threshold"] == 0.5
+    assert not any("only in document" in k for k in meta["priors"])  # one document's texts are not kept
 
 
 def test_given_shipped_decider_then_loads_with_current_schema():
