@@ -13,6 +13,7 @@ from engine.linking import LabelIndex, Linker
 from engine.sources.base import DocumentState
 from engine.sources.graph import GraphSource
 from engine.sources.registry import SourceRegistry, rule_sources
+from engine.truth import TruthFilter, TruthRules
 from engine.features import FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
 
@@ -41,6 +42,7 @@ class Engine:
         self._ranker_loaded = ranker is not None
         self._embedder = None
         self._graph_stats: GraphStats | None = None
+        self._privacy_guard = None
         self.remote = None  # engine.remote.RemoteFallback when an endpoint is enabled
 
     @classmethod
@@ -77,7 +79,8 @@ class Engine:
             remote = RemoteFallback(taxonomy_remote, linker, chains)
         sources = rule_sources()
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote,
+                        truth=TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)),
             entity_types=(EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC),
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
@@ -129,6 +132,15 @@ class Engine:
 
             self._embedder = Embedder(default_cache_path())
         return self._embedder
+
+    @property
+    def item_names(self):
+        """Every name of every item (labels, aliases, demonyms) for the leak check (built on first use)."""
+        if getattr(self, "_item_names", None) is None:
+            from engine.privacy.leaks import ItemNames
+
+            self._item_names = ItemNames(self.linker.index, self.linker.taxonomy)
+        return self._item_names
 
     @property
     def graph_stats(self) -> GraphStats:
@@ -217,17 +229,31 @@ class Engine:
         """The spans of ``text`` to mask, as :class:`Mention` (one ``entity_id`` per person)."""
         return self.detector.mentions(text)
 
+    @property
+    def privacy_guard(self):
+        """The k-anonymity guard over this store's persons (index built or read on first use)."""
+        if self._privacy_guard is None:
+            from engine.privacy.background import Background
+            from engine.privacy.guard import PrivacyGuard
+
+            self._privacy_guard = PrivacyGuard(self, Background.for_store(self.kg))
+        return self._privacy_guard
+
     # --- documents ----------------------------------------------------------------------
-    def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
-        """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`)."""
-        from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
+    def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
+                 k: int | None = None):
+        """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`).
 
-        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives)
-        return DocumentSanitizer(self, opts).sanitize(text, list(mentions))
+        ``k``: climb until at least k persons of the store fit (default ``privacy.k``; 0
+        only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
+        """
+        return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives, k=k)[0]
 
-    def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
+    def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
+                      k: int | None = None):
         """Several ``(text, mentions)`` documents, ranked in one batch."""
         from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
 
-        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives)
+        k = k if k is not None else (self.config.privacy.k or None)
+        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k)
         return DocumentSanitizer(self, opts).sanitize_many(list(docs))

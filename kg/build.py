@@ -4,8 +4,9 @@ The new store is built in a sibling temporary directory (filtered N-Triples writ
 there, then bulk-loaded, then the overlay applied, then metadata written); only when
 everything succeeded is it swapped in for the old one by two renames. A failure or an
 interruption at any point before the swap leaves an existing store untouched and removes
-the temporary directory (a hard kill leaves a ``.NAME.building-*`` directory that the
-next build clears).
+the temporary directory (``taxogen kg build`` turns SIGTERM/SIGHUP into a clean exit; a
+SIGKILL leaves a ``.NAME.building-PID`` directory that the next build removes once that
+process is gone).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import pyoxigraph as ox
 from tqdm import tqdm
 
 from kg.dumps import DumpReport, read_dump
-from kg.errors import KGError
+from kg.errors import DumpError, KGError
+from kg.procs import pid_alive
 from kg.store import META_FILE, OXI_DIR, KGStore
 
 FORMAT_VERSION = 1
@@ -81,13 +83,18 @@ def build_from_dump(
             last[0] = n
             bar.set_postfix(kept=dump.kept, malformed=dump.malformed, refresh=False)
 
-        with open(out, "w", encoding="utf-8") as fh:
-            for line in read_dump(src, dump, strict=strict, on_line=tick):
-                fh.write(line)
-        tick(dump.lines)
-        bar.close()
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                for line in read_dump(src, dump, strict=strict, on_line=tick):
+                    fh.write(line)
+            tick(dump.lines)
+        finally:
+            bar.close()  # ends the bar's line, so an error message starts on its own line
         report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed
         report.malformed_examples = dump.examples
+        if dump.kept == 0 and strict:
+            raise DumpError(f"{src}: no triple taxogen keeps in {dump.lines:,} line{'' if dump.lines == 1 else 's'} (empty or unrelated dump)",
+                            path=str(src))
         return out
 
     report = BuildReport(source=str(src), store=str(store_dir))
@@ -109,12 +116,14 @@ def build_from_triples(
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
         bar = _progress(progress, "fetching triples", "triples")
-        with open(out, "w", encoding="utf-8") as fh:
-            for line in triples:
-                fh.write(line)
-                report.kept += 1
-                bar.update(1)
-        bar.close()
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                for line in triples:
+                    fh.write(line)
+                    report.kept += 1
+                    bar.update(1)
+        finally:
+            bar.close()  # an error message starts on its own line
         report.lines = report.kept
         return out
 
@@ -134,7 +143,9 @@ def _build(
     target = Path(store_dir).absolute()
     target.parent.mkdir(parents=True, exist_ok=True)
     for stale in target.parent.glob(f".{target.name}.building-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        pid = stale.name.rsplit("-", 1)[-1]
+        if not (pid.isdigit() and pid_alive(int(pid))):  # left by a killed build; a running one keeps its own
+            shutil.rmtree(stale, ignore_errors=True)
     work = target.parent / f".{target.name}.building-{os.getpid()}"
     work.mkdir()
     try:
