@@ -22,14 +22,14 @@ def demo(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Sanitize the demo biography shipped in the package (embedded graph and shipped ranker)."""
+    """Sanitize the plain-text demo biography shipped in the package: detect its spans, then generalize them."""
     from importlib import resources
 
-    from engine.docio import document_from_dict, result_to_dict
+    from engine.docio import DocRecord, result_to_dict
 
-    raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
-    doc = document_from_dict(raw, "demo_biography.json", "demo")
+    text = (resources.files("engine") / "data" / "demo_biography.txt").read_text(encoding="utf-8").strip()
     engine = build_engine(None, store)
+    doc = DocRecord("demo-biography", text, tuple(engine.detect_mentions(text)), "demo_biography.txt")  # issue 13: raw text in
     result = engine.sanitize(doc.text, doc.mentions)
     if as_json:
         typer.echo(json.dumps(result_to_dict(doc.doc_id, result, with_originals=True), indent=2, ensure_ascii=False))
@@ -403,9 +403,9 @@ def bench_rank_cmd(
 
 @app.command()
 def sanitize(
-    source: Path = typer.Argument(..., help="A .jsonl/.json file or a directory of them."),
+    source: Path = typer.Argument(..., help="A .jsonl/.json/.txt file or a directory of them (.txt: one raw document, spans detected)."),
     out: Path = typer.Option(..., "--out", help="Output .jsonl file (or directory, for a directory input)."),
-    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace or json."),
+    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace, json or txt."),
     annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
     with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
@@ -583,6 +583,15 @@ def bench_privacy_cmd(
         fail(FileNotFoundError(f"no such file: {data}"))
     engine = build_engine(config, store)
     typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
+
+
+# --- detection (issue 13): raw text in; implementations in engine/detect/cli.py ---------
+from engine.detect.cli import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd  # noqa: E402
+
+app.command("detect")(detect_cmd)
+app.command("train-detect")(train_detect_cmd)
+evaluate_app.command("detection")(evaluate_detection_cmd)
+bench_app.command("detect")(bench_detect_cmd)
 
 
 def main() -> None:

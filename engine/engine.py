@@ -210,6 +210,25 @@ class Engine:
             sentence=sentence, candidates=rank_cands, span_start=start, **document,
         )
 
+    # --- detection (issue 13: raw text in) -----------------------------------------------
+    @property
+    def detector(self):
+        """The span detector over this engine's store (:mod:`engine.detect`; built on first use)."""
+        if getattr(self, "_detector", None) is None:
+            from engine.detect import Detector
+
+            decider = None if self.config.detect_model == "shipped" else self.config.detect_model
+            self._detector = Detector.from_store(self.kg, self.linker.taxonomy, model=self.config.spacy_model, decider=decider)
+        return self._detector
+
+    def detect(self, text: str):
+        """Every candidate span of a raw ``text`` with its masking decision (``DetectedSpan``)."""
+        return self.detector.detect(text)
+
+    def detect_mentions(self, text: str):
+        """The spans of ``text`` to mask, as :class:`Mention` (one ``entity_id`` per person)."""
+        return self.detector.mentions(text)
+
     @property
     def privacy_guard(self):
         """The k-anonymity guard over this store's persons (index built or read on first use)."""
