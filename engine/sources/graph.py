@@ -55,7 +55,7 @@ class GraphSource(CandidateSource):
             return SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         key = fold(span.text)
         if self.truth is not None:
-            return self._truthful(span, links, key)
+            return self._truthful(span, links, key, notes)
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
             if not candidates and self.remote is not None:
@@ -68,18 +68,18 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
-    def _truthful(self, span: Span, links: list[Link], key: str) -> SourceResult:
-        """The ladder under the truth rules (see :mod:`engine.truth`)."""
+    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str]) -> SourceResult:
+        """The ladder under the truth rules (see :mod:`engine.truth`); ``notes`` so far (the endpoint's) are kept."""
         truth = self.truth
         assert truth is not None
         if truth.is_nationality(span, links):
             label = self.chains.label(NATIONALITY) or "nationality"
             cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
-            return SourceResult([cand], links=tuple(links), reason=f"{span.text!r} is a demonym: generalized as a nationality")
+            return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
         # a part never lends its class; a common noun ("girls") is not a titled work ("Girls")
         whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
-        notes = [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
         for link in fitting[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key, span.entity_type)
             if not candidates and self.remote is not None:
