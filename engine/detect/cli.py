@@ -74,16 +74,10 @@ def evaluate_detection_cmd(
 ) -> None:
     """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
     from engine.cli import build_engine
-    from engine.detect.evaluate import evaluate_detection, gold_documents
-    from engine.errors import SanitizerError
-    from engine.wikireplace import load_wikireplace
+    from engine.detect.evaluate import evaluate_detection
     from kg.cli import fail
 
-    try:
-        docs = gold_documents(load_wikireplace(data))
-    except SanitizerError as exc:
-        fail(exc)
-        return
+    docs = _gold(data)
     if len(docs) < folds:
         fail(ValueError(f"{data} has {len(docs)} annotated documents, fewer than --folds {folds}"))
     engine = build_engine(config, store)
@@ -155,17 +149,23 @@ def train_detect_cmd(
 ) -> None:
     """Train the masking decider on every document of DATA (first annotator as gold)."""
     from engine.cli import build_engine
-    from engine.detect.evaluate import gold_documents
     from engine.detect.training import train_decider
+
+    docs = _gold(data)
+    engine = build_engine(config, store)
+    train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, data_name=data.name,
+                  store=str(store) if store else "embedded sample graph", progress=_say)
+
+
+def _gold(data: Path):
+    """The annotated documents of a WikiReplace file, or exit 1 with one line."""
+    from engine.detect.evaluate import gold_documents
     from engine.errors import SanitizerError
     from engine.wikireplace import load_wikireplace
     from kg.cli import fail
 
     try:
-        docs = gold_documents(load_wikireplace(data))
+        return gold_documents(load_wikireplace(data))
     except SanitizerError as exc:
         fail(exc)
-        return
-    engine = build_engine(config, store)
-    train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, data_name=data.name,
-                  store=str(store) if store else "embedded sample graph", progress=_say)
+        raise AssertionError('fail() exits') from exc
