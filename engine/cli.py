@@ -448,11 +448,20 @@ def bench_sanitize_cmd(
     config: Optional[Path] = ConfigOpt,
     batch: int = typer.Option(16, "--batch"),
     threads: int = typer.Option(1, "--threads", help="Torch threads (1 = one core)."),
+    dense: Optional[int] = typer.Option(None, "--dense", min=1, help="Instead: one document repeated to this many mentions (and 500/2,000/8,000), seconds each."),
 ) -> None:
     """Per-document latency (median, p95) and batch documents/second, cold and warm embedding cache."""
     from engine.bench import bench_sanitize
 
     engine = build_engine(config, store)
+    if dense is not None:
+        import torch
+
+        from engine.scale.dense import bench_dense
+
+        torch.set_num_threads(threads)
+        typer.echo(json.dumps(bench_dense(engine, data, dense), indent=2))
+        return
     typer.echo(json.dumps(bench_sanitize(engine, data, batch=batch, threads=threads), indent=2))
 
 

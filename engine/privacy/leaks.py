@@ -128,11 +128,18 @@ class DocumentLeakGuard:
         # a check looks up the label's whole-word substrings instead of scanning every
         # revealer of the document (linear in mentions, not quadratic)
         rank = {e: n for n, e in enumerate(self._by_entity)}
-        self._by_text: dict[str, list[tuple[int, int, int, _Revealer]]] = defaultdict(list)
+        self._by_text: dict[str, list[tuple[int, int, int, _Revealer]]] = defaultdict(list)  # in check order
+        self._own: dict[str, dict[int, tuple[int, int, int, _Revealer]]] = defaultdict(dict)  # first mention text per entity
         self._odd: list[tuple[int, int, int, _Revealer]] = []  # empty texts: matched by their pattern
         for e, rs in self._by_entity.items():
             for i, r in enumerate(rs):
-                (self._by_text[r.text] if r.text else self._odd).append((rank[e], i, e, r))
+                entry = (rank[e], i, e, r)
+                if not r.text:
+                    self._odd.append(entry)
+                    continue
+                self._by_text[r.text].append(entry)
+                if r.kind == "mention text":
+                    self._own[r.text].setdefault(e, entry)
 
     @classmethod
     def build(
@@ -180,9 +187,15 @@ class DocumentLeakGuard:
         # the entity's own mention texts first, then the other entities in document order
         best: tuple[int, int, int, _Revealer] | None = None
         for text in _word_substrings(key):
-            for entry in self._by_text.get(text, ()):
-                if self._better(entry, entity, best):
-                    best = entry
+            own = self._own.get(text, {}).get(entity)
+            if own is not None and self._better(own, entity, best):
+                best = own
+            entries = self._by_text.get(text, ())
+            k = 0
+            while k < len(entries) and entries[k][2] == entity:  # skip the entity's own entries (contiguous) at the front
+                k += 1
+            if k < len(entries) and self._better(entries[k], entity, best):
+                best = entries[k]
         for entry in self._odd:
             if entry[3].pattern.search(key) and self._better(entry, entity, best):
                 best = entry

@@ -184,3 +184,16 @@ def test_given_thousands_of_masked_mentions_then_a_check_does_not_scan_them_all(
     hits = sum(guard.check(e, f"town{(e + 1) % n} area") is not None for e in range(n))
     assert hits == n
     assert time.perf_counter() - t < 2.0  # a scan would test 16 million patterns
+
+
+def test_given_one_text_masked_in_many_entities_then_indexed_check_equals_the_scan():
+    text = "Ford met Gerald Ford, then Ford and Betty Ford; Ford."
+    spans = [(0, 4), (9, 20), (27, 31), (36, 46), (48, 52)]
+    ms = [Mention(a, b, T.PERSON, I.QUASI) for a, b in spans]
+    for entity in ([0, 1, 2, 3, 4], [0, 1, 0, 2, 0], [1, 0, 1, 0, 2]):
+        guard = DocumentLeakGuard.build(text, ms, entity, {}, None)
+        for e in set(entity):
+            for label in ("ford", "gerald ford", "betty ford motors", "the ford family", "car"):
+                leak = guard.check(e, label)
+                got = None if leak is None else (leak.kind, leak.revealed, leak.mention_start, leak.mention_end)
+                assert got == _scan(guard, e, label), (entity, e, label)

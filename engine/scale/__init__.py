@@ -1,0 +1,1 @@
+"""Throughput at scale: dense documents (linear in mentions), unseen documents per core."""
