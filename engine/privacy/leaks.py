@@ -27,6 +27,7 @@ entity leaks and why.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -221,10 +222,11 @@ class DocumentLeakGuard:
 _WORD = re.compile(r"\w")
 
 
-def _word_substrings(key: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def _word_substrings(key: str) -> frozenset[str]:
     r"""Every substring of ``key`` with a non-word character or an end on both sides
     (what the pattern ``(^|\W)text(\W|$)`` of a revealer can match)."""
     n = len(key)
     starts = [s for s in range(n) if s == 0 or not _WORD.match(key[s - 1])]
     ends = [e for e in range(1, n + 1) if e == n or not _WORD.match(key[e])]
-    return {key[s:e] for s in starts for e in ends if e > s}
+    return frozenset(key[s:e] for s in starts for e in ends if e > s)
