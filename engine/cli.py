@@ -193,6 +193,7 @@ def train(
     rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
     ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: all; 'embedding-mention' instead of 'embedding' embeds one context per mention)."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
@@ -207,7 +208,8 @@ def train(
     try:
         if ladders not in TRAIN_MODES:
             raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
-        prepared = prepare_served(data, engine, progress=say) if ladders == "served" else prepare(data, engine)
+        chosen = _feature_groups(groups)
+        prepared = prepare_served(data, engine, progress=say, groups=chosen) if ladders == "served" else prepare(data, engine, groups=chosen)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -219,6 +221,20 @@ def train(
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+def _feature_groups(text: str | None) -> tuple[str, ...]:
+    """``--groups a,b`` checked against the known feature groups (default: all)."""
+    from engine.errors import InputError
+    from engine.features import ALL_GROUPS, FEATURE_GROUPS
+
+    if not text:
+        return ALL_GROUPS
+    chosen = tuple(g.strip() for g in text.split(",") if g.strip())
+    unknown = [g for g in chosen if g not in FEATURE_GROUPS]
+    if unknown or not chosen:
+        raise InputError(f"unknown feature groups {unknown}; known: {', '.join(FEATURE_GROUPS)}")
+    return chosen
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
@@ -234,6 +250,7 @@ def evaluate_selection_cmd(
     folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds (ignored with --model)."),
     model: Optional[str] = typer.Option(None, "--model", help="Score an existing model: a directory or 'shipped'."),
     ablation: bool = typer.Option(False, "--ablation", help="Also run CV without each feature group and with each alone."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups for CV, comma-separated (default: all)."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Repeat CV with this many fold assignments (seeds --seed, --seed+1, …)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
@@ -272,8 +289,9 @@ def evaluate_selection_cmd(
                 say(f"warning: {len(seen)} of the {len(evaluated)} documents were in the model's training data — "
                     "these figures are in-sample; `--folds` gives held-out ones")
         else:
-            prepared = prepare(data, engine)
-            cv = cross_validate(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
+            chosen = _feature_groups(groups)
+            prepared = prepare(data, engine, groups=chosen)
+            cv = cross_validate(prepared.items, prepared.table, folds=folds, groups=chosen, seed=seed, progress=None if as_json else say)
             report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
             if repeats > 1:
                 report["repeated"] = repeated_cv(prepared.items, prepared.table, repeats=repeats, folds=folds, seed=seed, progress=None if as_json else say)

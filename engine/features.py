@@ -159,8 +159,16 @@ FEATURE_GROUPS: dict[str, list[str]] = {
     ],
     "graph": ["kg_known", "kg_log_instances", "kg_log_subclasses", "kg_pruned"],
     "document": ["doc_position", "doc_mentions", "doc_type_share", "doc_nomask_share", "doc_direct_share", "doc_masked"],
+    # the embedding features that need one context per mention (span, window, labels),
+    # not one sentence per candidate: an alternative to "embedding" (engine.scale)
+    "embedding-mention": [
+        "cos_span_cand", "cos_span_cand_rank", "cos_span_cand_gap",
+        "cos_cand_sentence", "cos_cand_sentence_rank", "mention_best_cos_span_cand",
+    ],
 }
-ALL_GROUPS = tuple(FEATURE_GROUPS)
+#: The default groups (``embedding-mention`` is an alternative to ``embedding``, not an addition).
+ALL_GROUPS = ("structure", "embedding", "graph", "document")
+EMBEDDING_GROUPS = ("embedding", "embedding-mention")
 
 
 def feature_names(groups: Sequence[str] = ALL_GROUPS) -> list[str]:
@@ -200,8 +208,10 @@ class FeatureBuilder:
         unknown = [g for g in groups if g not in FEATURE_GROUPS]
         if unknown:
             raise ValueError(f"unknown feature groups {unknown}; known: {list(FEATURE_GROUPS)}")
-        if "embedding" in groups and embedder is None:
-            raise ValueError("the embedding group needs an Embedder")
+        if set(EMBEDDING_GROUPS) <= set(groups):
+            raise ValueError("'embedding' and 'embedding-mention' are alternatives; choose one")
+        if set(EMBEDDING_GROUPS) & set(groups) and embedder is None:
+            raise ValueError("the embedding groups need an Embedder")
         self.embedder = embedder
         self.groups = tuple(groups)
         self.graph = graph or GraphStats()
@@ -212,14 +222,16 @@ class FeatureBuilder:
         """(matrix with one row per candidate, candidates per item)."""
         vec = {}
         items = [it.window() for it in items]
-        if "embedding" in self.groups:
+        per_candidate = "embedding" in self.groups  # one sentence per candidate, or one context per mention
+        if per_candidate or "embedding-mention" in self.groups:
             texts: list[str] = []
             for it in items:
                 texts.append(it.span)
                 texts.append(it.sentence)
                 for c in it.candidates:
                     texts.append(c.label)
-                    texts.append(it.replaced(c.label))
+                    if per_candidate:
+                        texts.append(it.replaced(c.label))
             uniq = list(dict.fromkeys(texts))
             mat = self.embedder.encode(uniq)
             vec = {t: mat[i] for i, t in enumerate(uniq)}
@@ -248,10 +260,13 @@ class FeatureBuilder:
             if j is not None:
                 block[i, j] = value
 
-        if "embedding" in self.groups:
+        if "embedding" in self.groups or "embedding-mention" in self.groups:
             s, sent = vec[it.span], vec[it.sentence]
             cos_sc = np.array([float(vec[l] @ s) if l != MASK else 0.0 for l in labels])
-            cos_sent = np.array([float(vec[it.replaced(l)] @ sent) for l in labels])
+            if "embedding" in self.groups:
+                cos_sent = np.array([float(vec[it.replaced(l)] @ sent) for l in labels])
+            else:
+                cos_sent = np.zeros(n)  # not a feature of embedding-mention
             cos_cs = np.array([float(vec[l] @ sent) if l != MASK else 0.0 for l in labels])
             best_sc = cos_sc[valid].max() if valid.any() else 0.0
             best_sent = cos_sent[valid].max() if valid.any() else 0.0
