@@ -97,6 +97,7 @@ def bench_sanitize(engine: Engine, data: str | Path, *, batch: int = 16, threads
 
     from engine.docio import DocRecord, read_documents
     from engine.embeddings import Embedder
+    from engine.scale import empty_caches
 
     torch.set_num_threads(threads)
     docs = [d for d in read_documents(data, "wikireplace") if isinstance(d, DocRecord)]
@@ -108,7 +109,7 @@ def bench_sanitize(engine: Engine, data: str | Path, *, batch: int = 16, threads
         e = Embedder(None)
         e._model = model
         engine._embedder = e
-        engine.linker._approx.clear()
+        empty_caches(engine)
         return e
 
     out: dict[str, Any] = {"documents": len(docs), "mentions": sum(len(d.mentions) for d in docs), "torch_threads": threads}

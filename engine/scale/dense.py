@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from engine.docio import DocRecord, read_documents
+from engine.scale import empty_caches
 from engine.types import Mention
 
 #: Sizes measured besides the one asked for (to show how time grows).
@@ -50,9 +51,9 @@ def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = Non
         for size in sorted({s for s in steps if s < n} | {n}):
             text, mentions = dense_document(base.text, list(base.mentions), size)
             fresh = Embedder(None)
-            fresh._model = saved.model
+            fresh._model = saved._model if saved is not None else None  # loaded by the first sanitize when the ranker embeds
             engine._embedder = fresh
-            engine.linker._approx.clear()
+            empty_caches(engine)
             t0, c0 = time.perf_counter(), time.process_time()
             result = engine.sanitize(text, mentions)
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0

@@ -28,6 +28,7 @@ class GraphSource(CandidateSource):
         self.max_ladder = max_ladder or chains.rules.max_ladder
         self.max_tries = max_tries
         self.remote = remote  # engine.remote.RemoteFallback, when an endpoint is enabled
+        self._ladders: dict[tuple[str, str], tuple[Candidate, ...]] = {}  # (qid, span key) → ladder, local store only
 
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
         notes: list[str] = []
@@ -50,8 +51,23 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
+    #: Ladders remembered per (item, span) when no endpoint can change the chains.
+    LADDER_CACHE = 100_000
+
     def ladder_for(self, qid: str, span_key: str) -> list[Candidate]:
-        """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``."""
+        """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``
+        (remembered: the same places and organisations recur across a document and an archive)."""
+        if self.remote is not None:
+            return self._ladder_for(qid, span_key)
+        found = self._ladders.get((qid, span_key))
+        if found is None:
+            found = tuple(self._ladder_for(qid, span_key))
+            if len(self._ladders) >= self.LADDER_CACHE:
+                self._ladders.clear()
+            self._ladders[(qid, span_key)] = found
+        return list(found)
+
+    def _ladder_for(self, qid: str, span_key: str) -> list[Candidate]:
         chains = self.chains.chains(qid)
         seen: set[str] = set()
         out: list[Candidate] = []
