@@ -12,6 +12,10 @@ Groups (names are what ``--groups``/ablation refer to):
   context — the context being the span's sentence cut to :data:`CONTEXT_WORDS` words on
   each side; each also as its rank and its gap to the best within the mention, and the
   best of the mention (how well any candidate fits: low when the span was mislinked);
+- ``embedding-mention`` (the default for training, instead of ``embedding``): the same
+  features without those of the context with the candidate in place — one context per
+  mention is embedded, not one sentence per candidate (``cos_sentence*`` and
+  ``mention_best_cos_sentence`` are left out);
 - ``graph``: when the candidate is a graph class — log number of direct instances and of
   subclasses (how many things fit the replacement: a k-anonymity signal), whether the
   overlay prunes it, whether it is known at all;
