@@ -22,14 +22,14 @@ def demo(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Sanitize the demo biography shipped in the package (embedded graph and shipped ranker)."""
+    """Sanitize the plain-text demo biography shipped in the package: detect its spans, then generalize them."""
     from importlib import resources
 
-    from engine.docio import document_from_dict, result_to_dict
+    from engine.docio import DocRecord, result_to_dict
 
-    raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
-    doc = document_from_dict(raw, "demo_biography.json", "demo")
+    text = (resources.files("engine") / "data" / "demo_biography.txt").read_text(encoding="utf-8").strip()
     engine = build_engine(None, store)
+    doc = DocRecord("demo-biography", text, tuple(engine.detect_mentions(text)), "demo_biography.txt")  # issue 13: raw text in
     result = engine.sanitize(doc.text, doc.mentions)
     if as_json:
         typer.echo(json.dumps(result_to_dict(doc.doc_id, result, with_originals=True), indent=2, ensure_ascii=False))
@@ -160,6 +160,48 @@ def evaluate_generation_cmd(
     for d in report.differences[:show]:
         tag = f"deliberate: {d['deliberate']}" if d["deliberate"] else "UNEXPLAINED"
         typer.echo(f"  {d['type']:<9}{d['span']!r:<28} heuristic {d['heuristic']} ours {d['ours']}  [{tag}]")
+
+
+@evaluate_app.command("truth")
+def evaluate_truth_cmd(
+    store: Optional[Path] = StoreOpt,
+    truth: Optional[Path] = typer.Option(None, "--truth", help="Truth set (JSON lines; default tests/data/truth_set.jsonl)."),
+    config: Optional[Path] = ConfigOpt,
+    as_json: bool = typer.Option(False, "--json"),
+    show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
+    chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
+) -> None:
+    """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.truth import evaluate_truth, load_truth_set
+
+    try:
+        judgments = load_truth_set(truth)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    report = evaluate_truth(build_engine(config, store), judgments, chosen=chosen)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or 'embedded'})")
+    typer.echo(f"  {'type':<9}{'spans':>6}{'offered':>8}{'judged':>8}{'false':>7}{'false rate':>11}{'first rung false':>18}{'unjudged':>9}")
+    for t, st in report.per_type.items():
+        rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"
+        first = f"{st['first_false']}/{st['first_judged']}"
+        typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
+    if chosen:
+        typer.echo("chosen rung (ranker's pick per span):")
+        typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
+        for t, st in report.per_type.items():
+            rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"
+            typer.echo(f"  {t:<9}{st['chosen_judged']:>8}{st['chosen_false']:>7}{rate:>11}{st['chosen_mask']:>6}{st['chosen_unjudged']:>9}")
+    typer.echo(f"false rungs ({len(report.false_rungs)}):")
+    for r in report.false_rungs[:show]:
+        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  ({r['reason']})")
+    typer.echo(f"unjudged rungs ({len(report.unjudged)}):")
+    for r in report.unjudged[:show]:
+        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  [{r['doc_id']}] {r['context'][:80]!r}")
 
 
 @bench_app.command("candidates")
@@ -380,9 +422,9 @@ def bench_rank_cmd(
 
 @app.command()
 def sanitize(
-    source: Path = typer.Argument(..., help="A .jsonl/.json file or a directory of them."),
+    source: Path = typer.Argument(..., help="A .jsonl/.json/.txt file or a directory of them (.txt: one raw document, spans detected)."),
     out: Path = typer.Option(..., "--out", help="Output .jsonl file (or directory, for a directory input)."),
-    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace or json."),
+    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace, json or txt."),
     annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
     with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
@@ -569,6 +611,15 @@ def bench_privacy_cmd(
         fail(FileNotFoundError(f"no such file: {data}"))
     engine = build_engine(config, store)
     typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
+
+
+# --- detection (issue 13): raw text in; implementations in engine/detect/cli.py ---------
+from engine.detect.cli import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd  # noqa: E402
+
+app.command("detect")(detect_cmd)
+app.command("train-detect")(train_detect_cmd)
+evaluate_app.command("detection")(evaluate_detection_cmd)
+bench_app.command("detect")(bench_detect_cmd)
 
 
 def main() -> None:
