@@ -235,6 +235,7 @@ def train(
     rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
     ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: structure,embedding-mention,graph,document; 'embedding' embeds one sentence per candidate)."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
@@ -249,7 +250,8 @@ def train(
     try:
         if ladders not in TRAIN_MODES:
             raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
-        prepared = prepare_served(data, engine, progress=say) if ladders == "served" else prepare(data, engine)
+        chosen = _feature_groups(groups)
+        prepared = prepare_served(data, engine, progress=say, groups=chosen) if ladders == "served" else prepare(data, engine, groups=chosen)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -261,6 +263,20 @@ def train(
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+def _feature_groups(text: str | None) -> tuple[str, ...]:
+    """``--groups a,b`` checked against the known feature groups (default: all)."""
+    from engine.errors import InputError
+    from engine.features import DEFAULT_GROUPS, FEATURE_GROUPS
+
+    if not text:
+        return DEFAULT_GROUPS
+    chosen = tuple(g.strip() for g in text.split(",") if g.strip())
+    unknown = [g for g in chosen if g not in FEATURE_GROUPS]
+    if unknown or not chosen:
+        raise InputError(f"unknown feature groups {unknown}; known: {', '.join(FEATURE_GROUPS)}")
+    return chosen
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
@@ -276,6 +292,7 @@ def evaluate_selection_cmd(
     folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds (ignored with --model)."),
     model: Optional[str] = typer.Option(None, "--model", help="Score an existing model: a directory or 'shipped'."),
     ablation: bool = typer.Option(False, "--ablation", help="Also run CV without each feature group and with each alone."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups for CV, comma-separated (default: structure,embedding-mention,graph,document)."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Repeat CV with this many fold assignments (seeds --seed, --seed+1, …)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
@@ -314,8 +331,9 @@ def evaluate_selection_cmd(
                 say(f"warning: {len(seen)} of the {len(evaluated)} documents were in the model's training data — "
                     "these figures are in-sample; `--folds` gives held-out ones")
         else:
-            prepared = prepare(data, engine)
-            cv = cross_validate(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
+            chosen = _feature_groups(groups)
+            prepared = prepare(data, engine, groups=chosen)
+            cv = cross_validate(prepared.items, prepared.table, folds=folds, groups=chosen, seed=seed, progress=None if as_json else say)
             report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
             if repeats > 1:
                 report["repeated"] = repeated_cv(prepared.items, prepared.table, repeats=repeats, folds=folds, seed=seed, progress=None if as_json else say)
@@ -367,6 +385,7 @@ def evaluate_sanitize_cmd(
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
     as_json: bool = typer.Option(False, "--json"),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-mention,graph,document)."),
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
     from engine.errors import SanitizerError
@@ -377,7 +396,7 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, progress=None if as_json else say)
+                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups))
     except SanitizerError as exc:
         fail(exc)
         return
@@ -490,11 +509,20 @@ def bench_sanitize_cmd(
     config: Optional[Path] = ConfigOpt,
     batch: int = typer.Option(16, "--batch"),
     threads: int = typer.Option(1, "--threads", help="Torch threads (1 = one core)."),
+    dense: Optional[int] = typer.Option(None, "--dense", min=1, help="Instead: one document repeated to this many mentions (and 500/2,000/8,000), seconds each."),
 ) -> None:
     """Per-document latency (median, p95) and batch documents/second, cold and warm embedding cache."""
     from engine.bench import bench_sanitize
 
     engine = build_engine(config, store)
+    if dense is not None:
+        import torch
+
+        from engine.scale.dense import bench_dense
+
+        torch.set_num_threads(threads)
+        typer.echo(json.dumps(bench_dense(engine, data, dense), indent=2))
+        return
     typer.echo(json.dumps(bench_sanitize(engine, data, batch=batch, threads=threads), indent=2))
 
 

@@ -158,7 +158,7 @@ class Engine:
         if ranker is None:
             return [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items]
         builder = FeatureBuilder(
-            self.embedder if "embedding" in ranker.groups else None,
+            self.embedder if {"embedding", "embedding-mention"} & set(ranker.groups) else None,
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
         )

@@ -166,6 +166,7 @@ class Linker:
         self.max_links = max_links
         self.approx_threshold = approx_threshold
         self._ancestors: dict[str, frozenset[str]] = {}
+        self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
 
     # --- public -------------------------------------------------------------------------
     def link(self, span: Span) -> list[Link]:
@@ -282,10 +283,23 @@ class Linker:
                 return found
         return []
 
+    #: Keys whose approximate links are remembered (a scan costs milliseconds; names repeat).
+    APPROX_CACHE = 50_000
+
     def _approximate(self, span: Span, key: str) -> list[Link]:
-        """Labels within ``approx_threshold`` normalised edit distance (length-bucketed scan)."""
+        """Labels within ``approx_threshold`` normalised edit distance (length-bucketed scan),
+        remembered per key."""
         if len(key) < 4:
             return []
+        found = self._approx.get(key)
+        if found is None:
+            found = tuple(self._approximate_scan(key))
+            if len(self._approx) >= self.APPROX_CACHE:
+                self._approx.clear()
+            self._approx[key] = found
+        return list(found)
+
+    def _approximate_scan(self, key: str) -> list[Link]:
         max_dist = int(len(key) * self.approx_threshold / (1 - self.approx_threshold)) + 1
         best: list[tuple[float, str]] = []
         for length in range(len(key) - max_dist, len(key) + max_dist + 1):
