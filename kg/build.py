@@ -22,8 +22,10 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from tqdm import tqdm
 
-from kg.dumps import DumpReport, read_dump
+from kg.dumps import DumpReport, dump_format, read_dump
 from kg.errors import KGError
+from kg.index import SITELINKS_FILE, build_index
+from kg.parallel import Progress, decompressor, parallel_filter
 from kg.store import META_FILE, OXI_DIR, KGStore
 
 FORMAT_VERSION = 1
@@ -43,6 +45,9 @@ class BuildReport:
     overlay_triples: int = 0
     seconds: float = 0.0
     load_seconds: float = 0.0
+    index_seconds: float = 0.0
+    filter_seconds: float = 0.0
+    index: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -73,6 +78,15 @@ def build_from_dump(
 
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
+        if dump_format(src) == "nt":
+            reader = Progress(progress, f"filtering {src.name}", src.stat().st_size, bool(decompressor(src)))
+            t0 = time.perf_counter()
+            parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+            reader.close()
+            report.filter_seconds = time.perf_counter() - t0
+            report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed
+            report.malformed_examples = dump.examples
+            return out
         bar = _progress(progress, f"reading {src.name}", "lines")
         last = [0]
 
@@ -150,8 +164,13 @@ def _build(
         if overlay:
             report.overlay_triples = kg.load_overlay()
         store.flush()
-        del kg, store
+        t1 = time.perf_counter()
+        sitelinks = work / SITELINKS_FILE
+        report.index = build_index(nt, work, sitelinks=sitelinks, progress=progress).to_dict()
+        report.index_seconds = time.perf_counter() - t1
+        sitelinks.unlink(missing_ok=True)
         nt.unlink()
+        del kg, store
         report.seconds = time.perf_counter() - start
         _write_meta(work, report)
         _swap_in(work, target)
