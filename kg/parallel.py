@@ -45,6 +45,29 @@ _IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
 _ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
 _LITERAL = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\"(?:@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*|\^\^{_IRI})?"
 _BNODE = r"_:[A-Za-z0-9_][A-Za-z0-9_.\-]*"
+_ITEM_PREDS = "|".join(re.escape(p) for p in sorted(KEPT_PREDICATES - {WDT + "P1549"}))
+_TEXT_PREDS = "|".join(re.escape(p) for p in sorted(TEXT_PREDICATES))
+_WD_IRI = rf"<{re.escape(WD)}[^<>\"{{}}|^`\\\x00-\x20]*>"
+_STRING = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\""
+_NOT_LANG = r"(?![-a-zA-Z0-9])"
+_KEEP_BODY = (
+    rf"(?:{_IRI}|{_BNODE}){_WS}+(?:"
+    rf"<(?:{_ITEM_PREDS})>{_WS}+(?:{_WD_IRI}|{_BNODE})"
+    rf"|<{re.escape(WDT)}P1549>{_WS}+(?:{_WD_IRI}|{_BNODE}|{_STRING}(?:@en{_NOT_LANG}|\^\^{_IRI})?)"
+    rf"|<(?:{_TEXT_PREDS})>{_WS}+{_STRING}@[eE][nN]{_NOT_LANG}"
+    rf"){_WS}*\.(?:{_WS}*#[^\n]*?)?"
+)
+_ANY_BODY = rf"(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL}){_WS}*\.(?:{_WS}*#[^\n]*)?"
+#: Every line of a block: group 1 holds the (stripped) statement when ``keep_line`` keeps
+#: it, is empty for other valid lines (statements, comments, blanks); invalid lines do not match.
+_LINE = re.compile(rf"^{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
+_ABOUT = "http://schema.org/about"
+
+_WS = r"[ \t]"
+_IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
+_ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
+_LITERAL = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\"(?:@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*|\^\^{_IRI})?"
+_BNODE = r"_:[A-Za-z0-9_][A-Za-z0-9_.\-]*"
 #: One line of a block: blank, a comment, or a statement (spaces and tabs only).
 _VALID_LINE = re.compile(
     rf"^(?:{_WS}*|{_WS}*#[^\n]*|{_WS}*(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL}){_WS}*\.{_WS}*(?:#[^\n]*)?)\r?$",
@@ -122,11 +145,11 @@ def filter_block(block: bytes) -> BlockResult:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return _filter_slow(block, n_lines)
-    valid = _VALID_LINE.subn("", text)[1]
+    found = _LINE.findall(text)
     # ``^…$`` also matches the empty string after the final newline
-    if valid != n_lines + 1:
+    if len(found) != n_lines + 1:
         return _filter_slow(block, n_lines)
-    kept = [line.strip() for line in _KEEP.findall(text)]
+    kept = [line for line in found if line]
     if SCHEMA_ABOUT in text:
         found = _ABOUT.findall(text)
         if found:
