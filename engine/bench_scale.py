@@ -30,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from kg.parallel import filter_block
+
 #: Wikidata counts, September 2025 (issue 11).
 WIKIDATA: dict[str, float] = {
     "items": 117.4e6, "P31": 120.3e6, "P279": 5.14e6, "P361": 5.23e6, "P17": 19.2e6, "P131": 14.2e6,
@@ -103,11 +105,15 @@ def generate_dump(seed: Path, fraction: float, out: Path, *, noise: float = 1.0,
     classes = items[:n_classes]
     lines = kept = 0
     with open(out, "w", encoding="utf-8") as fh:
-        with gzip.open(seed, "rt", encoding="utf-8") as src:
-            for line in src:
-                fh.write(line)
-                lines += 1
-                kept += 1
+        with gzip.open(seed, "rb") as src:
+            seed_bytes = src.read()
+        if not seed_bytes.endswith(b"\n"):
+            seed_bytes += b"\n"
+        seed_block = filter_block(seed_bytes)
+        fh.write(seed_bytes.decode("utf-8"))
+        lines += seed_block.lines
+        kept += seed_block.n_kept
+        del seed_bytes, seed_block
         step = 200_000
         for start in range(0, n_items, step):
             block = items[start : start + step]
