@@ -163,11 +163,14 @@ class SqliteLabelIndex:
             self.main_label.setdefault(qid, text)
 
     # --- approximate ----------------------------------------------------------------------
-    def _gram_freq(self, gram: str) -> int:
-        if gram in self._freq_cache:
-            return self._freq_cache[gram]
-        row = self._db.execute("SELECT doc FROM approx_vocab WHERE term = ?", (gram,)).fetchone()
-        return self._freq_cache.put(gram, int(row[0]) if row else 0)
+    def _gram_freqs(self, grams: list[str]) -> dict[str, int]:
+        """Names holding each trigram (one query for the ones not cached)."""
+        missing = [g for g in grams if g not in self._freq_cache]
+        if missing:
+            found = dict(self._db.execute(f"SELECT g, c FROM grams WHERE g IN ({','.join('?' * len(missing))})", missing).fetchall())
+            for g in missing:
+                self._freq_cache.put(g, int(found.get(g, 0)))
+        return {g: self._freq_cache[g] for g in grams}
 
     def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
         """Names within ``threshold`` normalised edit distance of ``key``, best first: ``(distance, name)``."""
@@ -178,8 +181,9 @@ class SqliteLabelIndex:
         grams = sorted({key[i : i + 3] for i in range(n - 2)})
         if not grams:
             return []
-        probe = sorted(grams, key=lambda g: (self._gram_freq(g), g))[: 3 * d_max + 1]
-        probe = [g for g in probe if self._gram_freq(g) > 0]
+        freq = self._gram_freqs(grams)
+        probe = sorted(grams, key=lambda g: (freq[g], g))[: 3 * d_max + 1]
+        probe = [g for g in probe if freq[g] > 0]
         extra = [k for table in (self.labels, self.aliases) for k in table.added if abs(len(k) - n) <= d_max]
         if not probe and not extra:
             return []

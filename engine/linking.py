@@ -185,6 +185,7 @@ class Linker:
         self.taxonomy = taxonomy
         self.max_links = max_links
         self.approx_threshold = approx_threshold
+        self.max_ranked = 64
         self._ancestors: dict[str, frozenset[str]] = {}
 
     # --- public -------------------------------------------------------------------------
@@ -202,8 +203,17 @@ class Linker:
         for stage in stages:
             accepted = self.reject_more_specific(key, _unique(stage()))
             if accepted:
-                return self._rank(span, accepted)[: self.max_links]
+                return self._rank(span, self._shortlist(accepted))[: self.max_links]
         return []
+
+    def _shortlist(self, links: list[Link]) -> list[Link]:
+        """At most ``max_ranked`` links (ranking walks each one's ancestors; a name can have
+        hundreds of homonyms at full scale): the best matched, then the most prominent."""
+        if len(links) <= self.max_ranked:
+            return links
+        order = sorted(range(len(links)), key=lambda i: (-links[i].score, -self.index.prominence(links[i].qid), qid_number(links[i].qid)))
+        keep = set(order[: self.max_ranked])
+        return [link for i, link in enumerate(links) if i in keep]
 
     def extends(self, key: str, link: Link) -> bool:
         """The item's main label contains the span and says more ("attorney general" for "attorney")."""

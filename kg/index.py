@@ -4,7 +4,8 @@ A built store directory holds, beside ``oxigraph/``, an ``index/`` directory:
 
 - ``labels.sqlite`` — every English label, alias and demonym, folded (``names``), each
   item's main label (``main``), and an SQLite FTS5 trigram index over the
-  distinct folded names (``approx``) that yields candidates for approximate matching.
+  distinct folded names (``approx``, with the trigrams' document counts in ``grams``)
+  that yields candidates for approximate matching.
 - ``graph/*.npy`` — the class graph in compact arrays, opened memory-mapped: the sorted
   Q-numbers of every class node (every subject or object of a P279, P361 or P8225 edge and
   every object of a P31 edge), per property the parents of each node in CSR form (P279,
@@ -41,7 +42,7 @@ from kg.store import KGStore
 from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
 
 INDEX_DIR = "index"
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 LABELS_DB = "labels.sqlite"
 GRAPH_DIR = "graph"
 SITELINKS_FILE = "sitelinks.i32"
@@ -286,7 +287,9 @@ def build_index(
                 tokenize='trigram case_sensitive 1', detail='none');
             INSERT INTO approx (rowid, key) SELECT id, key FROM keys;
             INSERT INTO approx (approx) VALUES ('optimize');
-            CREATE VIRTUAL TABLE approx_vocab USING fts5vocab (approx, 'row');
+            CREATE VIRTUAL TABLE temp.approx_vocab USING fts5vocab (main, approx, 'row');
+            CREATE TABLE grams (g TEXT PRIMARY KEY, c INTEGER NOT NULL) WITHOUT ROWID;
+            INSERT INTO grams SELECT term, doc FROM temp.approx_vocab;
             """
         )
         db.commit()

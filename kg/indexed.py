@@ -106,6 +106,7 @@ class IndexedTaxonomy:
         self._added: dict[str, dict[str, list[str]]] = {}
         self._added_labels: dict[str, str] = {}
         self._values: _LRU = _LRU(_CACHE_SIZE)
+        self._parents: _LRU = _LRU(4 * _CACHE_SIZE)
         self._label_cache: _LRU = _LRU(_CACHE_SIZE)
 
     @classmethod
@@ -136,17 +137,23 @@ class IndexedTaxonomy:
 
     # --- TaxonomyView ---------------------------------------------------------------------
     def parents(self, qid: str, prop: str) -> Sequence[str]:
+        key = (qid, prop)
+        cached = self._parents.get(key)
+        if cached is not None:
+            return cached
         i = self.node(qid)
         if i >= 0:
             ptr = self._ptr[prop]
-            base = [f"Q{int(v)}" for v in self._idx[prop][int(ptr[i]) : int(ptr[i + 1])]]
+            a, b = int(ptr[i]), int(ptr[i + 1])
+            base = [f"Q{v}" for v in self._idx[prop][a:b].tolist()] if b > a else []
         elif prop == "P31":
             base = self._item_values(qid, prop)
         else:
             base = []
         added = self._added.get(prop, {}).get(qid)
         if added:
-            return sorted(set(base) | set(added), key=qid_number)
+            base = sorted(set(base) | set(added), key=qid_number)
+        self._parents.put(key, base)
         return base
 
     def label(self, qid: str) -> str | None:
@@ -191,6 +198,7 @@ class IndexedTaxonomy:
             return False
         self._added.setdefault(prop, {}).setdefault(subject, []).append(value)
         self._values.pop((subject, prop), None)
+        self._parents.pop((subject, prop), None)
         if prop == "P279":
             self.children_count.added[value] = self.children_count.added.get(value, 0) + 1
         elif prop == "P31":
