@@ -460,7 +460,9 @@ def bench_scale_cmd(
     for n in (2, 16):
         e = extra[f"{n}_cores"]
         typer.echo(f"real dump ({extra['dump_lines'] / 1e9:.2f} G lines, {extra['kept_triples'] / 1e6:.0f} M kept) on {n} cores, "
-                   f"from scale {extra['from_scale']}: filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h")
+                   f"from scale {extra['from_scale']}: filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h "
+                   f"(as measured on this machine); quiet machine, from CPU time, with lbzip2 on the same cores: "
+                   f"filter {e['quiet_filter_with_lbzip2_h']} h ({e['quiet_filter_lines_per_s'] / 1e6:.2f} M lines/s)")
     typer.echo(f"[load average {load_average()}]")
 
 

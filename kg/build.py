@@ -47,6 +47,8 @@ class BuildReport:
     load_seconds: float = 0.0
     index_seconds: float = 0.0
     filter_seconds: float = 0.0
+    filter_cpu_seconds: float = 0.0
+    filter_main_cpu_seconds: float = 0.0
     index: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -81,7 +83,9 @@ def build_from_dump(
         if dump_format(src) == "nt":
             reader = Progress(progress, f"filtering {src.name}", src.stat().st_size, bool(decompressor(src)))
             t0 = time.perf_counter()
-            parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+            c0 = time.process_time()
+            report.filter_cpu_seconds = parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+            report.filter_main_cpu_seconds = time.process_time() - c0
             reader.close()
             report.filter_seconds = time.perf_counter() - t0
             report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed

@@ -135,10 +135,18 @@ class BlockResult:
     malformed: list[tuple[int, str, str]] = field(default_factory=list)
     n_malformed: int = 0
     about: np.ndarray | None = None
+    cpu_s: float = 0.0
 
 
 def filter_block(block: bytes) -> BlockResult:
     """Filter one block of whole lines (ends with a newline)."""
+    t0 = time.process_time()
+    res = _filter_block(block)
+    res.cpu_s = time.process_time() - t0
+    return res
+
+
+def _filter_block(block: bytes) -> BlockResult:
     n_lines = block.count(b"\n")
     about = None
     try:
@@ -298,9 +306,12 @@ def parallel_filter(
     strict: bool = False,
     sitelinks: Path | None = None,
     on_progress: Callable[[int, int], None] | None = None,
-) -> None:
+) -> float:
     """Filter an N-Triples dump into ``out`` (kept lines), ``sitelinks`` (int32 Q-numbers of
-    ``schema:about`` objects) and ``report`` (lines, kept, malformed)."""
+    ``schema:about`` objects) and ``report`` (lines, kept, malformed).
+
+    Returns the CPU seconds the workers spent filtering (a load-independent cost figure)."""
+    cpu = [0.0]
     reader = BlockReader(path)
     total = Path(path).stat().st_size
     with open(out, "wb") as fh, (open(sitelinks, "wb") if sitelinks else open(os.devnull, "wb")) as sl:
@@ -312,6 +323,7 @@ def parallel_filter(
             report.malformed += res.n_malformed - len(res.malformed)
             report.lines += res.lines
             report.kept += res.n_kept
+            cpu[0] += res.cpu_s
             fh.write(res.kept)
             if res.about is not None:
                 res.about.tofile(sl)
@@ -319,6 +331,7 @@ def parallel_filter(
                 on_progress(report.lines, reader.bytes_read if not reader.external else _compressed_pos(reader, total))
 
         run_blocks(iter(reader), filter_block, consume)
+    return cpu[0]
 
 
 def _compressed_pos(reader: BlockReader, total: int) -> int:
