@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import Iterable
 
 import numpy as np
+import pyoxigraph as ox
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, fold, require_index
+from kg.indexed import CACHE_GRAPH_PREFIX
 from kg.store import KGStore
-from kg.vocab import qid_number
+from kg.vocab import RDFS_LABEL, SKOS_ALT, WDT, local_id, qid_number
 from engine.types import LinkMethod
 
 _CACHE = 50_000
@@ -115,8 +117,26 @@ class SqliteLabelIndex:
 
     @classmethod
     def from_store(cls, kg: KGStore) -> "SqliteLabelIndex":
-        """Open the label index of ``kg`` (raises :class:`KGError` with the fix when missing)."""
-        return cls(require_index(kg) / LABELS_DB)
+        """Open the label index of ``kg`` (raises :class:`KGError` with the fix when missing)
+        and add the names held in its remote-cache graphs (answers fetched earlier)."""
+        index = cls(require_index(kg) / LABELS_DB)
+        kinds = {RDFS_LABEL: "label", SKOS_ALT: "alias", WDT + "P1549": "demonym"}
+        for graph in kg.raw.named_graphs():
+            if not (isinstance(graph, ox.NamedNode) and graph.value.startswith(CACHE_GRAPH_PREFIX)):
+                continue
+            for quad in kg.raw.quads_for_pattern(None, None, None, graph):
+                kind = kinds.get(quad.predicate.value)
+                s, o = quad.subject, quad.object
+                if kind is None or not isinstance(o, ox.Literal) or not isinstance(s, ox.NamedNode):
+                    continue
+                qid = local_id(s.value)
+                if kind == "demonym":
+                    items = index.demonyms.added.setdefault(fold(o.value), [])
+                    if qid not in items:
+                        items.append(qid)
+                elif qid.startswith("Q"):
+                    index.add(qid, o.value, kind)
+        return index
 
     # --- reads ----------------------------------------------------------------------------
     def _names(self, key: str, kind: int) -> list[str]:

@@ -66,7 +66,7 @@ def _startup(store: Path) -> dict:
 @pytest.mark.slow
 def test_given_a_graph_twenty_times_larger_then_engine_start_up_and_memory_stay_flat(seed_path: Path, tmp_path: Path) -> None:
     figures = []
-    for fraction in (1 / 40000, 1 / 2000):
+    for fraction in (1 / 50000, 1 / 1000):
         dump = tmp_path / f"d{round(1 / fraction)}.nt"
         generate_dump(seed_path, fraction, dump)
         store = tmp_path / f"s{round(1 / fraction)}"
