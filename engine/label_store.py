@@ -210,12 +210,15 @@ class SqliteLabelIndex:
         cands = list(extra)
         if probe:
             expr = " OR ".join('"' + g.replace('"', '""') + '"' for g in probe)
-            cands += [
-                k for (k,) in self._db.execute(
-                    "SELECT k.key FROM approx JOIN keys k ON k.id = approx.rowid WHERE approx MATCH ? AND k.n BETWEEN ? AND ?",
-                    (expr, n - d_max, n + d_max),
-                )
-            ]
+            lo, hi = self._db.execute("SELECT min(lo), max(hi) FROM lengths WHERE n BETWEEN ? AND ?", (n - d_max, n + d_max)).fetchone()
+            if lo is not None:
+                cands += [
+                    k for (k,) in self._db.execute(
+                        "SELECT k.key FROM approx JOIN keys k ON k.id = approx.rowid "
+                        "WHERE approx MATCH ? AND approx.rowid BETWEEN ? AND ?",
+                        (expr, lo, hi),
+                    )
+                ]
         found = process.extract(key, cands, scorer=Levenshtein.normalized_distance, score_cutoff=threshold, limit=None)
         best = sorted({(d, cand) for cand, d, _ in found if d < threshold})
         return best[:limit]

@@ -5,7 +5,8 @@ A built store directory holds, beside ``oxigraph/``, an ``index/`` directory:
 - ``labels.sqlite`` — every English label, alias and demonym, folded (``names``), each
   item's main label (``main``), and an SQLite FTS5 trigram index over the
   distinct folded names (``approx``, with the trigrams' document counts in ``grams``)
-  that yields candidates for approximate matching.
+  that yields candidates for approximate matching; names are numbered by length, so a
+  length window is a rowid range (``lengths``) that FTS5 applies inside the index.
 - ``graph/*.npy`` — the class graph in compact arrays, opened memory-mapped: the sorted
   Q-numbers of every class node (every subject or object of a P279, P361 or P8225 edge and
   every object of a P31 edge), per property the parents of each node in CSR form (P279,
@@ -42,7 +43,7 @@ from kg.store import KGStore
 from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
 
 INDEX_DIR = "index"
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 LABELS_DB = "labels.sqlite"
 GRAPH_DIR = "graph"
 SITELINKS_FILE = "sitelinks.i32"
@@ -282,7 +283,9 @@ def build_index(
         db.executescript(
             """
             CREATE INDEX names_key ON names (key, kind, qid);
-            INSERT INTO keys (key, n) SELECT key, length(key) FROM names WHERE kind < 2 GROUP BY key;
+            INSERT INTO keys (key, n) SELECT key, length(key) AS n FROM names WHERE kind < 2 GROUP BY key ORDER BY n, key;
+            CREATE TABLE lengths (n INTEGER PRIMARY KEY, lo INTEGER NOT NULL, hi INTEGER NOT NULL);
+            INSERT INTO lengths SELECT n, min(id), max(id) FROM keys GROUP BY n;
             CREATE VIRTUAL TABLE approx USING fts5 (key, content='keys', content_rowid='id',
                 tokenize='trigram case_sensitive 1', detail='none');
             INSERT INTO approx (rowid, key) SELECT id, key FROM keys;
