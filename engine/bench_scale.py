@@ -349,6 +349,30 @@ def format_result(r: ScaleResult) -> str:
     )
 
 
+def bench_filter(source: Path, workdir: Path) -> dict[str, Any]:
+    """Run only the build's parallel filter over ``source``: wall-clock and CPU throughput."""
+    from kg.dumps import DumpReport
+    from kg.parallel import decompressor, parallel_filter, workers
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    out = workdir / "filtered.nt"
+    report = DumpReport(str(source))
+    load_before = load_average()
+    t0, c0 = time.perf_counter(), time.process_time()
+    worker_cpu = parallel_filter(source, out, report, sitelinks=workdir / "sitelinks.i32")
+    wall, main_cpu = time.perf_counter() - t0, time.process_time() - c0
+    out.unlink(missing_ok=True)
+    (workdir / "sitelinks.i32").unlink(missing_ok=True)
+    return {
+        "source": str(source), "decompressor": (decompressor(source) or ["python"])[0], "workers": workers(),
+        "lines": report.lines, "kept": report.kept, "malformed": report.malformed,
+        "seconds": round(wall, 2), "lines_per_s": round(report.lines / max(wall, 1e-9)),
+        "lines_per_worker_cpu_s": round(report.lines / max(worker_cpu, 1e-9)),
+        "lines_per_reader_cpu_s": round(report.lines / max(main_cpu, 1e-9)),
+        "load_average_before": load_before, "load_average_after": load_average(),
+    }
+
+
 def load_average() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())

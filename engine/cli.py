@@ -466,6 +466,22 @@ def bench_scale_cmd(
     typer.echo(f"[load average {load_average()}]")
 
 
+@bench_app.command("filter")
+def bench_filter_cmd(
+    source: Path = typer.Option(..., "--source", help="An N-Triples dump (.nt, .nt.gz, .nt.bz2)."),
+    workdir: Path = typer.Option(Path("bench-filter"), "--workdir"),
+) -> None:
+    """Time only the build's parallel filter over a dump (lines/s, per-CPU figures, load average)."""
+    from engine.bench_scale import bench_filter
+
+    if not source.is_file():
+        fail(ValueError(f"no such dump: {source}"))
+    try:
+        typer.echo(json.dumps(bench_filter(source, workdir), indent=2))
+    except Exception as exc:  # DumpError and OS errors: one line, exit 1
+        fail(exc)
+
+
 @bench_app.command("kg")
 def bench_kg_cmd(
     seed: Optional[Path] = typer.Option(None, "--seed", help="Dump to build (timed); default: none."),

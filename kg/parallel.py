@@ -45,7 +45,10 @@ _IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
 _ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
 _LITERAL = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\"(?:@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*|\^\^{_IRI})?"
 _BNODE = r"_:[A-Za-z0-9_][A-Za-z0-9_.\-]*"
-_ITEM_PREDS = "|".join(re.escape(p) for p in sorted(KEPT_PREDICATES - {WDT + "P1549"}))
+# Predicates factored by their common prefix (the regex engine tries alternatives one by one).
+_ITEM_PREDS = rf"{re.escape(WDT)}(?:" + "|".join(
+    re.escape(p[len(WDT):]) for p in sorted(KEPT_PREDICATES - {WDT + "P1549"}, key=lambda p: (-len(p), p))
+) + ")"
 _TEXT_PREDS = "|".join(re.escape(p) for p in sorted(TEXT_PREDICATES))
 _WD_IRI = rf"<{re.escape(WD)}[^<>\"{{}}|^`\\\x00-\x20]*>"
 _STRING = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\""
@@ -61,47 +64,8 @@ _ANY_BODY = rf"(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL
 #: Every line of a block: group 1 holds the (stripped) statement when ``keep_line`` keeps
 #: it, is empty for other valid lines (statements, comments, blanks); invalid lines do not match.
 _LINE = re.compile(rf"^{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
-_ABOUT = "http://schema.org/about"
-
-_WS = r"[ \t]"
-_IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
-_ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
-_LITERAL = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\"(?:@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*|\^\^{_IRI})?"
-_BNODE = r"_:[A-Za-z0-9_][A-Za-z0-9_.\-]*"
-#: One line of a block: blank, a comment, or a statement (spaces and tabs only).
-_VALID_LINE = re.compile(
-    rf"^(?:{_WS}*|{_WS}*#[^\n]*|{_WS}*(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL}){_WS}*\.{_WS}*(?:#[^\n]*)?)\r?$",
-    re.M,
-)
-_ITEM_PREDS = "|".join(re.escape(p) for p in sorted(KEPT_PREDICATES - {WDT + "P1549"}))
-_TEXT_PREDS = "|".join(re.escape(p) for p in sorted(TEXT_PREDICATES))
-_WD_IRI = rf"<{re.escape(WD)}[^<>\"{{}}|^`\\\x00-\x20]*>"
-_STRING = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\""
-_NOT_LANG = r"(?![-a-zA-Z0-9])"
-#: A valid statement line that ``keep_line`` keeps (the same rules, as one expression).
-_KEEP = re.compile(
-    rf"^{_WS}*(?:{_IRI}|{_BNODE}){_WS}+(?:"
-    rf"<(?:{_ITEM_PREDS})>{_WS}+(?:{_WD_IRI}|{_BNODE})"
-    rf"|<{re.escape(WDT)}P1549>{_WS}+(?:{_WD_IRI}|{_BNODE}|{_STRING}(?:@en{_NOT_LANG}|\^\^{_IRI})?)"
-    rf"|<(?:{_TEXT_PREDS})>{_WS}+{_STRING}@[eE][nN]{_NOT_LANG}"
-    rf"){_WS}*\.{_WS}*(?:#[^\n]*)?\r?$",
-    re.M,
-)
-_ABOUT = "http://schema.org/about"
-
-_WS = r"[ \t]"
-_IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
-_ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
-_LITERAL = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\"(?:@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*|\^\^{_IRI})?"
-_BNODE = r"_:[A-Za-z0-9_][A-Za-z0-9_.\-]*"
-#: One line of a block: blank, a comment, or a statement (spaces and tabs only).
-_VALID_LINE = re.compile(
-    rf"^(?:{_WS}*|{_WS}*#[^\n]*|{_WS}*(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL}){_WS}*\.{_WS}*(?:#[^\n]*)?)\r?$",
-    re.M,
-)
-_KEPT_ALT = "|".join(re.escape(p) for p in sorted(KEPT_PREDICATES | TEXT_PREDICATES))
-_CANDIDATE = re.compile(rf"^{_WS}*\S+{_WS}+<(?:{_KEPT_ALT})>{_WS}[^\n]*$", re.M)
-_ABOUT = re.compile(rf"^{_WS}*<[^>\n]*>{_WS}+<{re.escape(SCHEMA_ABOUT)}>{_WS}+<{re.escape(WD)}Q([0-9]+)>", re.M)
+#: The object of a ``schema:about`` statement (in a block whose lines are all valid).
+_ABOUT = re.compile(rf"<{re.escape(SCHEMA_ABOUT)}>{_WS}+<{re.escape(WD)}Q([0-9]+)>{_WS}*\.")
 
 
 def keep_line(line: str) -> bool | None:
@@ -188,7 +152,7 @@ def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
         elif verdict:
             kept.append(line)
         else:
-            m = _ABOUT.match(line)
+            m = _ABOUT.search(line)
             if m:
                 about.append(int(m.group(1)))
     res.kept = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
