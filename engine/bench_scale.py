@@ -110,7 +110,6 @@ def generate_dump(seed: Path, fraction: float, out: Path, *, noise: float = 1.0,
     n_classes = max(10, int(WIKIDATA["P279"] * fraction / 1.3))
     anchors = np.array(seed_classes(seed), dtype=np.int64)
     items = _BASE_Q + np.arange(n_items, dtype=np.int64)
-    classes = items[:n_classes]
     lines = kept = 0
     with open(out, "w", encoding="utf-8") as fh:
         with gzip.open(seed, "rb") as src:
@@ -254,7 +253,7 @@ def _run(code: str, *args: str, nice: int = 0) -> dict[str, Any]:
     cmd = [sys.executable, "-c", code, *args]
     if nice and shutil.which("nice"):
         cmd = ["nice", "-n", str(nice), *cmd]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else f"exit {proc.returncode}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -380,4 +379,4 @@ def load_average() -> str:
         return "?"
 
 
-__all__ = ["ScaleResult", "WIKIDATA", "extrapolate", "format_result", "generate_dump", "measure_engine", "run_scale"]
+__all__ = ["WIKIDATA", "ScaleResult", "bench_filter", "extrapolate", "format_result", "generate_dump", "measure_engine", "run_scale"]

@@ -476,9 +476,11 @@ def bench_filter_cmd(
 
     if not source.is_file():
         fail(ValueError(f"no such dump: {source}"))
+    from kg.errors import SanitizerError
+
     try:
         typer.echo(json.dumps(bench_filter(source, workdir), indent=2))
-    except Exception as exc:  # DumpError and OS errors: one line, exit 1
+    except (SanitizerError, OSError) as exc:
         fail(exc)
 
 
