@@ -218,3 +218,11 @@ def test_given_seed_store_then_class_graph_matches_the_preloaded_view(seed_store
 @pytest.mark.slow
 def test_given_seed_store_then_label_index_answers_like_the_in_memory_one(seed_store: Path) -> None:
     assert_label_indices_agree(KGStore.read_only(seed_store), n_approx=300)
+
+
+def test_given_names_then_index_folding_is_the_linkers_folding() -> None:
+    from engine.linking import fold as linker_fold
+    from kg.index import fold as index_fold
+
+    for text in ("  Oslo ", "Côte d’Ivoire", "ＮＡＳＡ", "the  United\tStates", "O‘Brien's"):
+        assert index_fold(text) == linker_fold(text)
