@@ -9,7 +9,7 @@ from engine.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.sources.registry import SourceRegistry
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement, SanitizeResult,
-    ScoredCandidate, Span,
+    ScoredCandidate, Skipped, Span,
 )
 
 __version__ = "0.1.0"
@@ -18,5 +18,5 @@ __all__ = [
     "MASK", "Candidate", "CandidateSource", "ConfigError", "DocumentState", "EndpointSettings", "Engine",
     "EngineConfig", "EntityType", "IdentifierType", "InputError", "KGError", "Ladder", "Link", "LinkMethod",
     "LinkingError", "Mention", "QueryError", "RankerError", "Replacement", "SanitizeResult", "SanitizerError",
-    "ScoredCandidate", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
+    "ScoredCandidate", "Skipped", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
 ]

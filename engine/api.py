@@ -2,50 +2,69 @@
 
 Routes: ``GET /health``, ``GET /sources``, ``POST /generalize`` (one span → ranked
 candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement),
-OpenAPI docs at ``/docs``. Request bodies above ``max_body_bytes`` get 413; invalid input
-gets 422 with a message; unknown components 404; other engine failures 500.
+OpenAPI docs at ``/docs`` (Swagger UI served from the package, no CDN: ``fastapi-offline``).
+
+Input is validated by :mod:`engine.io.contract`, the same code the command line uses.
+Every error answer has one shape, ``{"detail": "<one line>", "position": <where or null>}``
+(404 adds ``known``), and never contains the submitted text: request bodies above
+``max_body_bytes`` get 413, a Content-Type other than JSON 415, invalid JSON or input
+422; unknown components 404; other engine failures 500.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engine.docio import mention_from_dict, result_to_dict
+from engine.docio import result_to_dict
 from engine.engine import Engine
 from engine.errors import InputError, SanitizerError, UnknownComponentError
+from engine.io.contract import LIMITS, parse_generalize_request, parse_json, parse_sanitize_request
 
 DEFAULT_MAX_BODY = 1_000_000
 
 
 class MentionIn(BaseModel):
-    start: int = Field(..., ge=0, description="Offset of the first character (Python string index).")
-    end: int = Field(..., gt=0, description="Offset after the last character.")
+    """Documents a mention for OpenAPI; validation is :func:`engine.io.contract.parse_mention`."""
+
+    start: int = Field(..., ge=0, description="Offset of the first character (Python string index, a JSON integer).")
+    end: int = Field(..., gt=0, description="Offset after the last character (a JSON integer).")
     entity_type: str = Field(..., description="PERSON, DATETIME, QUANTITY, CODE, LOC, ORG, DEM or MISC.")
     identifier_type: str = Field("QUASI", description="DIRECT, QUASI or NO_MASK.")
     entity_id: str | None = None
     related: list[str] = Field(default_factory=list)
     id: str | None = None
+    span_text: str | None = Field(None, description="If given, must equal the text between the offsets.")
 
 
 class SanitizeIn(BaseModel):
-    text: str = Field(..., max_length=200_000)
-    mentions: list[MentionIn] = Field(default_factory=list, max_length=5_000)
+    """Documents the body of POST /sanitize; validation is :func:`engine.io.contract.parse_sanitize_request`."""
+
+    text: str = Field(..., max_length=LIMITS["text_chars"])
+    mentions: list[MentionIn] = Field(..., max_length=LIMITS["mentions"], description="Required (may be empty).")
     overlap: Literal["merge", "reject"] = "merge"
     readability: bool = True
     with_originals: bool = False
     alternatives: int = Field(5, ge=0, le=50)
+    k: int | None = Field(None, ge=0, le=LIMITS["k"], description="Privacy guard: climb until at least k persons of the store fit (0 only measures; default privacy.k).")
 
 
 class GeneralizeIn(BaseModel):
-    span: str = Field(..., min_length=1, max_length=1_000)
+    """Documents the body of POST /generalize; validation is :func:`engine.io.contract.parse_generalize_request`."""
+
+    span: str = Field(..., min_length=1, max_length=LIMITS["span_chars"])
     entity_type: str
     identifier_type: str = "QUASI"
-    context: str | None = Field(None, max_length=10_000)
+    context: str | None = Field(None, max_length=LIMITS["context_chars"])
     rank: bool = True
 
 
@@ -74,9 +93,38 @@ class GeneralizeOut(BaseModel):
     candidates: list[CandidateOut]
 
 
-def to_mention(m: MentionIn, i: int):
-    """API mention → engine :class:`engine.types.Mention` (explicit converter)."""
-    return mention_from_dict(m.model_dump(), f"mention #{i}")
+def _error(status: int, detail: str, position: str | None = None, **extra: Any) -> JSONResponse:
+    """The one error shape of the API."""
+    return JSONResponse(status_code=status, content={"detail": detail, "position": position, **extra})
+
+
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline_refs(defs[node["$ref"].rsplit("/", 1)[1]], defs)
+        return {k: _inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
+def _body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """OpenAPI ``requestBody`` (self-contained) for a route that validates its JSON body with the contract."""
+    schema = model.model_json_schema()
+    schema = _inline_refs(schema, schema.get("$defs", {}))
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+async def json_body(request: Request) -> Any:
+    """The request's JSON body; :class:`InputError` (→ 415/422) without quoting it."""
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json" and not (ctype.startswith("application/") and ctype.endswith("+json")):
+        raise _UnsupportedMedia("Content-Type must be application/json")
+    return parse_json(await request.body())
+
+
+class _UnsupportedMedia(InputError):
+    """The body is not declared as JSON (415)."""
 
 
 class _BodyLimit:
@@ -120,7 +168,7 @@ class _BodyLimit:
 
 
 async def _too_large(limit: int, send) -> None:
-    body = f'{{"detail":"request body larger than {limit} bytes"}}'.encode()
+    body = json.dumps({"detail": f"request body larger than {limit} bytes", "position": None}).encode()
     await send({"type": "http.response.start", "status": 413, "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
@@ -129,19 +177,33 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
     """The FastAPI application over ``engine`` (default: ``Engine.from_config()``)."""
     engine = engine or Engine.from_config()
     lock = threading.Lock()  # the engine's caches are shared; one request at a time uses it
-    app = FastAPI(title="taxogen", version="0.1.0", description="Knowledge-graph backed generalization of personal spans.")
+    app = FastAPIOffline(title="taxogen", version="0.1.0", description=(
+        "Knowledge-graph backed generalization of personal spans. Limits: request body "
+        f"{max_body_bytes:,} bytes, text {LIMITS['text_chars']:,} characters, {LIMITS['mentions']:,} mentions, "
+        f"span {LIMITS['span_chars']:,} characters, context {LIMITS['context_chars']:,} characters. "
+        "Errors never repeat the submitted text."))
 
     @app.exception_handler(InputError)
     async def _input_error(request: Request, exc: InputError) -> JSONResponse:
-        return JSONResponse(status_code=422, content={"detail": str(exc), "position": exc.position})
+        return _error(415 if isinstance(exc, _UnsupportedMedia) else 422, str(exc), exc.position)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
+        return _error(422, f"{where + ': ' if where else ''}{first.get('msg', 'invalid request')}", where)  # never 'input'
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return _error(exc.status_code, str(exc.detail))
 
     @app.exception_handler(UnknownComponentError)
     async def _unknown(request: Request, exc: UnknownComponentError) -> JSONResponse:
-        return JSONResponse(status_code=404, content={"detail": str(exc), "known": list(exc.known)})
+        return _error(404, str(exc), known=list(exc.known))
 
     @app.exception_handler(SanitizerError)
     async def _engine_error(request: Request, exc: SanitizerError) -> JSONResponse:
-        return JSONResponse(status_code=500, content={"detail": f"{type(exc).__name__}: {exc}"})
+        return _error(500, f"engine error ({type(exc).__name__})")
 
     @app.get("/health")
     def health() -> dict[str, Any]:
@@ -156,31 +218,41 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
     def sources() -> dict[str, Any]:
         return {"sources": engine.sources.names(), "routes": engine.sources.routes()}
 
-    @app.post("/generalize", response_model=GeneralizeOut)
-    def generalize(req: GeneralizeIn) -> GeneralizeOut:
-        with lock:
-            ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
-            scores: dict[int, float] = {}
-            order = list(ladder.candidates)
-            if req.rank:
-                ranked = engine.rank(ladder.span, ladder, req.context)
-                order = [r.candidate for r in ranked]
-                scores = {id(r.candidate): r.score for r in ranked}
-        return GeneralizeOut(
-            span=req.span, entity_type=ladder.span.entity_type.value, reason=ladder.reason,
-            links=[LinkOut(qid=l.qid, label=l.label, method=l.method.value, score=l.score) for l in ladder.links],
-            candidates=[
-                CandidateOut(label=c.label, level=c.level, source=c.source, score=scores.get(id(c)), qid=c.qid, path=c.path, rule=c.rule)
-                for c in order
-            ],
-        )
+    @app.post("/generalize", response_model=GeneralizeOut, openapi_extra=_body_schema(GeneralizeIn))
+    async def generalize(request: Request) -> GeneralizeOut:
+        req = parse_generalize_request(await json_body(request))
 
-    @app.post("/sanitize")
-    def sanitize(req: SanitizeIn) -> dict[str, Any]:
-        mentions = [to_mention(m, i) for i, m in enumerate(req.mentions)]
-        with lock:
-            result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability, alternatives=req.alternatives)
-        return result_to_dict("request", result, with_originals=req.with_originals)
+        def run() -> GeneralizeOut:
+            with lock:
+                ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
+                scores: dict[int, float] = {}
+                order = list(ladder.candidates)
+                if req.rank:
+                    ranked = engine.rank(ladder.span, ladder, req.context)
+                    order = [r.candidate for r in ranked]
+                    scores = {id(r.candidate): r.score for r in ranked}
+            return GeneralizeOut(
+                span=req.span, entity_type=ladder.span.entity_type.value, reason=ladder.reason,
+                links=[LinkOut(qid=l.qid, label=l.label, method=l.method.value, score=l.score) for l in ladder.links],
+                candidates=[
+                    CandidateOut(label=c.label, level=c.level, source=c.source, score=scores.get(id(c)), qid=c.qid, path=c.path, rule=c.rule)
+                    for c in order
+                ],
+            )
+
+        return await run_in_threadpool(run)
+
+    @app.post("/sanitize", openapi_extra=_body_schema(SanitizeIn))
+    async def sanitize(request: Request) -> dict[str, Any]:
+        req = parse_sanitize_request(await json_body(request))
+
+        def run() -> dict[str, Any]:
+            with lock:
+                result = engine.sanitize(req.text, req.mentions, overlap=req.overlap, readability=req.readability,
+                                         alternatives=req.alternatives, k=req.k)
+            return result_to_dict("request", result, with_originals=req.with_originals)
+
+        return await run_in_threadpool(run)
 
     return _wrap(app, max_body_bytes)
 

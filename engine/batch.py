@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from engine.docio import AtomicWriter, BadRecord, DocRecord, read_documents, result_to_dict
+from engine.docio import AtomicWriter, BadRecord, DocRecord, Skipped, read_documents, result_to_dict
 from engine.errors import InputError
 
 
@@ -19,10 +19,16 @@ class RunSummary:
     mentions: int = 0
     failed_spans: int = 0
     bad: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    merged: list[tuple[str, str]] = field(default_factory=list)
     aborted: bool = False
 
 
 class _Abort(Exception):
+    pass
+
+
+class _Empty(Exception):
     pass
 
 
@@ -39,7 +45,13 @@ def run_sanitize(
     batch: int = 16,
     progress: bool = True,
 ) -> RunSummary:
-    """Sanitize every document of ``source`` into ``target`` (JSON lines)."""
+    """Sanitize every document of ``source`` into ``target`` (JSON lines).
+
+    Bad records are listed in ``summary.bad`` (position, reason); documents left out on
+    purpose (another annotator's) in ``summary.skipped``; merged overlapping mentions in
+    ``summary.merged``. With ``with_originals`` the output file is private (mode 0600).
+    When no document is sanitized, ``target`` is not written.
+    """
     summary = RunSummary()
     pending: list[DocRecord] = []
 
@@ -67,13 +79,17 @@ def run_sanitize(
             summary.documents += 1
             summary.mentions += len(r.replacements)
             summary.failed_spans += len(r.errors)
+            summary.merged += [(d.position, rep.note) for rep in r.replacements if "merged overlapping" in rep.note]
         bar.update(len(pending))
         pending.clear()
 
     bar = tqdm(desc=f"sanitizing {source.name}", unit="doc", disable=not progress, file=sys.stderr)
     try:
-        with AtomicWriter(target) as fh:
+        with AtomicWriter(target, private=with_originals) as fh:
             for rec in read_documents(source, fmt, annotator=annotator):
+                if isinstance(rec, Skipped):
+                    summary.skipped.append((rec.position, rec.reason))
+                    continue
                 if isinstance(rec, BadRecord):
                     summary.bad.append((rec.position, rec.reason))
                     if strict:
@@ -83,8 +99,12 @@ def run_sanitize(
                 if len(pending) >= batch:
                     flush(fh)
             flush(fh)
+            if summary.documents == 0:
+                raise _Empty  # nothing to write: no empty result file either
     except _Abort:
         summary.aborted = True
+    except _Empty:
+        pass
     finally:
         bar.close()
     return summary

@@ -64,7 +64,7 @@ def run(seed: Path | None, *, spans: list[tuple[str, str]] = SPANS) -> dict[str,
                     result = engine.sanitize(text, mentions)
                     elapsed = time.perf_counter() - t0
                     stats = engine.remote.remote.client.stats
-                    linked = sum(1 for r in result.replacements if r.replacement != "***")
+                    linked = sum(1 for r in result.replacements if (r.rung or r.replacement) != "***")
                     leaks = sum(1 for r in result.replacements if r.original in result.text)
                     results["scenarios"][name] = {
                         "requests": proxy.requests, "retries": stats.retries, "throttled": stats.throttled,

@@ -24,7 +24,7 @@ class CandidateGenerator:
                 continue
             seen.add(cand.label)
             out.append(_with_level(cand, len(out) + 1))
-        reason = result.reason or f"{len(out)} candidates from {source.name}"
+        reason = result.reason or f"{len(out)} candidate{'' if len(out) == 1 else 's'} from {source.name}, then ***"
         out.append(Candidate(MASK, source="mask", level=len(out) + 1, rule=None if out else result.reason or "no candidates"))
         return Ladder(span=span, candidates=tuple(out), links=result.links, reason=reason)
 

@@ -38,7 +38,7 @@ def demo(
     typer.echo("sanitized:\n  " + result.text + "\n")
     typer.echo("replacements (chosen · runner-up):")
     for r in result.replacements:
-        alts = [a.candidate.label for a in r.alternatives if a.candidate.label != r.replacement][:1]
+        alts = [a.candidate.label for a in r.alternatives if a.candidate.label != (r.rung or r.replacement)][:1]
         typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
     for e in result.edits:
         typer.echo(f"  edit: {e}")
@@ -90,10 +90,16 @@ def generalize(
 ) -> None:
     """The ordered replacement candidates of one span, with provenance."""
     from engine.errors import SanitizerError
+    from engine.io.contract import parse_generalize_request
 
+    try:  # the same contract as POST /generalize, checked before anything loads
+        req = parse_generalize_request({"span": span, "entity_type": entity_type, "identifier_type": identifier_type, "context": context})
+    except SanitizerError as exc:
+        fail(exc)
+        return
     engine = build_engine(config, store, endpoint, offline, user_agent)
     try:
-        ladder = engine.candidates(span, entity_type, context=context, identifier_type=identifier_type)
+        ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -184,24 +190,31 @@ def train(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
-    rounds: int = typer.Option(100, "--rounds", help="Boosting rounds."),
+    rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
+    ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
 
-    from engine.errors import SanitizerError
+    from engine.errors import InputError, SanitizerError
+    from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
+    from engine.evaluation.served import prepare_served
     from engine.training import prepare, say, train_model
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store, model="none")
     try:
-        prepared = prepare(data, engine)
+        if ladders not in TRAIN_MODES:
+            raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
+        prepared = prepare_served(data, engine, progress=say) if ladders == "served" else prepare(data, engine)
     except SanitizerError as exc:
         fail(exc)
         return
-    say(f"training LambdaRank ({rounds} rounds, seed {seed}) …")
+    rounds = rounds if rounds is not None else rounds_for(ladders)
+    say(f"training LambdaRank on {ladders} ladders ({rounds} rounds, seed {seed}) …")
     ranker = train_model(prepared, engine, seed=seed, rounds=rounds, label_mode=label_mode, data_name=data.name)
+    ranker.info["ladders"] = ladders
     ranker.save(out)
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
@@ -301,6 +314,37 @@ def evaluate_selection_cmd(
             typer.echo(f"    {row['variant']:<22}{row['majority']:>9.2%}{row['all_selections']:>9.2%}{row['mrr']:>8.3f}")
 
 
+@evaluate_app.command("sanitize")
+def evaluate_sanitize_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds by document (ignored with --model)."),
+    model: Optional[str] = typer.Option(None, "--model", help="Sanitize with an existing model: a directory or 'shipped'."),
+    train_on: str = typer.Option("served", "--train-on", help="CV training ladders: served (our own) or wikireplace."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    seed: int = typer.Option(13, "--seed"),
+    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.report import echo_sanitize_report
+    from engine.evaluation.sanitize_eval import evaluate_sanitize
+    from engine.training import say
+
+    engine = build_engine(config, store, model="none")
+    try:
+        report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
+                                   examples=show, progress=None if as_json else say)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps(report.to_dict() | {"data": str(data), "examples": report.examples}, indent=2, ensure_ascii=False))
+        return
+    echo_sanitize_report(report, data.name, typer.echo)
+
+
 @bench_app.command("rank")
 def bench_rank_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose annotated mentions are ranked."),
@@ -331,33 +375,43 @@ def sanitize(
     endpoint: Optional[str] = EndpointOpt,
     offline: bool = OfflineOpt,
     user_agent: Optional[str] = UserAgentOpt,
+    k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize further until at least K persons of the store fit (privacy.k; 0 only measures)."),
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
     from engine.batch import run_sanitize
+    from engine.io.cli_checks import plural, sanitize_pairs
+    from kg.procs import exit_on_signals
 
-    engine = build_engine(config, store, endpoint, offline, user_agent)
-    if source.is_dir():
-        files = sorted(p for p in source.iterdir() if p.suffix.lower() in (".json", ".jsonl", ".ndjson"))
-        if not files:
-            fail(ValueError(f"no .json/.jsonl files in {source}"))
-        pairs = [(f, out / (f.stem + ".jsonl")) for f in files]
-    elif source.is_file():
-        pairs = [(source, out)]
-    else:
-        fail(FileNotFoundError(f"no such file or directory: {source}"))
+    try:
+        pairs = sanitize_pairs(source, out, fmt=fmt, overlap=overlap, batch=batch)  # before anything loads
+    except ValueError as exc:
+        fail(exc)
         return
-    total_bad = 0
-    for src, dst in pairs:
-        summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
-                               overlap=overlap, batch=batch, progress=progress)
-        for pos, reason in summary.bad:
-            typer.echo(f"bad record {pos}: {reason}", err=True)
-        if summary.aborted:
-            typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
-            raise typer.Exit(1)
-        total_bad += len(summary.bad)
-        typer.echo(f"{src} → {dst}: {summary.documents} documents, {summary.mentions} mentions, "
-                   f"{len(summary.bad)} bad records skipped, {summary.failed_spans} spans failed closed")
+    engine = build_engine(config, store, endpoint, offline, user_agent, **({"privacy.k": k} if k is not None else {}))
+    empty = []
+    with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
+        for src, dst in pairs:
+            try:
+                summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
+                                       overlap=overlap, batch=batch, progress=progress)
+            except OSError as exc:  # checked up front, but the disk can fill or permissions change
+                fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
+                return
+            for pos, reason in summary.bad:
+                typer.echo(f"bad record {pos}: {reason}", err=True)
+            for pos, note in summary.merged:
+                typer.echo(f"note {pos}: {note}", err=True)
+            if summary.aborted:
+                typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
+                raise typer.Exit(1)
+            if summary.documents == 0:
+                empty.append(src)
+            skipped = f", {plural(len(summary.skipped), 'document')} not annotated by {annotator} left out" if summary.skipped else ""
+            typer.echo(f"{src} → {dst}: {plural(summary.documents, 'document')}, {plural(summary.mentions, 'mention')}, "
+                       f"{plural(len(summary.bad), 'bad record')} skipped{skipped}, {plural(summary.failed_spans, 'span')} failed closed")
+    if empty:
+        fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
+                        "no output written for it"))
 
 
 @app.command()
@@ -372,6 +426,10 @@ def serve(
     user_agent: Optional[str] = UserAgentOpt,
 ) -> None:
     """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
+    if not 0 <= port <= 65535:
+        fail(ValueError(f"--port must be between 0 and 65535, got {port}"))
+    if max_body < 1:
+        fail(ValueError("--max-body must be at least 1 byte"))
     try:
         import uvicorn
 
@@ -489,11 +547,57 @@ def bench_kg_cmd(
     seed: Optional[Path] = typer.Option(None, "--seed", help="Dump to build (timed); default: none."),
     store: Optional[Path] = typer.Option(None, "--store", help="Existing store (ignored with --seed)."),
     n: int = typer.Option(1000, "--n", help="Random labelled items to look up."),
+    endpoint: bool = typer.Option(True, "--endpoint/--no-endpoint", help="Also time the SPARQL endpoint (on --store, else the sample)."),
 ) -> None:
-    """Build time, chain-lookup latency (p50/p99) and the ratio to a plain Python BFS."""
+    """Build time, chain-lookup latency (p50/p99), the ratio to a plain Python BFS, and the SPARQL endpoint."""
     from kg.bench import bench_kg
 
-    typer.echo(json.dumps(bench_kg(seed, store, n=n), indent=2))
+    result = bench_kg(seed, store, n=n)
+    if endpoint:
+        from kg.sparql.bench import bench_endpoint
+        from kg.store import KGStore
+
+        result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
+    typer.echo(json.dumps(result, indent=2))
+
+
+@evaluate_app.command("privacy")
+def evaluate_privacy_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    k: int = typer.Option(10, "--k", min=1, help="Target of the guarded release."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """k per document (anonymity set in the store) and the utility kept, for five releases."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.privacy_eval import evaluate_privacy, format_table
+
+    if not data.is_file():
+        fail(FileNotFoundError(f"no such file: {data}"))
+    engine = build_engine(config, store)
+    try:
+        report = evaluate_privacy(engine, data, k=k, progress=lambda msg: typer.echo(msg, err=True))
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_table(report)))
+
+
+@bench_app.command("privacy")
+def bench_privacy_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose documents are guarded."),
+    k: int = typer.Option(10, "--k", min=1),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Background index build time and size, and guard time per document (p50/p99)."""
+    from engine.privacy.bench import bench_privacy
+
+    if not data.is_file():
+        fail(FileNotFoundError(f"no such file: {data}"))
+    engine = build_engine(config, store)
+    typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
 
 
 def main() -> None:

@@ -24,10 +24,13 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     backoff_max_s = 20
     max_wait_s = 60               # longest Retry-After honoured
 
+    [taxogen.privacy]
+    k = 0                         # climb until k persons of the store fit (0: off; engine.privacy)
+
 Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
 ``TAXOGEN_MODEL``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
 ``TAXOGEN_OFFLINE``, ``TAXOGEN_USER_AGENT``, ``TAXOGEN_ENDPOINT_TIMEOUT_S``,
-``TAXOGEN_CACHE_TTL_S``. Unknown keys and bad values raise :class:`ConfigError`.
+``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``. Unknown keys and bad values raise :class:`ConfigError`.
 """
 
 from __future__ import annotations
@@ -70,6 +73,17 @@ class EndpointSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class PrivacySettings:
+    """The k-anonymity guard (:mod:`engine.privacy`)."""
+
+    k: int = 0
+
+    def __post_init__(self) -> None:
+        if self.k < 0:
+            raise ConfigError("privacy.k must be 0 (off) or positive", key="privacy.k")
+
+
+@dataclass(frozen=True, slots=True)
 class EngineConfig:
     """Everything the engine needs to be built."""
 
@@ -78,6 +92,7 @@ class EngineConfig:
     max_ladder: int | None = 12
     model: str = "shipped"
     endpoint: EndpointSettings = field(default_factory=EndpointSettings)
+    privacy: PrivacySettings = field(default_factory=PrivacySettings)
 
     def __post_init__(self) -> None:
         if self.chain_mode not in ("preloaded", "sparql"):
@@ -97,6 +112,7 @@ class EngineConfig:
         env = os.environ if env is None else env
         values: dict[str, Any] = {}
         endpoint: dict[str, Any] = {}
+        privacy: dict[str, Any] = {}
         path = path or env.get("TAXOGEN_CONFIG")
         if path:
             p = Path(path)
@@ -108,6 +124,10 @@ class EngineConfig:
             for key, value in section.items():
                 if key == "endpoint":
                     endpoint.update(value)
+                elif key == "sparql":
+                    continue  # [taxogen.sparql]: the SPARQL endpoint's table, read by kg.sparql.config.SparqlSettings
+                elif key == "privacy":
+                    privacy.update(value)
                 else:
                     values[key] = value
         env_map = {
@@ -117,6 +137,8 @@ class EngineConfig:
             "TAXOGEN_OFFLINE": (None, "offline"), "TAXOGEN_USER_AGENT": (None, "user_agent"),
             "TAXOGEN_ENDPOINT_TIMEOUT_S": (None, "timeout_s"), "TAXOGEN_CACHE_TTL_S": (None, "cache_ttl_s"),
         }
+        if env.get("TAXOGEN_PRIVACY_K", "") != "":
+            privacy["k"] = env["TAXOGEN_PRIVACY_K"]
         for var, (top, sub) in env_map.items():
             if var in env and env[var] != "":
                 if top:
@@ -128,17 +150,20 @@ class EngineConfig:
                 continue
             if key.startswith("endpoint."):
                 endpoint[key.split(".", 1)[1]] = value
+            elif key.startswith("privacy."):
+                privacy[key.split(".", 1)[1]] = value
             else:
                 values[key] = value
-        return cls(**_coerce(cls, values, "taxogen"), endpoint=EndpointSettings(**_coerce(EndpointSettings, endpoint, "taxogen.endpoint")))
+        return cls(**_coerce(cls, values, "taxogen"), endpoint=EndpointSettings(**_coerce(EndpointSettings, endpoint, "taxogen.endpoint")),
+                   privacy=PrivacySettings(**_coerce(PrivacySettings, privacy, "taxogen.privacy")))
 
 
 def _coerce(kind: type, values: dict[str, Any], section: str) -> dict[str, Any]:
     fields = {f.name: f for f in dataclasses.fields(kind)}
     out: dict[str, Any] = {}
     for key, value in values.items():
-        if key not in fields or key == "endpoint":
-            raise ConfigError(f"unknown setting {section}.{key}; known: {', '.join(sorted(k for k in fields if k != 'endpoint'))}", key=key)
+        if key not in fields or key in ("endpoint", "privacy"):
+            raise ConfigError(f"unknown setting {section}.{key}; known: {', '.join(sorted(k for k in fields if k not in ('endpoint', 'privacy')))}", key=key)
         default = fields[key].default
         try:
             if key == "store":

@@ -15,7 +15,6 @@ Every bad record yields a :class:`BadRecord` with its position (``file:line`` or
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from dataclasses import dataclass
@@ -23,7 +22,9 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from engine.errors import InputError
-from engine.types import EntityType, IdentifierType, Mention, SanitizeResult
+from engine.io import contract
+from engine.io.files import output_mode, part_prefix, sweep_stale_parts
+from engine.types import Mention, SanitizeResult
 
 FORMATS = ("auto", "jsonl", "wikireplace", "json")
 
@@ -38,75 +39,81 @@ class DocRecord:
 
 @dataclass(frozen=True, slots=True)
 class BadRecord:
+    """A record that breaks the input contract: ``reason`` does not repeat ``position``."""
+
     position: str
     reason: str
 
 
-def mention_from_dict(d: dict[str, Any], position: str) -> Mention:
-    """A :class:`Mention` from its JSON form; raises :class:`InputError` with the position."""
-    if not isinstance(d, dict):
-        raise InputError(f"{position}: a mention must be an object", position=position)
-    try:
-        start, end = d["start"], d["end"]
-    except KeyError as exc:
-        raise InputError(f"{position}: mention lacks {exc.args[0]!r}", position=position) from None
-    if type(start) is not int or type(end) is not int:
-        raise InputError(f"{position}: start and end must be integers", position=position)
-    if "entity_type" not in d:
-        raise InputError(f"{position}: mention lacks 'entity_type'", position=position)
-    related = d.get("related") or d.get("related_mentions") or ()
-    return Mention(
-        start, end, EntityType.parse(d["entity_type"]), IdentifierType.parse(d.get("identifier_type")),
-        d.get("entity_id"), tuple(str(r) for r in related), d.get("id") or d.get("entity_mention_id"),
-    )
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A record deliberately left out (e.g. not annotated by the requested annotator)."""
+
+    position: str
+    reason: str
+
+
+def mention_from_dict(d: dict[str, Any], position: str, text: str | None = None) -> Mention:
+    """A :class:`Mention` from its JSON form (see :mod:`engine.io.contract`); raises :class:`InputError`."""
+    return contract.parse_mention(d, text, position)
 
 
 def document_from_dict(d: Any, position: str, default_id: str) -> DocRecord:
-    if not isinstance(d, dict):
-        raise InputError(f"{position}: a document must be a JSON object", position=position)
-    text = d.get("text")
-    if not isinstance(text, str):
-        raise InputError(f"{position}: document lacks a string 'text'", position=position)
-    raw = d.get("mentions")
-    if not isinstance(raw, list):
-        raise InputError(f"{position}: document lacks a 'mentions' list", position=position)
-    mentions = tuple(mention_from_dict(m, f"{position} mention #{i}") for i, m in enumerate(raw))
-    return DocRecord(str(d.get("id") or d.get("doc_id") or default_id), text, mentions, position)
+    """A document from its JSON form (see :mod:`engine.io.contract`).
+
+    Raises :class:`InputError` with ``position``; the message itself does not repeat it.
+    """
+    try:
+        doc_id, text, mentions = contract.parse_document(d)
+    except InputError as exc:
+        raise InputError(str(exc), position=position) from None
+    return DocRecord(doc_id or default_id, text, mentions, position)
 
 
 def detect_format(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
         return "jsonl"
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:
         head = fh.read(4096).lstrip()
     return "wikireplace" if head.startswith("[") else "json"
 
 
-def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None = None) -> Iterator[DocRecord | BadRecord]:
-    """Documents of ``path`` (or :class:`BadRecord` entries), in file order."""
+def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None = None) -> Iterator[DocRecord | BadRecord | Skipped]:
+    """Documents of ``path`` (or :class:`BadRecord` / :class:`Skipped` entries), in file order.
+
+    A document id seen before is a :class:`BadRecord` (results are keyed by id). With
+    ``annotator``, WikiReplace documents that this annotator did not annotate are
+    :class:`Skipped`, not bad.
+    """
     p = Path(path)
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
         fmt = detect_format(p)
+    seen: dict[str, str] = {}
+
+    def checked(rec: DocRecord) -> DocRecord | BadRecord:
+        first = seen.setdefault(rec.doc_id, rec.position)
+        if first != rec.position:
+            return BadRecord(rec.position, f"duplicate document id (first at {first})")
+        return rec
+
     if fmt == "jsonl":
-        with open(p, encoding="utf-8") as fh:
+        with open(p, "rb") as fh:
             for no, line in enumerate(fh, start=1):
                 if not line.strip():
                     continue
                 pos = f"{p.name}:{no}"
                 try:
-                    yield document_from_dict(json.loads(line), pos, f"{p.stem}-{no}")
-                except json.JSONDecodeError as exc:
-                    yield BadRecord(pos, f"invalid JSON: {exc.msg} at column {exc.colno}")
+                    yield checked(document_from_dict(contract.parse_json(line), pos, f"{p.stem}-{no}"))
                 except InputError as exc:
                     yield BadRecord(pos, str(exc))
         return
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        yield BadRecord(f"{p.name}:{exc.lineno}", f"invalid JSON: {exc.msg}")
+        data = contract.parse_json(p.read_bytes())
+    except InputError as exc:
+        yield BadRecord(p.name, str(exc))
         return
     if fmt == "json":
         try:
@@ -121,26 +128,33 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
         pos = f"{p.name}#{i}"
         try:
             if not isinstance(doc, dict) or not isinstance(doc.get("annotations"), dict) or not doc["annotations"]:
-                raise InputError(f"{pos}: no annotations")
+                raise InputError("no annotations")
             name = annotator or next(iter(doc["annotations"]))
             if name not in doc["annotations"]:
-                raise InputError(f"{pos}: no annotator {name!r} (has {', '.join(doc['annotations'])})")
+                yield Skipped(pos, f"not annotated by {name}")
+                continue
+            ann = doc["annotations"][name]
+            raw = ann.get("entity_mentions", []) if isinstance(ann, dict) else None
+            if not isinstance(raw, list):
+                raise InputError(f"annotations of {name} lack an 'entity_mentions' list")
             mentions = [
-                {**m, "start": m.get("start_offset"), "end": m.get("end_offset")}
-                for m in doc["annotations"][name].get("entity_mentions", [])
+                {**m, "start": m.get("start_offset"), "end": m.get("end_offset")} if isinstance(m, dict) else m
+                for m in raw
             ]
-            yield document_from_dict({"id": doc.get("doc_id"), "text": doc.get("text"), "mentions": mentions}, pos, f"doc-{i}")
+            yield checked(document_from_dict({"id": doc.get("doc_id"), "text": doc.get("text"), "mentions": mentions}, pos, f"doc-{i}"))
         except InputError as exc:
             yield BadRecord(pos, str(exc))
 
 
 def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool = False) -> dict[str, Any]:
-    """JSON form of a result. Original span texts are left out unless ``with_originals``."""
+    """JSON form of a result. Original span texts are left out unless ``with_originals``, and so
+    are the labels of skipped candidates (a leaking label reveals another mention's text)."""
     reps = []
     for r in result.replacements:
         d = {
             "start": r.mention.start, "end": r.mention.end, "entity_type": r.mention.entity_type.value,
             "identifier_type": r.mention.identifier_type.value, "replacement": r.replacement,
+            "rung": r.rung, "rendered": r.rendered,
             "new_start": r.new_start, "new_end": r.new_end, "kept": r.kept,
             "alternatives": [
                 {"label": a.candidate.label, "score": round(a.score, 4), "source": a.candidate.source,
@@ -155,31 +169,49 @@ def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool 
         if with_originals:
             d["original"] = r.original
         reps.append(d)
-    return {
+    out = {
         "id": doc_id, "text": result.text, "replacements": reps, "edits": list(result.edits),
         "segments": [[s.new_start, s.new_end, s.orig_start, s.orig_end] for s in result.segments],
         "errors": list(result.errors),
+        "skipped": [
+            {"start": k.mention_start, "end": k.mention_end, "source": k.source, "level": k.level, "reason": k.reason}
+            | ({"label": k.label} if with_originals else {})
+            for k in result.skipped
+        ],
     }
+    if result.privacy is not None:
+        out["privacy"] = result.privacy.to_dict()
+    return out
 
 
 class AtomicWriter:
-    """A text file written under a temporary name and renamed into place on success."""
+    """A text file written under a temporary name and renamed into place on success.
 
-    def __init__(self, target: str | Path) -> None:
+    The temporary part is ``.<name>.<pid>.<random>.part``; parts left by killed runs of
+    the same target are removed first, and the file mode follows
+    :func:`engine.io.files.output_mode` (umask, or ``0600`` with ``private``).
+    """
+
+    def __init__(self, target: str | Path, *, private: bool = False) -> None:
         self.target = Path(target)
+        self.private = private
         self._fh: IO[str] | None = None
         self._tmp: str | None = None
 
     def __enter__(self) -> IO[str]:
         self.target.parent.mkdir(parents=True, exist_ok=True)
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".part", dir=self.target.parent)
+        sweep_stale_parts(self.target)
+        fd, self._tmp = tempfile.mkstemp(prefix=part_prefix(self.target), suffix=".part", dir=self.target.parent)
+        os.fchmod(fd, output_mode(self.private))
         self._fh = os.fdopen(fd, "w", encoding="utf-8")
         return self._fh
 
     def __exit__(self, exc_type, exc, tb) -> None:
         assert self._fh is not None and self._tmp is not None
-        self._fh.close()
-        if exc_type is None:
-            os.replace(self._tmp, self.target)
-        else:
-            os.unlink(self._tmp)
+        try:
+            self._fh.close()
+        finally:
+            if exc_type is None:
+                os.replace(self._tmp, self.target)
+            else:
+                os.unlink(self._tmp)

@@ -42,6 +42,7 @@ class Engine:
         self._ranker_loaded = ranker is not None
         self._embedder = None
         self._graph_stats: GraphStats | None = None
+        self._privacy_guard = None
         self.remote = None  # engine.remote.RemoteFallback when an endpoint is enabled
 
     @classmethod
@@ -132,6 +133,15 @@ class Engine:
         return self._embedder
 
     @property
+    def item_names(self):
+        """Every name of every item (labels, aliases, demonyms) for the leak check (built on first use)."""
+        if getattr(self, "_item_names", None) is None:
+            from engine.privacy.leaks import ItemNames
+
+            self._item_names = ItemNames(self.linker.index, self.linker.taxonomy)
+        return self._item_names
+
+    @property
     def graph_stats(self) -> GraphStats:
         if self._graph_stats is None:
             self._graph_stats = GraphStats.from_engine(self)
@@ -199,17 +209,31 @@ class Engine:
             sentence=sentence, candidates=rank_cands, span_start=start, **document,
         )
 
+    @property
+    def privacy_guard(self):
+        """The k-anonymity guard over this store's persons (index built or read on first use)."""
+        if self._privacy_guard is None:
+            from engine.privacy.background import Background
+            from engine.privacy.guard import PrivacyGuard
+
+            self._privacy_guard = PrivacyGuard(self, Background.for_store(self.kg))
+        return self._privacy_guard
+
     # --- documents ----------------------------------------------------------------------
-    def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
-        """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`)."""
-        from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
+    def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
+                 k: int | None = None):
+        """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`).
 
-        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives)
-        return DocumentSanitizer(self, opts).sanitize(text, list(mentions))
+        ``k``: climb until at least k persons of the store fit (default ``privacy.k``; 0
+        only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
+        """
+        return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives, k=k)[0]
 
-    def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5):
+    def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
+                      k: int | None = None):
         """Several ``(text, mentions)`` documents, ranked in one batch."""
         from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
 
-        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives)
+        k = k if k is not None else (self.config.privacy.k or None)
+        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k)
         return DocumentSanitizer(self, opts).sanitize_many(list(docs))

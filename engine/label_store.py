@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections import OrderedDict
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import numpy as np
 import pyoxigraph as ox
@@ -62,6 +64,15 @@ class _Names:
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and bool(self.get(key))
+
+    def items(self) -> Iterator[tuple[str, list[str]]]:
+        """Every (name, items) pair: a pass over the whole table (prefer ``names_of`` per item)."""
+        rows = self._index._db.execute("SELECT key, qid FROM names WHERE kind = ? ORDER BY key, qid", (self._kind,))
+        for key, group in groupby(rows, key=itemgetter(0)):
+            yield key, sorted({f"Q{q}" for _, q in group} | set(self.added.get(key, ())), key=qid_number)
+        for key, extra in self.added.items():
+            if not self._index._names(key, self._kind):
+                yield key, sorted(set(extra), key=qid_number)
 
     def __getitem__(self, key: str) -> list[str]:
         found = self.get(key)
@@ -157,6 +168,16 @@ class SqliteLabelIndex:
             return None
         row = self._db.execute("SELECT text FROM main WHERE qid = ?", (int(qid[1:]),)).fetchone()
         return self._main_cache.put(qid, row)
+
+    def names_of(self, qid: str) -> list[tuple[str, str]]:
+        """The folded names of ``qid`` as ``(name, kind)``, kind ``label``, ``alias`` or ``demonym``."""
+        if qid[:1] != "Q" or not qid[1:].isdigit():
+            return []
+        kinds = {LABEL: "label", ALIAS: "alias", DEMONYM: "demonym"}
+        out = [(k, kinds[kind]) for k, kind in self._db.execute("SELECT key, kind FROM names WHERE qid = ?", (int(qid[1:]),))]
+        for table, kind in ((self.labels, "label"), (self.aliases, "alias"), (self.demonyms, "demonym")):
+            out += [(k, kind) for k, items in table.added.items() if qid in items and (k, kind) not in out]
+        return out
 
     def prominence(self, qid: str) -> int:
         """Sitelinks (or incoming statements) of ``qid``; 0 when unknown."""

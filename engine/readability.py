@@ -26,6 +26,9 @@ _AN_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
 
 def indefinite_article(word: str) -> str:
     """``a`` or ``an`` for the word that follows (spelling heuristic)."""
+    first = word.split()[0] if word.split() else word
+    if len(first) >= 2 and first.isupper() and first.isalpha():
+        return "an" if first[0] in "AEFHILMNORSX" else "a"  # initialisms read letter by letter: an MP, a BBC
     w = word.lower()
     if w.startswith(_AN_SILENT_H):
         return "an"

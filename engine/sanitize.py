@@ -12,12 +12,16 @@
    rule-based placeholder or ``***``.
 5. Any failure while handling a span replaces it with ``***`` (fail closed) and is
    reported in ``errors``; the original text never leaks.
-6. Articles and sentence-initial capitals are fixed and reported in ``edits``; the
+6. No candidate that reveals another masked mention's text or linked item is used
+   (:mod:`engine.privacy.leaks`); the next safe rung is, and ``skipped`` says why.
+7. The rungs are rendered for their slots (:mod:`engine.render`): dates, articles,
+   modifiers, adjacent replacements merged; changes are reported in ``edits``; the
    ``segments`` map every changed region back to the original text.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from enum import Enum
@@ -25,10 +29,12 @@ from typing import Sequence
 
 from engine.errors import InputError
 from engine.features import DocumentFacts
-from engine.readability import article_fix, at_sentence_start, capitalise
+from engine.io.spans import snap_to_graphemes, widen_to_words
+from engine.privacy.leaks import DocumentLeakGuard
+from engine.render.document import Decision, render_document
 from engine.sources.base import DocumentState
 from engine.types import (
-    MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, Replacement, SanitizeResult, ScoredCandidate, Segment, Span,
+    MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, SanitizeResult, ScoredCandidate, Skipped, Span,
 )
 from engine.wikireplace import sentence_bounds
 
@@ -47,6 +53,7 @@ class SanitizeOptions:
     overlap: OverlapPolicy = OverlapPolicy.MERGE
     readability: bool = True
     alternatives: int = 5
+    k: int | None = None  # privacy guard: None off, 0 measure k, K climb until k ≥ K (engine.privacy)
 
 
 _IDENT_RANK = {IdentifierType.NO_MASK: 0, IdentifierType.QUASI: 1, IdentifierType.DIRECT: 2}
@@ -54,6 +61,17 @@ _IDENT_RANK = {IdentifierType.NO_MASK: 0, IdentifierType.QUASI: 1, IdentifierTyp
 
 def validate_mentions(text: str, mentions: Sequence[Mention], policy: OverlapPolicy = OverlapPolicy.MERGE) -> list[Mention]:
     """Mentions sorted by offset, checked, overlaps merged (or rejected)."""
+    return resolve_mentions(text, mentions, policy)[0]
+
+
+def resolve_mentions(
+    text: str, mentions: Sequence[Mention], policy: OverlapPolicy = OverlapPolicy.MERGE
+) -> tuple[list[Mention], dict[int, str]]:
+    """Mentions sorted by offset, checked, widened to whole graphemes, overlaps merged.
+
+    Returns the mentions and, per merged mention (index in the returned list), a note
+    saying which mentions were merged. A merged span is widened to whole words.
+    """
     checked = []
     for i, m in enumerate(mentions):
         if not isinstance(m.start, int) or not isinstance(m.end, int):
@@ -63,28 +81,45 @@ def validate_mentions(text: str, mentions: Sequence[Mention], policy: OverlapPol
                 f"mention #{i}: offsets {m.start}–{m.end} are not a non-empty range inside the text (length {len(text)})",
                 position=f"mention #{i}",
             )
+        start, end = snap_to_graphemes(text, m.start, m.end)
+        if (start, end) != (m.start, m.end):
+            m = dataclasses.replace(m, start=start, end=end)
         checked.append((m.start, m.end, i, m))
     checked.sort()
     out: list[Mention] = []
-    origin: list[int] = []
+    origin: list[list[int]] = []
     for start, end, i, m in checked:
         if out and start < out[-1].end:
             prev = out[-1]
             if policy is OverlapPolicy.REJECT:
                 raise InputError(
-                    f"mention #{i} ({start}–{end}) overlaps mention #{origin[-1]} ({prev.start}–{prev.end})",
+                    f"mention #{i} ({start}–{end}) overlaps mention #{origin[-1][0]} ({prev.start}–{prev.end})",
                     position=f"mention #{i}",
                 )
-            longer = m if (m.end - m.start) > (prev.end - prev.start) else prev
-            ident = max((prev.identifier_type, m.identifier_type), key=_IDENT_RANK.__getitem__)
-            out[-1] = Mention(
-                prev.start, max(prev.end, end), longer.entity_type, ident,
-                prev.entity_id or m.entity_id, tuple(dict.fromkeys(prev.related + m.related)), prev.mention_id or m.mention_id,
-            )
+            out[-1] = _merge(text, prev, m)
+            origin[-1].append(i)
+            while len(out) > 1 and out[-1].start < out[-2].end:  # widening reached the previous span
+                out[-2:] = [_merge(text, out[-2], out[-1])]
+                origin[-2:] = [origin[-2] + origin[-1]]
             continue
         out.append(m)
-        origin.append(i)
-    return out
+        origin.append([i])
+    notes = {
+        k: f"merged overlapping mentions {', '.join(f'#{i}' for i in sorted(group))} into {out[k].start}–{out[k].end}"
+        for k, group in enumerate(origin) if len(group) > 1
+    }
+    return out, notes
+
+
+def _merge(text: str, prev: Mention, m: Mention) -> Mention:
+    """One mention covering both, widened to whole words (type of the longer one)."""
+    longer = m if (m.end - m.start) > (prev.end - prev.start) else prev
+    ident = max((prev.identifier_type, m.identifier_type), key=_IDENT_RANK.__getitem__)
+    start, end = widen_to_words(text, min(prev.start, m.start), max(prev.end, m.end))
+    return Mention(
+        start, end, longer.entity_type, ident,
+        prev.entity_id or m.entity_id, tuple(dict.fromkeys(prev.related + m.related)), prev.mention_id or m.mention_id,
+    )
 
 
 def group_entities(mentions: Sequence[Mention]) -> list[int]:
@@ -151,11 +186,19 @@ class DocumentSanitizer:
                     prepared[d]["failed"].add(k)
         for (d, k), sc in zip(owners, scores):
             prepared[d]["scores"][k] = sc
+        if opts.k is not None:
+            for p in prepared:
+                try:
+                    p["privacy"] = self.engine.privacy_guard.apply(self, p, opts.k)
+                except Exception as exc:  # fail closed: every ranked span becomes ***
+                    log.exception("privacy guard failed")
+                    p["errors"].append(f"privacy guard failed ({type(exc).__name__}: {exc}); every span masked")
+                    p["failed"].update(p["ladders"])
         return [self._finish(p, opts) for p in prepared]
 
     # --- steps ----------------------------------------------------------------------------
     def _prepare(self, text: str, mentions: Sequence[Mention], opts: SanitizeOptions) -> dict:
-        ms = validate_mentions(text, mentions, opts.overlap)
+        ms, merged = resolve_mentions(text, mentions, opts.overlap)
         entity = group_entities(ms)
         state = DocumentState()
         ladders: dict[int, Ladder] = {}
@@ -164,6 +207,7 @@ class DocumentSanitizer:
         failed: set[int] = set()
         facts = DocumentFacts.of(len(text), [(m.entity_type, m.identifier_type) for m in ms])
         first_of_entity: dict[int, int] = {}
+        given = caller_grouped(ms, entity)  # other PERSON groups are matched by name (surname alone)
         for k, m in enumerate(ms):
             if m.identifier_type is IdentifierType.NO_MASK:
                 continue
@@ -172,8 +216,8 @@ class DocumentSanitizer:
                 continue  # later mentions reuse the entity's replacement
             try:
                 left, right = sentence_bounds(text, m.start, m.end)
-                span = Span(text[m.start:m.end], m.entity_type, m.identifier_type,
-                            context=text[left:right], start=m.start, end=m.end, entity_id=f"entity-{entity[k]}")
+                span = Span(text[m.start:m.end], m.entity_type, m.identifier_type, context=text[left:right],
+                            start=m.start, end=m.end, entity_id=f"entity-{entity[k]}" if entity[k] in given else None)
                 ladder = self.engine.candidates(span, state=state)
                 ladders[k] = ladder
                 items[k] = self.engine.rank_item_for(
@@ -184,9 +228,19 @@ class DocumentSanitizer:
                 errors.append(f"span {m.start}–{m.end} ({m.entity_type.value}): {type(exc).__name__}: {exc}; masked")
                 failed.add(k)
         return {"text": text, "mentions": ms, "entity": entity, "ladders": ladders, "items": items,
-                "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity}
+                "scores": {}, "errors": errors, "failed": failed, "first": first_of_entity, "merged": merged}
 
-    def _choose(self, p: dict, k: int, original: str, mention: Mention) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
+    def _choose(self, p: dict, k: int, original: str, mention: Mention, guard: DocumentLeakGuard | None = None,
+                skipped: list[Skipped] | None = None) -> tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]:
+        forced = p.get("forced", {}).get(k)
+        if forced is not None:  # the privacy guard climbed this span (engine.privacy.guard)
+            label, cand, alts, note = forced
+            leak = guard.check(p["entity"][k], label) if guard is not None and cand is not None and not cand.is_mask else None
+            if leak is None:
+                return forced
+            if skipped is not None:
+                skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
+            return MASK, None, alts, "the privacy guard's rung would leak; masked"
         ladder: Ladder | None = p["ladders"].get(k)
         if k in p["failed"] or ladder is None:
             return MASK, None, (), "failed closed"
@@ -194,56 +248,51 @@ class DocumentSanitizer:
         if scores is None:
             return MASK, None, (), "no scores; masked"
         ranked = sorted(zip(ladder.candidates, scores), key=lambda cs: -cs[1])
-        alts = tuple(ScoredCandidate(c, s) for c, s in ranked)
+        leaks = {id(c): guard.check(p["entity"][k], c.label) for c, _ in ranked if not c.is_mask} if guard else {}
+        alts = tuple(ScoredCandidate(c, s) for c, s in ranked if leaks.get(id(c)) is None)  # a leaking label is never shown
         for cand, _ in ranked:
             if cand.label.strip().lower() == original.strip().lower():
                 continue  # never keep the original text
             if mention.identifier_type is IdentifierType.DIRECT and cand.source in ("P31", "P279", "P8225", "P361") and mention.entity_type is EntityType.PERSON:
+                continue
+            leak = leaks.get(id(cand))
+            if leak is not None:
+                if skipped is not None:
+                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
                 continue
             return cand.label, cand, alts, ""
         return MASK, None, alts, "only the original text was offered; masked"
 
     def _finish(self, p: dict, opts: SanitizeOptions) -> SanitizeResult:
         text, ms, entity = p["text"], p["mentions"], p["entity"]
+        guard = DocumentLeakGuard.build(text, ms, entity, p["ladders"], self.engine.item_names)
         chosen: dict[int, tuple[str, Candidate | None, tuple[ScoredCandidate, ...], str]] = {}
-        built = ""
-        pos = 0
-        replacements: list[Replacement] = []
-        segments: list[Segment] = []
-        edits: list[str] = []
+        skipped: list[Skipped] = []
+        decisions: list[Decision] = []
         for k, m in enumerate(ms):
             original = text[m.start:m.end]
-            if m.identifier_type is IdentifierType.NO_MASK:
-                replacements.append(Replacement(m, original, original, (), 0, 0, kept=True, note="NO_MASK"))
+            merge_note = p["merged"].get(k, "")
+            forced = k in p.get("forced", {})
+            if m.identifier_type is IdentifierType.NO_MASK and not forced:
+                decisions.append(Decision(m, original, original, note=merge_note))
                 continue
             first = p["first"].get(entity[k], k)
             if first not in chosen:
-                chosen[first] = self._choose(p, first, text[ms[first].start:ms[first].end], ms[first])
+                chosen[first] = self._choose(p, first, text[ms[first].start:ms[first].end], ms[first], guard, skipped)
             label, cand, alts, note = chosen[first]
             if label.strip().lower() == original.strip().lower():
-                label, note = MASK, "replacement equals this mention's text; masked"
-            built += text[pos:m.start]
-            shift = m.start - len(built)  # original offset minus new offset, at this point
-            if opts.readability and cand is not None:
-                fix = article_fix(built, cand)
-                if fix is not None:
-                    new_tail, old_tail, desc = fix
-                    cut = len(built) - len(old_tail)
-                    if at_sentence_start(built[:cut]):
-                        new_tail = capitalise(new_tail)
-                    seg_orig = cut + shift
-                    built = built[:cut] + new_tail
-                    segments.append(Segment(cut, len(built), seg_orig, seg_orig + len(old_tail)))
-                    edits.append(f"{desc} (offset {seg_orig})")
-                    shift = m.start - len(built)
-            shown = label
-            if opts.readability and at_sentence_start(built) and shown[:1].islower():
-                shown = capitalise(shown)
-                edits.append(f"capitalised '{label}' at sentence start (offset {m.start})")
-            new_start = len(built)
-            built += shown
-            segments.append(Segment(new_start, len(built), m.start, m.end))
-            replacements.append(Replacement(m, original, shown, alts[: opts.alternatives], new_start, len(built), kept=False, note=note))
-            pos = m.end
-        built += text[pos:]
-        return SanitizeResult(built, text, tuple(replacements), tuple(edits), tuple(segments), tuple(p["errors"]))
+                label, cand, note = MASK, None, "replacement equals this mention's text; masked"
+            decisions.append(Decision(m, original, label, cand, alts[: opts.alternatives], "; ".join(filter(None, (note, merge_note))),
+                                      forced=forced))
+        doc = render_document(text, decisions, readability=opts.readability)
+        return SanitizeResult(doc.text, text, tuple(doc.replacements), tuple(doc.edits), tuple(doc.segments), tuple(p["errors"]),
+                              privacy=p.get("privacy"), skipped=tuple(skipped))
+
+
+def caller_grouped(mentions: Sequence[Mention], entity: Sequence[int]) -> set[int]:
+    """Entities the caller grouped (an ``entity_id``, or ``related`` links): their PERSON
+    number follows the grouping; the others are numbered by name matching."""
+    sizes: dict[int, int] = {}
+    for e in entity:
+        sizes[e] = sizes.get(e, 0) + 1
+    return {entity[i] for i, m in enumerate(mentions) if m.entity_id or m.related or sizes[entity[i]] > 1}

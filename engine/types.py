@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from engine.errors import InputError
+
+if TYPE_CHECKING:
+    from engine.privacy.guard import PrivacyReport
 
 MASK = "***"
 
@@ -150,7 +154,13 @@ class Mention:
 
 @dataclass(frozen=True, slots=True)
 class Replacement:
-    """What one mention became in the sanitized text."""
+    """What one mention became in the sanitized text.
+
+    ``rung`` is the chosen ladder label; ``replacement`` is what the reader sees for the
+    mention, ``text[new_start:new_end]`` (the rung rendered for its slot by
+    :mod:`engine.render`: "the 1980s" for "date in the 1980s" after "in", "" for a
+    modifier dropped, the shared phrase of merged neighbours).
+    """
 
     mention: Mention
     original: str
@@ -160,6 +170,24 @@ class Replacement:
     new_end: int = 0
     kept: bool = False
     note: str = ""
+    rung: str = ""
+
+    @property
+    def rendered(self) -> str:
+        """The text shown for the mention (same as ``replacement``)."""
+        return self.replacement
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A candidate of a mention that was not used because it would leak (:mod:`engine.privacy`)."""
+
+    mention_start: int
+    mention_end: int
+    label: str
+    source: str
+    level: int
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +210,8 @@ class SanitizeResult:
     edits: tuple[str, ...] = ()
     segments: tuple[Segment, ...] = ()
     errors: tuple[str, ...] = ()
+    privacy: PrivacyReport | None = None  # k before/after and forced climbs, when the guard ran (engine.privacy)
+    skipped: tuple[Skipped, ...] = ()
 
     def original_offset(self, new_offset: int) -> int:
         """The offset in the original text that ``new_offset`` in the new text comes from.

@@ -4,8 +4,9 @@ The new store is built in a sibling temporary directory (filtered N-Triples writ
 there, then bulk-loaded, then the overlay applied, then metadata written); only when
 everything succeeded is it swapped in for the old one by two renames. A failure or an
 interruption at any point before the swap leaves an existing store untouched and removes
-the temporary directory (a hard kill leaves a ``.NAME.building-*`` directory that the
-next build clears).
+the temporary directory (``taxogen kg build`` turns SIGTERM/SIGHUP into a clean exit; a
+SIGKILL leaves a ``.NAME.building-PID`` directory that the next build removes once that
+process is gone).
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import pyoxigraph as ox
 from tqdm import tqdm
 
 from kg.dumps import DumpReport, dump_format, read_dump
-from kg.errors import KGError
+from kg.errors import DumpError, KGError
 from kg.index import SITELINKS_FILE, build_index
 from kg.parallel import Progress, decompressor, parallel_filter
+from kg.procs import pid_alive
 from kg.store import META_FILE, OXI_DIR, KGStore
 
 FORMAT_VERSION = 1
@@ -82,30 +84,34 @@ def build_from_dump(
         out = workdir / "filtered.nt"
         if dump_format(src) == "nt":
             reader = Progress(progress, f"filtering {src.name}", src.stat().st_size, bool(decompressor(src)))
-            t0 = time.perf_counter()
-            c0 = time.process_time()
-            report.filter_cpu_seconds = parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                report.filter_cpu_seconds = parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+            finally:
+                reader.close()  # ends the progress line, so an error message starts on its own line
             report.filter_main_cpu_seconds = time.process_time() - c0
-            reader.close()
             report.filter_seconds = time.perf_counter() - t0
-            report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed
-            report.malformed_examples = dump.examples
-            return out
-        bar = _progress(progress, f"reading {src.name}", "lines")
-        last = [0]
+        else:
+            bar = _progress(progress, f"reading {src.name}", "lines")
+            last = [0]
 
-        def tick(n: int) -> None:
-            bar.update(n - last[0])
-            last[0] = n
-            bar.set_postfix(kept=dump.kept, malformed=dump.malformed, refresh=False)
+            def tick(n: int) -> None:
+                bar.update(n - last[0])
+                last[0] = n
+                bar.set_postfix(kept=dump.kept, malformed=dump.malformed, refresh=False)
 
-        with open(out, "w", encoding="utf-8") as fh:
-            for line in read_dump(src, dump, strict=strict, on_line=tick):
-                fh.write(line)
-        tick(dump.lines)
-        bar.close()
+            try:
+                with open(out, "w", encoding="utf-8") as fh:
+                    for line in read_dump(src, dump, strict=strict, on_line=tick):
+                        fh.write(line)
+                tick(dump.lines)
+            finally:
+                bar.close()  # ends the bar's line, so an error message starts on its own line
         report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed
         report.malformed_examples = dump.examples
+        if dump.kept == 0 and strict:
+            raise DumpError(f"{src}: no triple taxogen keeps in {dump.lines:,} line{'' if dump.lines == 1 else 's'} (empty or unrelated dump)",
+                            path=str(src))
         return out
 
     report = BuildReport(source=str(src), store=str(store_dir))
@@ -127,12 +133,14 @@ def build_from_triples(
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
         bar = _progress(progress, "fetching triples", "triples")
-        with open(out, "w", encoding="utf-8") as fh:
-            for line in triples:
-                fh.write(line)
-                report.kept += 1
-                bar.update(1)
-        bar.close()
+        try:
+            with open(out, "w", encoding="utf-8") as fh:
+                for line in triples:
+                    fh.write(line)
+                    report.kept += 1
+                    bar.update(1)
+        finally:
+            bar.close()  # an error message starts on its own line
         report.lines = report.kept
         return out
 
@@ -152,7 +160,9 @@ def _build(
     target = Path(store_dir).absolute()
     target.parent.mkdir(parents=True, exist_ok=True)
     for stale in target.parent.glob(f".{target.name}.building-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        pid = stale.name.rsplit("-", 1)[-1]
+        if not (pid.isdigit() and pid_alive(int(pid))):  # left by a killed build; a running one keeps its own
+            shutil.rmtree(stale, ignore_errors=True)
     work = target.parent / f".{target.name}.building-{os.getpid()}"
     work.mkdir()
     try:

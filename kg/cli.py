@@ -12,9 +12,10 @@ import typer
 
 from kg.build import build_from_dump, build_from_triples
 from kg.chains import ChainIndex
-from kg.errors import KGError, SanitizerError
+from kg.errors import KGError, QueryError, SanitizerError
 from kg.overlay import validate_overlay
-from kg.queries import load_query_file
+from kg.queries import bind as bind_terms
+from kg.queries import load_query_file, unbound_inputs
 from kg.store import KGStore
 
 app = typer.Typer(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
@@ -50,20 +51,11 @@ def build(
     """Build a store from a dump or an endpoint; an existing store is replaced only on success."""
     if (source is None) == (endpoint is None):
         fail(ValueError("give exactly one of --source or --endpoint"))
-    try:
-        if source is not None:
-            report = build_from_dump(source, store, strict=strict, progress=progress, max_examples=show)
-        else:
-            from kg.extract import extract_subtaxonomy
-            from kg.remote import DEFAULT_USER_AGENT, EndpointConfig, SparqlClient
+    from kg.procs import exit_on_signals
 
-            root_ids = [r.strip() for r in roots.split(",") if r.strip()]
-            if not root_ids:
-                fail(ValueError("--endpoint needs --roots Q…,Q…"))
-            client = SparqlClient(EndpointConfig(url=endpoint, user_agent=user_agent or DEFAULT_USER_AGENT, timeout_s=timeout_s))
-            report = build_from_triples(
-                extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress
-            )
+    try:
+        with exit_on_signals():  # SIGTERM/SIGHUP remove the temporary build directory, as Ctrl-C does
+            report = _build_report(source, endpoint, store, roots, user_agent, timeout_s, page_size, strict, progress, show)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -76,9 +68,27 @@ def build(
         f"{report.seconds:.1f} s (bulk load {report.load_seconds:.1f} s)"
     )
     for no, reason, text in report.malformed_examples:
-        typer.echo(f"  line {no}: {reason}: {text[:100]}", err=True)
+        typer.echo(f"  line {no}: {reason}: {text[:100]!r}", err=True)  # repr: binary junk stays printable
     if report.malformed > len(report.malformed_examples):
         typer.echo(f"  … and {report.malformed - len(report.malformed_examples)} more malformed lines", err=True)
+    if report.kept == 0:
+        typer.echo(f"warning: no triple taxogen keeps in {report.lines:,} line{'' if report.lines == 1 else 's'}: the store holds only the overlay "
+                   "(--strict makes this an error)", err=True)
+
+
+def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, roots: str, user_agent: Optional[str],
+                  timeout_s: float, page_size: int, strict: bool, progress: bool, show: int):
+    """Run the build the options of ``taxogen kg build`` ask for; returns its report."""
+    if source is not None:
+        return build_from_dump(source, store, strict=strict, progress=progress, max_examples=show)
+    from kg.extract import extract_subtaxonomy
+    from kg.remote import DEFAULT_USER_AGENT, EndpointConfig, SparqlClient
+
+    root_ids = [r.strip() for r in roots.split(",") if r.strip()]
+    if not root_ids:
+        fail(ValueError("--endpoint needs --roots Q…,Q…"))
+    client = SparqlClient(EndpointConfig(url=endpoint, user_agent=user_agent or DEFAULT_USER_AGENT, timeout_s=timeout_s))
+    return build_from_triples(extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress)
 
 
 @app.command("index")
@@ -178,6 +188,11 @@ def query(
         bindings[name.strip().lstrip("?")] = value
     try:
         q = load_query_file(file)
+        bind_terms(q, bindings)  # unknown names and bad values first
+        missing = unbound_inputs(q, bindings)
+        if missing:
+            raise QueryError(f"{file.name} declares input ?{missing[0]} ({q.inputs[missing[0]]}): give it with --bind {missing[0]}=…",
+                             query=q.name)
         rows = open_store(store).run(q, bindings)
     except SanitizerError as exc:
         fail(exc)
@@ -223,33 +238,48 @@ def overlay(
 
 @app.command()
 def serve(
-    store: Path = typer.Option(..., "--store", help="Store directory built by 'taxogen kg build'."),
-    port: int = typer.Option(7878, "--port"),
-    timeout: int = typer.Option(30, "--timeout", help="Per-query timeout in seconds."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    port: Optional[int] = typer.Option(None, "--port", help="Port (default 7878)."),
+    host: Optional[str] = typer.Option(None, "--host", help="Bind address (default 127.0.0.1)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Per-query timeout in seconds (default 30)."),
+    max_result_bytes: Optional[int] = typer.Option(None, "--max-result-bytes", help="Largest result served (default 64 MiB)."),
+    allow_service: list[str] = typer.Option([], "--allow-service", help="A SERVICE IRI queries may call (repeatable)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML file with a \\[taxogen.sparql] table."),
 ) -> None:
-    """Serve the store read-only over the SPARQL protocol on 127.0.0.1 (Oxigraph server).
+    """Serve the store read-only over the SPARQL 1.1 protocol, WDQS dialect, on 127.0.0.1.
 
-    Query it at http://127.0.0.1:PORT/query, e.g. with the files in queries/:
-    curl -s http://127.0.0.1:7878/query -H 'Accept: application/sparql-results+json'
-    --data-urlencode query@queries/stats.rq
+    Query it at http://127.0.0.1:PORT/query (or /sparql), e.g. with the files in queries/:
+    curl -s http://127.0.0.1:7878/query -H 'Accept: text/csv' --data-urlencode query@queries/stats.rq
+    SIGTERM or Ctrl-C stops it; it starts no child process.
     """
-    import shutil
-    import subprocess
+    import importlib.util
 
-    from kg.store import OXI_DIR
+    from kg.sparql import SparqlSettings
+    from kg.sparql import serve as serve_endpoint
 
+    if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("starlette") is None:
+        fail(RuntimeError("the SPARQL endpoint needs the server extra: pip install 'taxogen[server]'"))
+        return
     try:
-        KGStore._check_dir(store)
-    except KGError as exc:
+        settings = SparqlSettings.load(config, overrides={
+            "port": port, "host": host, "timeout_s": timeout, "max_result_bytes": max_result_bytes,
+            "service_allow_list": allow_service or None,
+        })
+        kg = open_store(store)
+    except SanitizerError as exc:
         fail(exc)
         return
-    exe = shutil.which("oxigraph")
-    if exe is None:
-        fail(RuntimeError("the Oxigraph server is not installed: pip install 'taxogen[server]' (PyPI package oxigraph)"))
-        return
-    cmd = [exe, "serve-read-only", "--location", str(store / OXI_DIR), "--bind", f"127.0.0.1:{port}", "--timeout-s", str(timeout)]
-    typer.echo(f"SPARQL endpoint: http://127.0.0.1:{port}/query (read-only; Ctrl-C stops)", err=True)
+    import socket
+
     try:
-        raise typer.Exit(subprocess.call(cmd))
-    except KeyboardInterrupt:
-        raise typer.Exit(0)
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((settings.host, settings.port))
+    except OSError as exc:
+        fail(OSError(f"cannot listen on {settings.host}:{settings.port}: {exc.strerror}"))
+        return
+    typer.echo(f"SPARQL endpoint: http://{settings.host}:{settings.port}/query (read-only; Ctrl-C stops)", err=True)
+    try:
+        serve_endpoint(kg, settings)
+    except SystemExit as exc:  # uvicorn's own exit on a startup failure it has already reported
+        raise typer.Exit(0 if exc.code in (0, None) else 1) from None

@@ -9,7 +9,7 @@ in a :class:`DumpReport`; nothing is read whole into memory.
   statements: preferred-rank values when a property has any, else normal-rank ones.
 
 Kept: ``wdt:`` statements of :data:`kg.vocab.KEPT_PROPS` whose object is an item (P1549
-demonyms: English literals), and English ``rdfs:label``, ``skos:altLabel`` and
+demonyms: English literals; P569/P570 birth and death dates: ``xsd:dateTime`` literals), and English ``rdfs:label``, ``skos:altLabel`` and
 ``schema:description``.
 """
 
@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
 from kg.errors import DumpError
-from kg.vocab import KEPT_PREDICATES, RDFS_LABEL, SCHEMA_DESC, SKOS_ALT, TEXT_PREDICATES, WD, WDT
+from kg.vocab import DATE_PROPS, KEPT_PREDICATES, RDFS_LABEL, SCHEMA_DESC, SKOS_ALT, TEXT_PREDICATES, WD, WDT, XSD_DATETIME
+
+_DATE_PREDICATES = frozenset(WDT + p for p in DATE_PROPS)
 
 _IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
 _ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
@@ -122,7 +124,10 @@ def read_ntriples(
             if pred in KEPT_PREDICATES:
                 if obj.startswith("<") and not obj[1:].startswith(WD):
                     continue
-                if obj.startswith('"') and pred != WDT + "P1549":
+                if obj.startswith('"') and pred in _DATE_PREDICATES:
+                    if not obj.endswith(f"^^<{XSD_DATETIME}>"):
+                        continue
+                elif obj.startswith('"') and pred != WDT + "P1549":
                     continue
                 if obj.startswith('"') and m.group(4) not in ("en", None):
                     continue
@@ -133,6 +138,9 @@ def read_ntriples(
                 continue
             report.kept += 1
             yield line + "\n"
+
+
+_JSON_TIME = re.compile(r"^\+?(-?\d{4,})-(\d{2})-(\d{2})T")
 
 
 def _nt_literal(text: str) -> str:
@@ -177,6 +185,11 @@ def entity_triples(entity: dict[str, Any]) -> Iterator[str]:
                 yield f"{subj} <{pred}> <{WD}{value['id']}> .\n"
             elif isinstance(value, dict) and "numeric-id" in value and value.get("entity-type") == "item":
                 yield f"{subj} <{pred}> <{WD}Q{int(value['numeric-id'])}> .\n"
+            elif isinstance(value, dict) and prop in DATE_PROPS and isinstance(value.get("time"), str):
+                m = _JSON_TIME.match(value["time"])
+                if m:  # year/month precision comes as -00: written as the first day, like the truthy dump
+                    y, mo, d = m.group(1), m.group(2).replace("00", "01"), m.group(3).replace("00", "01")
+                    yield f'{subj} <{pred}> "{y}-{mo}-{d}T00:00:00Z"^^<{XSD_DATETIME}> .\n'
             elif isinstance(value, dict) and value.get("language") == "en" and "text" in value:
                 yield f"{subj} <{pred}> {_nt_literal(value['text'])} .\n"
 

@@ -283,6 +283,7 @@ def build_index(
         db.executescript(
             """
             CREATE INDEX names_key ON names (key, kind, qid);
+            CREATE INDEX names_qid ON names (qid, kind, key);
             INSERT INTO keys (key, n) SELECT key, length(key) AS n FROM names WHERE kind < 2 GROUP BY key ORDER BY n, key;
             CREATE TABLE lengths (n INTEGER PRIMARY KEY, lo INTEGER NOT NULL, hi INTEGER NOT NULL);
             INSERT INTO lengths SELECT n, min(id), max(id) FROM keys GROUP BY n;

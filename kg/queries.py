@@ -50,7 +50,7 @@ class NamedQuery:
     union: bool = False
 
 
-def parse_query(name: str, text: str, path: str = "") -> NamedQuery:
+def parse_query(name: str, text: str, path: str = "", *, default_summary: str = "") -> NamedQuery:
     """Parse a query's header; raises :class:`QueryError` when the header is malformed."""
     summary, inputs, outputs, union = "", {}, (), False
     for line in text.splitlines():
@@ -67,6 +67,7 @@ def parse_query(name: str, text: str, path: str = "") -> NamedQuery:
             inputs[var] = kind
         elif m := _OUT.match(line):
             outputs = tuple(v.lstrip("?") for v in m.group(1).split())
+    summary = summary or default_summary
     if not summary:
         raise QueryError(f"{name}.rq has no '# summary:' header line", query=name)
     for var in inputs:
@@ -110,9 +111,30 @@ def load_query_file(path: str | Path) -> NamedQuery:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise QueryError(f"cannot read {p}: {exc}", query=p.stem) from exc
-    if "# summary:" not in text:
-        text = f"# summary: {p.name}\n" + text
-    return parse_query(p.stem, text, str(p))
+    # the text is kept as written, so that syntax errors point at the file's own lines
+    return parse_query(p.stem, text, str(p), default_summary=p.name)
+
+
+def unbound_inputs(query: NamedQuery, bindings: dict[str, Any]) -> list[str]:
+    """Declared inputs of ``query`` that ``bindings`` leaves unbound (the query would match anything)."""
+    return [v for v in query.inputs if v not in bindings]
+
+
+_ERROR_AT = re.compile(r"error at (\d+):(\d+):?\s*")
+
+
+def syntax_error_message(query: NamedQuery, exc: Exception) -> str:
+    """A query's syntax error with the line and column of the query as written (1-based)."""
+    where = Path(query.path).name if query.path else f"{query.name}.rq"
+    m = _ERROR_AT.search(str(exc))
+    if m is None:
+        return f"syntax error in {where}: {exc}"
+    line, col = int(m.group(1)), int(m.group(2))
+    lines = query.text.splitlines()
+    detail = str(exc)[m.end():]
+    if line > len(lines) or not "\n".join([lines[line - 1][col - 1:], *lines[line:]]).strip():
+        return f"syntax error in {where} at the end of the query (line {len(lines)}): {detail}"
+    return f"syntax error in {where} at line {line}, column {col}: {detail}"
 
 
 def to_term(query: NamedQuery, var: str, value: Any) -> ox.NamedNode | ox.Literal:

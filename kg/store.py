@@ -22,7 +22,7 @@ from typing import Any, Iterable
 import pyoxigraph as ox
 
 from kg.errors import KGError, QueryError
-from kg.queries import NamedQuery, bind, load_query, term_value
+from kg.queries import NamedQuery, bind, load_query, syntax_error_message, term_value
 from kg.vocab import OVERLAY_GRAPH
 
 META_FILE = "taxogen.json"
@@ -147,7 +147,9 @@ class KGStore:
         subs = bind(query, bindings or {})
         try:
             result = self._store.query(query.text, substitutions=subs or None, use_default_graph_as_union=query.union)
-        except (SyntaxError, OSError, ValueError) as exc:
+        except SyntaxError as exc:
+            raise QueryError(syntax_error_message(query, exc), query=query.name) from exc
+        except (OSError, ValueError) as exc:
             raise QueryError(f"query {query.name} failed: {exc}", query=query.name) from exc
         if isinstance(result, bool):
             return [{"ask": result}]

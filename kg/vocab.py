@@ -20,7 +20,12 @@ TAXONOMY_PROPS: tuple[str, ...] = ("P31", "P279", "P8225", "P361")
 #: Person/place attributes kept when present in a dump.
 ATTRIBUTE_PROPS: tuple[str, ...] = (
     "P17", "P131", "P106", "P27", "P172", "P102", "P69", "P463", "P140", "P19", "P20", "P1549",
+    "P21", "P39", "P166", "P569", "P570",
 )
+
+#: Date properties kept with their ``xsd:dateTime`` literal (birth and death dates).
+DATE_PROPS: tuple[str, ...] = ("P569", "P570")
+XSD_DATETIME = "http://www.w3.org/2001/XMLSchema#dateTime"
 
 KEPT_PROPS: frozenset[str] = frozenset(TAXONOMY_PROPS + ATTRIBUTE_PROPS)
 KEPT_PREDICATES: frozenset[str] = frozenset(WDT + p for p in KEPT_PROPS)

@@ -5,7 +5,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["kg", "engine"])
+@pytest.mark.parametrize("module", ["kg", "engine", "kg.sparql"])
 def test_given_package_then_all_names_exist_once(module):
     mod = importlib.import_module(module)
     for name in mod.__all__:

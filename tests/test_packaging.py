@@ -19,5 +19,5 @@ def test_given_wheel_then_queries_ontology_sample_graph_demo_and_model_are_insid
     queries = {p.name for p in (ROOT / "queries").glob("*.rq")}
     assert {f"queries/{q}" for q in queries} <= names
     for required in ("ontology/overlay.ttl", "ontology/taxogen.ttl", "kg/data/sample.nt", "engine/data/demo_biography.json",
-                     "engine/models/default/model.txt", "engine/models/default/ranker.json", "kg/py.typed", "engine/py.typed"):
+                     "engine/models/default/model.txt", "engine/models/default/ranker.json", "kg/py.typed", "engine/py.typed", "kg/sparql/endpoint.py", "kg/sparql/wdqs.py"):
         assert required in names, required

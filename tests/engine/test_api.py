@@ -80,7 +80,7 @@ def test_given_malformed_json_then_422_with_message(base_url):
     [
         ({"start": 5, "end": 50, "entity_type": "LOC"}, "inside the text"),
         ({"start": 3, "end": 3, "entity_type": "LOC"}, "non-empty"),
-        ({"start": -1, "end": 3, "entity_type": "LOC"}, "greater than or equal"),
+        ({"start": -1, "end": 3, "entity_type": "LOC"}, "inside the text"),
         ({"start": 0, "end": 3, "entity_type": "PLANET"}, "unknown entity type"),
         ({"start": 0, "end": 3, "entity_type": "LOC", "identifier_type": "SECRET"}, "unknown identifier type"),
         ({"start": "zero", "end": 3, "entity_type": "LOC"}, "integer"),

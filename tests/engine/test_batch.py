@@ -15,11 +15,12 @@ def write_jsonl(path, records):
 
 GOOD = {"id": "d1", "text": "She was born in Oslo in 1980.", "mentions": [
     {"start": 16, "end": 20, "entity_type": "LOC"}, {"start": 24, "end": 28, "entity_type": "DATETIME"}]}
+GOOD2 = {**GOOD, "id": "d3"}
 
 
 def test_given_mixed_records_then_bad_ones_are_reported_with_position(tmp_path):
     src = tmp_path / "in.jsonl"
-    write_jsonl(src, [GOOD, "{not json", {"text": "x"}, {"text": "abc", "mentions": [{"start": 0, "end": 2}]}, GOOD])
+    write_jsonl(src, [GOOD, "{not json", {"text": "x"}, {"text": "abc", "mentions": [{"start": 0, "end": 2}]}, GOOD2])
     recs = list(read_documents(src))
     bad = [r for r in recs if isinstance(r, BadRecord)]
     assert [b.position for b in bad] == ["in.jsonl:2", "in.jsonl:3", "in.jsonl:4"]
@@ -29,13 +30,13 @@ def test_given_mixed_records_then_bad_ones_are_reported_with_position(tmp_path):
 def test_given_file_when_sanitize_then_results_skip_bad_records_and_hide_originals(tmp_path):
     src = tmp_path / "in.jsonl"
     bad_offsets = {"id": "d2", "text": "short", "mentions": [{"start": 0, "end": 99, "entity_type": "LOC"}]}
-    write_jsonl(src, [GOOD, bad_offsets, GOOD])
+    write_jsonl(src, [GOOD, bad_offsets, GOOD2])
     out = tmp_path / "out.jsonl"
     res = runner.invoke(app, ["sanitize", str(src), "--out", str(out), "--no-progress", "--config", str(_cfg(tmp_path))])
     assert res.exit_code == 0, res.output
-    assert "in.jsonl:2" in res.output and "1 bad records skipped" in res.output
+    assert "in.jsonl:2" in res.output and "1 bad record skipped" in res.output
     lines = [json.loads(l) for l in out.read_text().splitlines()]
-    assert len(lines) == 2 and lines[0]["text"] == "She was born in a city in date in the 1980s."
+    assert len(lines) == 2 and lines[0]["text"] == "She was born in a city in the 1980s."
     assert "original" not in lines[0]["replacements"][0]
 
 

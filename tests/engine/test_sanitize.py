@@ -84,9 +84,9 @@ def test_given_articles_and_sentence_start_then_text_reads(first_rung):
     text = "Oslo is big. He met an geologist in Oslo."
     ms = [at(text, "Oslo", "LOC"), at(text, "geologist", "DEM"), at(text, "Oslo", "LOC", nth=1)]
     r = first_rung.sanitize(text, ms)
-    assert r.text == "City is big. He met a profession in a city."
+    assert r.text == "A city is big. He met a profession in a city."
     assert r.edits == (
-        "capitalised 'city' at sentence start (offset 0)",
+        "inserted 'A' before 'city' (offset 0)",
         "article 'an' → 'a' before 'profession' (offset 20)",
         "inserted 'a' before 'city' (offset 36)",
     )

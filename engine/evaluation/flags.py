@@ -1,0 +1,205 @@
+"""Readability flags: named awkward constructions found in sanitized text.
+
+The detectors read only the final text, where each replacement sits in it
+(:class:`Region`) and which replacements the annotators say name one person. They share
+no code with the rendering (``engine.readability``, ``engine.sanitize``): the
+measurement is not the implementation.
+
+Each pattern is named after the construction of issue 10 it catches:
+
+``born date in …``         a raw date rung after a word that is not a preposition or
+                           "a"/"an" ("born date in the 20th century", "following the
+                           date in the 1970s election")
+``In date in …``           a raw date rung after a preposition ("In date in the 2010s")
+``Date in … (start)``      a raw date rung opening a sentence
+``DATE ***``               the DATE placeholder followed by ``***`` ("sentenced to DATE ***")
+``*** ***``                two masks side by side
+``a *** noun``             ``***`` in a modifier slot ("a *** earth scientist")
+``class label modifier``   a class label in a modifier slot ("an ethnic group politician")
+``missing article``        a singular class label after a preposition or copula with no
+                           determiner ("Born in city of the United States")
+``the class label``        "the" before a class label ("by the state of India", "at the university")
+``adjacent replacements``  two replacements with only spaces between them
+                           ("date in the 2000s state of India")
+``class before PERSON``    a class label right before a person placeholder
+                           ("a position PERSON 2")
+``class of class``         two class labels joined by "of" ("a profession of a position")
+``partial-name numbering`` mentions of one person (same annotated entity) given different
+                           numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+FLAG_NAMES = (
+    "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
+    "class label modifier", "missing article", "the class label", "adjacent replacements",
+    "class before PERSON", "class of class", "partial-name numbering",
+)
+
+MASK = "***"
+PREPOSITIONS = frozenset(
+    "in on at by since from until till during of to after before between around circa near into onto "
+    "through throughout within outside inside over under for with without as than like via per".split()
+)
+COPULAS = frozenset("is was are were be been being became become becomes".split())
+DETERMINERS = frozenset("a an the his her their its our my your this that these those another any each every some no".split())
+#: Words that may follow a noun phrase without it being a modifier (closed classes and
+#: frequent verbs of biographies).
+FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
+    "and or but nor so yet who whom whose which that where when while because although though if "
+    "has have had having does did do will would shall should can could may might must not also "
+    "he she it they we i you him them himself herself itself themselves there then thus "
+    "won lost made took gave went came left moved joined played served held led ran wrote said "
+    "received married died born lived worked studied taught became remained returned founded "
+    "put set sent got began saw met found built brought fought read spoke broke chose drove grew knew rose "
+    "stood told thought threw wore beat bore sold paid kept felt meant "
+    "until unless whereas whether both either neither only even just still already again".split()
+)
+_PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
+_WORD_BEFORE = re.compile(r"(\w+)[ \t]+$")
+_WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z][\w-]*)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """Where one replacement sits in the sanitized text."""
+
+    start: int
+    end: int
+    entity_type: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """One awkward construction at ``start``–``end`` of the sanitized text."""
+
+    name: str
+    start: int
+    end: int
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence (a simple splitter of its own)."""
+    out, left = [], 0
+    for m in _SENTENCE_END.finditer(text):
+        out.append((left, m.start()))
+        left = m.end()
+    if left < len(text):
+        out.append((left, len(text)))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def is_class_label(label: str) -> bool:
+    """A lower-case common-noun phrase (not a date phrase, number, mask or placeholder)."""
+    label = label.strip()
+    if not label or not label[0].islower() or any(ch.isdigit() for ch in label):
+        return False
+    return not label.lower().startswith(("date in", "the ", "a ", "an "))
+
+
+def _head_is_plural(label: str) -> bool:
+    words = label.split()
+    for i, w in enumerate(words):
+        if i and w in ("in", "of", "with", "from", "for", "by"):
+            words = words[:i]
+            break
+    head = words[-1] if words else ""
+    return head.endswith("s") and not head.endswith(("ss", "us", "is"))
+
+
+def _text_flags(text: str) -> list[Flag]:
+    flags = []
+    for m in re.finditer(r"\b(\w+)\s+date in the\b", text):
+        word = m.group(1).lower()
+        if word in ("a", "an"):  # "a date in the 1980s" reads; "the date in the 1970s election" does not
+            continue
+        name = "In date in …" if word in PREPOSITIONS else "born date in …"
+        flags.append(Flag(name, m.start(), m.end()))
+    for m in re.finditer(r"(?:^|(?<=[.!?]\s))\s*Date in the\b", text):
+        flags.append(Flag("Date in … (start)", m.start(), m.end()))
+    for m in re.finditer(r"\bDATE\s+\*\*\*", text):
+        flags.append(Flag("DATE ***", m.start(), m.end()))
+    for m in re.finditer(r"\*\*\*[ \t]+\*\*\*", text):
+        flags.append(Flag("*** ***", m.start(), m.end()))
+    return flags
+
+
+def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
+    flags = []
+    ordered = sorted(regions, key=lambda r: r.start)
+    for i, r in enumerate(ordered):
+        label = text[r.start:r.end]
+        window_start = max(0, r.start - 40)
+        before = _WORD_BEFORE.search(text[window_start:r.start])
+        prev = before.group(1) if before else ""
+        prev_start = window_start + before.start(1) if before else r.start
+        after = _WORD_AFTER.match(text[r.end:r.end + 40])
+        nxt = after.group(1) if after else ""
+        modifier_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith(("ed", "ly"))
+        if label == MASK and modifier_slot:
+            flags.append(Flag("a *** noun", r.start, r.end + after.end()))
+        if is_class_label(label):
+            if modifier_slot:
+                flags.append(Flag("class label modifier", r.start, r.end + after.end()))
+            if prev.lower() in PREPOSITIONS | COPULAS and not _head_is_plural(label):
+                flags.append(Flag("missing article", prev_start, r.end))
+            if prev.lower() == "the":
+                flags.append(Flag("the class label", prev_start, r.end))
+        if i + 1 < len(ordered):
+            nxt_r = ordered[i + 1]
+            gap = text[r.end:nxt_r.start]
+            nxt_label = text[nxt_r.start:nxt_r.end]
+            if nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK):
+                flags.append(Flag("adjacent replacements", r.start, nxt_r.end))
+            if is_class_label(label) and _PERSON.fullmatch(nxt_label) and not gap.strip():
+                flags.append(Flag("class before PERSON", r.start, nxt_r.end))
+            if is_class_label(label) and is_class_label(nxt_label) and re.fullmatch(r"\s+of\s+((a|an|the)\s+)?", gap):
+                flags.append(Flag("class of class", r.start, nxt_r.end))
+    return flags
+
+
+def numbering_flags(text: str, persons: Iterable[tuple[Region, str]]) -> list[Flag]:
+    """``persons``: (region of a PERSON replacement, annotated entity key). Every region of
+    an entity whose replacements differ is flagged."""
+    by_entity: dict[str, list[Region]] = defaultdict(list)
+    for region, entity in persons:
+        by_entity[entity].append(region)
+    flags = []
+    for regions in by_entity.values():
+        shown = {text[r.start:r.end] for r in regions}
+        if len(shown) > 1:
+            flags.extend(Flag("partial-name numbering", r.start, r.end) for r in regions)
+    return flags
+
+
+def flag_text(text: str, regions: Sequence[Region], persons: Iterable[tuple[Region, str]] = ()) -> list[Flag]:
+    """Every flagged construction of a sanitized text, in text order."""
+    flags = _text_flags(text) + _region_flags(text, regions) + numbering_flags(text, persons)
+    return sorted(flags, key=lambda f: (f.start, f.name))
+
+
+@dataclass
+class SentenceCounts:
+    sentences: int
+    with_replacement: int
+    flagged: int
+    flagged_with_replacement: int
+
+
+def count_sentences(text: str, regions: Sequence[Region], flags: Sequence[Flag]) -> SentenceCounts:
+    """How many sentences there are, hold a replacement, and hold a flag."""
+    spans = sentences(text)
+    with_rep = flagged = both = 0
+    for a, b in spans:
+        has_rep = any(r.start < b and r.end > a for r in regions)
+        has_flag = any(f.start < b and f.end > a for f in flags)
+        with_rep += has_rep
+        flagged += has_flag
+        both += has_rep and has_flag
+    return SentenceCounts(len(spans), with_rep, flagged, both)

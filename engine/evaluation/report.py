@@ -1,0 +1,40 @@
+"""Plain-text printing of ``evaluate sanitize`` reports."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.evaluation.flags import FLAG_NAMES
+from engine.evaluation.sanitize_eval import SanitizeEvaluation
+
+
+def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Callable[[str], None]) -> None:
+    """Print the figures of ``report`` line by line through ``echo``."""
+    d = report.to_dict()
+    echo(f"sanitize on {data_name} — {report.mode} — {report.documents} documents, {len(report.mentions)} annotated mentions"
+         + (f" ({report.unmatched} not found in the output)" if report.unmatched else ""))
+    if report.training.get("ladders") == "served":
+        t = report.training
+        echo(f"  training items: {t['training_items']} of {t['annotated']} annotated mentions on our ladders; left out: "
+             + (", ".join(f"{k} {v}" for k, v in sorted(t["skipped"].items())) or "none"))
+    echo("  agreement of the replacement with the annotators (labels compared without case, articles, 'date in', PERSON numbers):")
+    echo(f"    {'type':<10}{'mentions':>9}{'majority':>10}{'any':>8}{'ceiling':>9}{'*** ours':>10}{'*** annot.':>12}")
+    for t, st in d["per_type"].items():
+        echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['any']:>8.2%}{st['ceiling']:>9.2%}{st['mask_ours']:>10.2%}{st['mask_annotators']:>12.2%}")
+    echo("    ceiling = the annotators' majority choice is offered by our ladder")
+    echo(f"  leaks: {len(report.leaks)} of {report.replacements} replacements reveal another masked mention "
+         f"(text {sum(l.kind == 'text' for l in report.leaks)}, linked item {sum(l.kind == 'linked item' for l in report.leaks)})")
+    r = d["readability"]
+    echo(f"  readability: {r['flagged_sentences']} of {r['sentences']} output sentences flagged ({r['flagged_share']:.2%}); "
+         f"{r['flagged_sentences_with_replacement']} of {r['sentences_with_replacement']} sentences with a replacement "
+         f"({r['flagged_share_of_sentences_with_replacement']:.2%})")
+    for name in FLAG_NAMES:
+        echo(f"    {name:<26}{r['flags'][name]:>6}")
+    if report.examples:
+        echo("  sample sentences:")
+        for ex in report.examples:
+            echo(f"    [{ex['doc']}] {ex['sentence']}" + (f"   <{'; '.join(ex['flags'])}>" if ex["flags"] else ""))
+        if report.leaks:
+            echo("  leaks:")
+            for l in report.leaks:
+                echo(f"    [{l.doc_id}] {l.span!r} → {l.replacement!r} reveals {l.other!r} ({l.kind}: {l.name!r})")

@@ -1,0 +1,1 @@
+"""Input and output at the edges of the engine: the input contract, span boundaries, files."""

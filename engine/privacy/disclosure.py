@@ -1,0 +1,241 @@
+"""What a sanitized document discloses about its subject: constraints with provenance.
+
+A constraint says "the subject has a value of one of ``props`` at or below one of
+``anchors``" (anchors as in :mod:`engine.privacy.background`). Which properties a span
+speaks about is decided conservatively from its type and the words before it in its
+sentence (its *cue*):
+
+=====================  ============================================================
+cue (before the span)  properties
+=====================  ============================================================
+born, b., birth        DATETIME → P569 birth date; LOC → P19 birthplace
+died, d., death        DATETIME → P570 death date; LOC → P20 place of death
+(1885–1962) after the  DATETIME → P569 before the dash, P570 after it
+subject's name
+educated, studied …    P69 educated at
+member, joined …       P463 member of, P102 party
+party                  P102 party
+award, prize, won …    P166 award received
+elected, appointed …   P39 position held, P106 occupation
+no cue                 LOC/ORG/DEM/MISC → *any* item property (the anchor decides which
+                       facts can match); DATETIME → nothing (event dates other than
+                       birth and death are not modelled)
+=====================  ============================================================
+
+What a rung discloses:
+
+- ``***`` and rule placeholders ("PERSON 1", "DATE", "X", "age X", a month) nothing;
+- a kept span (original text, NO_MASK) its linked item (exact, alias, normalised or
+  demonym links only), a kept date its year, the subject's kept name its name tokens;
+- a graph rung its class (``Candidate.qid``); a composed rung ("city in Norway") its
+  class and the value it names (Norway);
+- a DATETIME rung its year, decade or century ("date in the 1980s" → ``decade:1980``);
+  a range ("between the 1980s and the 1990s") either decade.
+
+Spans of other persons and QUANTITY/CODE spans disclose nothing the background holds.
+Constraints of NO_MASK spans are *soft*: the annotators judged the span harmless, so
+when no person of the store matches it (a common noun such as "murder" or "politics"
+linked to its item) it is listed as uncounted instead of emptying the set; every other
+constraint that matches nobody gives k = 0 (a rare school or award is exactly what
+identifies a person).
+A wrongly attributed constraint can only shrink the anonymity set, so k stays a lower
+bound; a missed one could inflate it — hence cue-less graph spans constrain *any*
+property rather than none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.linking import fold
+from engine.privacy.background import DATE_PROPS, ITEM_PROPS, NAME, PROPERTY_LABELS, date_anchors, name_tokens
+from engine.sources.datetime import datetime_ladder
+from engine.types import MASK, Candidate, EntityType, LinkMethod
+
+#: Link methods whose item *is* what the span names (contained/approximate links are not).
+TRUSTED_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM)
+GRAPH_PROPS = ("P31", "P279", "P8225", "P361")
+
+_CUES: tuple[tuple[re.Pattern[str], dict[str, tuple[str, ...]]], ...] = (
+    (re.compile(r"\b(born|birth|birthplace|native of)\b|(^|\s)b\."), {"DATETIME": ("P569",), "LOC": ("P19",)}),
+    (re.compile(r"\b(died|dies|death|killed)\b|(^|\s)d\."), {"DATETIME": ("P570",), "LOC": ("P20",)}),
+    (re.compile(r"\b(educated|studied|studying|graduated|graduate|alumn\w*|attended|enrolled|degree|diploma|doctorate|ph\.?d|student)\b"),
+     {"ORG": ("P69",), "LOC": ("P69",)}),
+    (re.compile(r"\b(award\w*|prize|won|wins|received|honou?red|medal|laureate)\b"), {"MISC": ("P166",), "ORG": ("P166",)}),
+    (re.compile(r"\bparty\b"), {"ORG": ("P102",)}),
+    (re.compile(r"\b(member|joined|fellow|affiliated)\b"), {"ORG": ("P463", "P102")}),
+    (re.compile(r"\b(elected|appointed|served as|position|office|became|nominated)\b"), {"DEM": ("P39", "P106"), "MISC": ("P39", "P106")}),
+)
+_DECADE = re.compile(r"(-?\d{2,4}0)s\b")
+_CENTURY = re.compile(r"(\d{1,2})(?:st|nd|rd|th) century")
+_YEAR = re.compile(r"(?<![\d-])(\d{3,4})(?!\d|s)")
+_DASH = "–—-"
+
+
+@dataclass(frozen=True, slots=True)
+class Constraint:
+    """The subject has a value of one of ``props`` at or below one of ``anchors``.
+
+    Provenance: the span's offsets and type, the rung shown (``rung``) and how it was
+    read (``reason``).
+    """
+
+    props: tuple[str, ...]
+    anchors: tuple[str, ...]
+    start: int
+    end: int
+    entity_type: str
+    rung: str
+    reason: str
+    soft: bool = False  # from a NO_MASK span: not counted when no person of the store matches it
+
+    def describe(self) -> str:
+        names = "/".join(PROPERTY_LABELS.get(p, p) for p in self.props) if len(self.props) <= 3 else "any fact"
+        return f"{names} at or below {' or '.join(self.anchors)}"
+
+    def to_dict(self) -> dict:
+        return {"props": list(self.props), "anchors": list(self.anchors), "start": self.start, "end": self.end,
+                "entity_type": self.entity_type, "rung": self.rung, "reason": self.reason, "soft": self.soft,
+                "describes": self.describe()}
+
+
+@dataclass(frozen=True, slots=True)
+class SpanView:
+    """One span as the disclosure rules see it."""
+
+    start: int
+    end: int
+    entity_type: EntityType
+    text: str
+    props: tuple[str, ...]
+    link_qid: str | None = None
+    is_subject: bool = False
+    no_mask: bool = False
+
+
+def cue_props(text: str, start: int, end: int, entity_type: EntityType, sentence_start: int = 0) -> tuple[str, ...]:
+    """The properties a span speaks about, from its type and the words before it."""
+    kind = entity_type.value
+    if entity_type in (EntityType.QUANTITY, EntityType.CODE):
+        return ()
+    if entity_type is EntityType.PERSON:
+        return (NAME,)
+    before = text[max(sentence_start, start - 60):start]
+    if entity_type is EntityType.DATETIME:
+        paren = before.rfind("(")
+        if paren >= 0 and ")" not in before[paren:]:
+            inside_before = before[paren + 1:].strip()
+            after = text[end:end + 40]
+            close = after.find(")")
+            inside_after = after[: close if close >= 0 else len(after)].strip()
+            if inside_before[-1:] and inside_before[-1] in _DASH:
+                return ("P570",)
+            if inside_after[:1] and inside_after[0] in _DASH:
+                return ("P569",)
+    window = " ".join(before.lower().split()[-6:])
+    props: list[str] = []
+    nearest: tuple[int, tuple[str, ...]] = (-1, ())
+    for pattern, by_type in _CUES:
+        if kind not in by_type:
+            continue
+        hits = list(pattern.finditer(window))
+        if hits:
+            props.extend(p for p in by_type[kind] if p not in props)
+            if hits[-1].end() > nearest[0]:
+                nearest = (hits[-1].end(), by_type[kind])
+    if entity_type in (EntityType.DATETIME, EntityType.LOC) and nearest[1]:
+        return nearest[1]  # the nearest life event decides ("born in X, died in Y")
+    if props:
+        return tuple(props)
+    if entity_type.is_graph:
+        return ITEM_PROPS
+    return ()
+
+
+def date_label_anchors(label: str) -> tuple[str, ...]:
+    """Anchors of a DATETIME rung or kept date ("date in the 1980s" → ``decade:1980``)."""
+    low = label.lower()
+    decades = _DECADE.findall(low)
+    if decades:
+        return tuple(f"decade:{int(d)}" for d in decades)
+    centuries = _CENTURY.findall(low)
+    if centuries:
+        return tuple(f"century:{int(c)}" for c in centuries)
+    years = _YEAR.findall(low)
+    if years and 100 <= int(years[0]) <= 2999:
+        return (date_anchors(int(years[0]))[0],)
+    return ()
+
+
+class Discloser:
+    """Turns (span, shown rung) into constraints; needs the engine for composed rungs and
+    for linking annotators' free labels."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+        self._composed = {r.name: r for r in engine.chains.rules.composed}
+
+    def constraints(self, view: SpanView, label: str, candidate: Candidate | None = None, *, kept: bool = False) -> tuple[Constraint, ...]:
+        """What showing ``label`` (``candidate`` when it came from the ladder) for ``view`` discloses."""
+        if not view.props or label == MASK:
+            return ()
+
+        def make(props: tuple[str, ...], anchors: tuple[str, ...], reason: str) -> Constraint:
+            return Constraint(props, anchors, view.start, view.end, view.entity_type.value, label if not kept else "(kept)", reason,
+                              view.no_mask)
+
+        et = view.entity_type
+        if et is EntityType.PERSON:
+            if not (kept and view.is_subject):
+                return ()
+            return tuple(make((NAME,), (tok,), "the subject's name") for tok in name_tokens(label))
+        if et is EntityType.DATETIME:
+            date_props = tuple(p for p in view.props if p in DATE_PROPS)
+            if not date_props:
+                return ()
+            if kept:
+                _, rule = datetime_ladder(label)
+                anchors = date_label_anchors(label) if rule not in ("duration", "age", "day-month", "generic") else ()
+            else:
+                anchors = date_label_anchors(label)
+            return (make(date_props, anchors, "date rung"),) if anchors else ()
+        if not et.is_graph:
+            return ()
+        if kept:
+            return (make(view.props, (view.link_qid,), "kept span, linked item"),) if view.link_qid else ()
+        if candidate is not None and candidate.source in GRAPH_PROPS:
+            if candidate.qid:
+                return (make(view.props, (candidate.qid,), f"class via {candidate.source}"),)
+            return self._composed_constraints(view, candidate, make)
+        qid = self._link_label(label)
+        return (make(view.props, (qid,), "free label linked"),) if qid else ()
+
+    def _composed_constraints(self, view: SpanView, candidate: Candidate, make) -> tuple[Constraint, ...]:
+        rule = self._composed.get(candidate.rule or "")
+        if rule is None:
+            return ()
+        out = [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}")]
+        tax = self.engine.linker.taxonomy
+        low = fold(candidate.label)
+        for item in (candidate.link_qid, view.link_qid):
+            if not item:
+                continue
+            for value in tax.values(item, rule.via):
+                lab = tax.label(value)
+                if lab and fold(lab) in low:
+                    out.append(make(view.props, (value,), f"value of composed rule {rule.name} via {rule.via}"))
+                    return tuple(out)
+        return tuple(out)
+
+    def _link_label(self, label: str) -> str | None:
+        hits = self.engine.linker.index.lookup(fold(label))
+        return hits[0][0] if hits else None
+
+
+def trusted_link(ladder) -> str | None:
+    """The item a span itself names, when its link is exact (or alias/normalised/demonym)."""
+    if ladder is None or not ladder.links:
+        return None
+    link = ladder.links[0]
+    return link.qid if link.method in TRUSTED_LINKS else None

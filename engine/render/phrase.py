@@ -1,0 +1,311 @@
+"""Rendering one chosen rung as a phrase that fits its slot in the sentence.
+
+A ladder rung is a label ("date in the 1980s", "city of the United States", "***",
+"PERSON 2"); the reader needs a phrase. :func:`kind_of` sorts rungs into kinds, and
+:func:`render_phrase` turns a rung into the phrase for its slot, given the output so far
+(``before``) and the original text after the mention (``after``):
+
+=====================  ====================================================================
+slot                   phrase
+=====================  ====================================================================
+date after a           "in the 2010s" (in, during, since, from, until, by, to, of, …:
+preposition            ``date in the`` → ``the``); "on"/"at" become "in" ("On date in the
+                       2010s," → "In the 2010s,")
+date after a word      "born in the 1980s" ("in" inserted)
+date at the start      "In the 2010s"
+date after a           "the 2000s season", "his 20th-century work"
+determiner
+"between" range        "between 1988 and 1990" → "between the 1980s and the 1990s" (no
+                       doubled "between"); after "from": "from the 1980s to the 1990s"
+class label            an article where English needs one: "born in a city of the United
+                       States", "by the state of India" → "by a state of India", "an [city]"
+                       → "a [city]", "at the start" → "A city …"; plural heads take none
+``***`` or a class     dropped ("a *** earth scientist" → "an earth scientist", "an ethnic
+label as a modifier    group politician" → "a politician"): a modifier says little, and a
+                       class label in that slot is not English
+=====================  ====================================================================
+
+Words are classified with lemminflect's English lexicon (is the next word a noun or
+adjective, or a verb? is a noun plural?) — a small pure-Python library that ships its
+lexicon and loads in under a second; articles follow the spelling rules of
+:func:`engine.readability.indefinite_article` ("an MP", "a university", "an hour").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+from engine.readability import at_sentence_start, capitalise
+from engine.readability import indefinite_article as _indefinite_article
+from engine.types import MASK, Candidate
+
+GRAPH_SOURCES = ("P31", "P279", "P8225", "P361")
+_PERSON = re.compile(r"PERSON(?: \d+| X)?")
+
+
+class RungKind(str, Enum):
+    """How a rung reads in a sentence."""
+
+    MASK = "mask"
+    PERSON = "person"
+    DATE_PHRASE = "date phrase"   # "date in the 1980s", "date in the 20th century"
+    DATE_RANGE = "date range"     # "between the 1980s and the 1990s"
+    DATE = "date"                 # "1919", "April 1919", "DATE", "X years"
+    CLASS = "class"               # a common-noun class label from the graph
+    OTHER = "other"               # rule placeholders: "X", "X km", codes
+
+
+def kind_of(label: str, candidate: Candidate | None, entity_type: str = "") -> RungKind:
+    """The kind of a rung (``candidate`` gives its source; None for a forced ``***``)."""
+    if label == MASK:
+        return RungKind.MASK
+    if _PERSON.fullmatch(label):
+        return RungKind.PERSON
+    if label.startswith("date in the "):
+        return RungKind.DATE_PHRASE
+    if label.startswith("between the ") and (candidate is None or candidate.source == "datetime"):
+        return RungKind.DATE_RANGE
+    if candidate is not None and candidate.source in GRAPH_SOURCES and _common_noun_phrase(label):
+        return RungKind.CLASS
+    if entity_type == "DATETIME" or (candidate is not None and candidate.source == "datetime"):
+        return RungKind.DATE
+    return RungKind.OTHER
+
+
+def _common_noun_phrase(label: str) -> bool:
+    """A class label: lower case, or a lower-case head after a proper adjective
+    ("Mediterranean country", "Populated place in Nepal"; not "North America")."""
+    words = label.split()
+    if not words:
+        return False
+    if label[:1].islower():
+        return True
+    head = words[0]
+    for w in words[1:]:
+        if w in PREPOSITIONS:
+            break
+        head = w
+    return head[:1].islower()
+
+
+# --- words ---------------------------------------------------------------------------------
+PREPOSITIONS = frozenset(
+    "in on at by since from until till during of to after before between around circa near into onto upon "
+    "through throughout within outside inside over under for with without as than like via per towards toward "
+    "against among amongst across along behind beyond despite except".split()
+)
+COPULAS = frozenset("is was are were be been being became become becomes remained remains".split())
+DETERMINERS = frozenset(
+    "a an the his her their its our my your this that these those another any each every some no".split()
+)
+#: After these a singular class label needs an article ("born in [a] city").
+NEEDS_ARTICLE_AFTER = PREPOSITIONS | COPULAS
+#: Prepositions after which "date in the 1980s" reads as "the 1980s".
+DATE_PREPOSITIONS = frozenset(
+    "in during since from until till by to before after around circa between through throughout of within "
+    "c ca and or than into".split()
+)
+_CLOSED = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
+    "and or but nor so yet who whom whose which that where when while because although though if unless "
+    "whereas whether both either neither has have had having do does did will would shall should can could "
+    "may might must not also he she it they we i you him them me us himself herself itself themselves there "
+    "then thus only even just still already again too very more most less least such same other own "
+    "here now later ago once twice alone".split()
+)
+_OBJECT_START = DETERMINERS | frozenset("him her them it me us himself herself themselves".split())
+
+
+def _pos(word: str) -> frozenset[str]:
+    return frozenset(_lemmas(word))
+
+
+def is_noun_like(word: str, following: str = "") -> bool:
+    """Whether ``word`` (lower case, after a replacement) is a noun or adjective the
+    replacement would modify, rather than a verb, adverb or function word.
+
+    ``following`` is the word after it: a plural-looking word that can also be a verb is
+    taken as the verb when an object follows ("*** plays the …").
+    """
+    w = word.lower().strip("'’")
+    if not w or not w[0].isalpha() or w in _CLOSED:
+        return False
+    if "-" in w.strip("-") and w.split("-")[-1].endswith(("ing", "ed", "born", "based", "time", "old")):
+        return True  # a compound adjective: "award-winning", "Oslo-based", "one-time"
+    parts = _pos(w) or _pos(w.split("-")[-1])
+    if not parts:
+        return not w.endswith(("ed", "ly", "ing"))  # an unknown word: a noun (a name, a loan word)
+    if not parts & {"NOUN", "ADJ", "PROPN"}:
+        return False
+    if "VERB" in parts or "AUX" in parts:
+        if w.endswith("ing") or (w.endswith("ed") and "ADJ" not in parts):
+            return False
+        nxt = following.lower()
+        if w.endswith("s") and (nxt in _OBJECT_START or following[:1].isupper() or following.startswith(("***", "PERSON"))):
+            return False
+    return True
+
+
+def _is_verb(word: str) -> bool:
+    """A verb form that takes an object ("loved", "attended", "joins"), not a noun or adjective."""
+    if not word or word in _CLOSED:
+        return False
+    parts = _pos(word)
+    if "VERB" not in parts:
+        return False
+    return not parts & {"NOUN", "ADJ", "ADV"} or (word.endswith("ed") and "ADJ" not in parts)
+
+
+def head_is_plural(label: str) -> bool:
+    """Whether a class label's head noun is plural ("countries bordering the Baltic Sea",
+    but not "city of the United States" or "city with millions of inhabitants")."""
+    words = label.split()
+    head = words[0] if words else ""
+    for i, w in enumerate(words):
+        if i and (w in PREPOSITIONS or w.endswith("ing") or w in ("who", "which", "that")):
+            break
+        head = w
+    if not head or not head[:1].islower():
+        return False
+    return _is_plural_noun(head)
+
+
+@lru_cache(maxsize=20_000)
+def _is_plural_noun(word: str) -> bool:
+    if word.endswith(("ss", "us", "is", "ics")) or not word.endswith("s"):
+        return word in ("people", "children", "men", "women")
+    lemmas = _lemmas(word).get("NOUN")
+    if lemmas is None:
+        return True  # an unknown word ending in -s: a plural
+    return word not in lemmas
+
+
+@lru_cache(maxsize=20_000)
+def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    from lemminflect import getAllLemmas
+
+    return dict(getAllLemmas(word))
+
+
+def indefinite_article(phrase: str) -> str:
+    """``a`` or ``an`` before ``phrase`` ("an MP", "a university", "an hour", "an earth scientist")."""
+    return _indefinite_article(phrase)
+
+
+# --- slots -----------------------------------------------------------------------------------
+_WORD_BEFORE = re.compile(r"(?:^|(?<=[^\w'’-]))([\w'’-]+)([ \t]+)$")
+_CLAUSE_FOLLOWS = re.compile(r"^\s*[,;:]|^\s+(?:he|she|it|they|we|i|you|the|a|an|his|her|their|PERSON|\*\*\*|[A-Z]\w*)\b")
+_WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z][\w'’-]*)(?:[ \t]+(\S+))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """Where a replacement sits: the word before it and whether it modifies the next word."""
+
+    prev: str             # the word right before (and only spaces between), or ""
+    prev_start: int       # offset of ``prev`` in the output so far
+    sentence_start: bool
+    modifier: bool        # a lower-case noun or adjective follows: the replacement modifies it
+    next_word: str
+
+    @classmethod
+    def of(cls, before: str, after: str) -> "Slot":
+        m = _WORD_BEFORE.search(before[-60:])
+        prev, prev_start = "", len(before)
+        if m:
+            prev = m.group(1)
+            prev_start = len(before) - len(m.group(0))
+        a = _WORD_AFTER.match(after)
+        nxt = a.group(1) if a else ""
+        modifier = bool(a) and nxt[:1].islower() and is_noun_like(nxt, a.group(2) or "")
+        return cls(prev, prev_start, at_sentence_start(before), modifier, nxt)
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """The phrase for a slot, and how the words before it change (if at all).
+
+    ``new_prev`` replaces ``before[prev_start:]`` when not None (an article inserted,
+    "the" → "a", "on" → "in"); ``drop`` says the replacement vanishes (with one of the
+    spaces around it).
+    """
+
+    phrase: str
+    prev_start: int = 0
+    new_prev: str | None = None
+    note: str = ""
+
+    @property
+    def drop(self) -> bool:
+        return self.phrase == ""
+
+
+def _same_case(word: str, like: str) -> str:
+    return capitalise(word) if like[:1].isupper() else word
+
+
+def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Rendered:
+    """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text)."""
+    slot = Slot.of(before, after)
+    prev = slot.prev.lower()
+    tail = before[slot.prev_start:]
+    if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and not slot.sentence_start:
+        art = indefinite_article(slot.next_word)
+        if prev in ("a", "an") and prev != art:
+            return Rendered("", slot.prev_start, _same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
+        return Rendered("", note="modifier dropped")
+    if kind is RungKind.DATE_PHRASE:
+        period = label[len("date in the "):]
+        if prev in DETERMINERS:
+            return Rendered(period.replace(" century", "-century") if slot.modifier else period)
+        if prev in DATE_PREPOSITIONS:
+            return Rendered("the " + period)
+        if prev in ("on", "at"):
+            return Rendered("the " + period, slot.prev_start, _same_case("in", slot.prev) + tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
+        if slot.sentence_start:
+            # an adverbial before a clause ("In the 2010s, she …"), else the subject ("The 2010s saw …")
+            return Rendered(("In the " if _CLAUSE_FOLLOWS.match(after) else "The ") + period)
+        if slot.prev:
+            return Rendered("in the " + period)
+        return Rendered("the " + period)
+    if kind is RungKind.DATE_RANGE:
+        if prev in DETERMINERS:  # "in the [1919–20] season" → "in the 1910s–1920s season"
+            return Rendered("–".join(p.removeprefix("the ") for p in label[len("between "):].split(" and ", 1)))
+        if prev == "between":
+            return Rendered(label[len("between "):])
+        if prev == "from":
+            return Rendered(label[len("between "):].replace(" and ", " to ", 1))
+        return Rendered(capitalise(label) if slot.sentence_start else label)
+    if kind is RungKind.CLASS:
+        plural = head_is_plural(label)
+        art = indefinite_article(label)
+        if prev in ("a", "an"):
+            if plural:
+                return Rendered(label, slot.prev_start, "", f"article '{slot.prev}' removed before '{label}'")
+            if prev != art:
+                return Rendered(label, slot.prev_start, _same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
+            return Rendered(label)
+        if prev == "the":
+            if plural:
+                shown = capitalise(label) if slot.prev[:1].isupper() else label
+                return Rendered(shown, slot.prev_start, "", f"'the' removed before '{label}'")
+            return Rendered(label, slot.prev_start, _same_case(art, slot.prev) + tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
+        if plural or prev in DETERMINERS:
+            return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
+        if slot.sentence_start and not slot.prev:
+            return Rendered(label, len(before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{label}'")
+        listed = not slot.prev and before.rstrip().endswith((",", " and", " or"))  # "in a country, [a] city"
+        two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
+        after_verb = _is_verb(prev) and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
+        if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:
+            return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
+        return Rendered(label)
+    if prev in ("a", "an") and kind is not RungKind.PERSON:
+        art = indefinite_article(label)
+        if prev != art:
+            return Rendered(label, slot.prev_start, _same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
+    if slot.sentence_start and not slot.prev:
+        return Rendered(capitalise(label))
+    return Rendered(label)
