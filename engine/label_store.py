@@ -10,9 +10,11 @@ start-up reads nothing and memory does not grow with the number of labels:
 - approximate (normalised edit distance below a threshold): the q-gram lemma bounds the
   edit distance ``d`` a candidate of a key of ``n`` characters can have (``d < t·(n+d)``)
   and says that such a candidate shares at least ``n - 2 - 3d`` of the key's ``n - 2``
-  trigrams, so it contains one of any ``3d + 1`` of them: the FTS5 trigram index returns
-  the keys holding one of the ``3d + 1`` *rarest* trigrams, within the length window, and
-  rapidfuzz computes the distance on those few.
+  trigrams; it misses at most ``3d`` distinct trigrams, so of ``3d + 1`` disjoint groups of
+  the key's trigrams it holds every trigram of at least one. The FTS5 trigram index
+  answers that OR of ANDs (groups of 2–3 trigrams, one rare each, when the key is long
+  enough; else the ``3d + 1`` rarest single trigrams) within the length window, and
+  rapidfuzz computes the distance on the few candidates.
 
 Labels added at run time (remote fallback) are kept in memory on top.
 """
@@ -223,14 +225,22 @@ class SqliteLabelIndex:
         if not grams:
             return []
         freq = self._gram_freqs(grams)
-        probe = sorted(grams, key=lambda g: (freq[g], g))[: 3 * d_max + 1]
-        probe = [g for g in probe if freq[g] > 0]
+        pool = sorted(grams, key=lambda g: (freq[g], g))
+        m = 3 * d_max + 1  # a name within d_max edits misses at most 3·d_max of the key's trigrams
+        size = min(3, len(pool) // m)
+        if size >= 2:
+            # m disjoint groups (one rare trigram each, then commoner ones): a match holds every
+            # trigram of at least one group, and an AND of trigrams is far more selective
+            groups = [pool[i::m][:size] for i in range(m)]
+        else:
+            groups = [[g] for g in pool[:m]]
+        groups = [g for g in groups if all(freq[t] > 0 for t in g)]
         extra = [k for table in (self.labels, self.aliases) for k in table.added if abs(len(k) - n) <= d_max]
-        if not probe and not extra:
+        if not groups and not extra:
             return []
         cands = list(extra)
-        if probe:
-            expr = " OR ".join('"' + g.replace('"', '""') + '"' for g in probe)
+        if groups:
+            expr = " OR ".join("(" + " AND ".join('"' + t.replace('"', '""') + '"' for t in g) + ")" for g in groups)
             lo, hi = self._db.execute("SELECT min(lo), max(hi) FROM lengths WHERE n BETWEEN ? AND ?", (n - d_max, n + d_max)).fetchone()
             if lo is not None:
                 cands += [
