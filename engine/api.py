@@ -1,7 +1,8 @@
 """The HTTP API (FastAPI). Build it with :func:`create_app`; run it with ``taxogen serve``.
 
 Routes: ``GET /health``, ``GET /sources``, ``POST /generalize`` (one span → ranked
-candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement),
+candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement;
+without ``mentions`` the spans are detected, issue 13), ``POST /detect`` (raw text → spans),
 OpenAPI docs at ``/docs`` (Swagger UI served from the package, no CDN: ``fastapi-offline``).
 
 Input is validated by :mod:`engine.io.contract`, the same code the command line uses.
@@ -28,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.docio import result_to_dict
 from engine.engine import Engine
 from engine.errors import InputError, SanitizerError, UnknownComponentError
-from engine.io.contract import LIMITS, parse_generalize_request, parse_json, parse_sanitize_request
+from engine.io.contract import LIMITS, document_text, parse_generalize_request, parse_json, parse_sanitize_request
 
 DEFAULT_MAX_BODY = 1_000_000
 
@@ -50,12 +51,21 @@ class SanitizeIn(BaseModel):
     """Documents the body of POST /sanitize; validation is :func:`engine.io.contract.parse_sanitize_request`."""
 
     text: str = Field(..., max_length=LIMITS["text_chars"])
-    mentions: list[MentionIn] = Field(..., max_length=LIMITS["mentions"], description="Required (may be empty).")
+    # issue 13: leave "mentions" out to have the spans detected; [] means nothing to mask
+    mentions: list[MentionIn] | None = Field(None, max_length=LIMITS["mentions"],
+                                             description="Spans to mask (may be empty); absent: detected from the text.")
     overlap: Literal["merge", "reject"] = "merge"
     readability: bool = True
     with_originals: bool = False
     alternatives: int = Field(5, ge=0, le=50)
     k: int | None = Field(None, ge=0, le=LIMITS["k"], description="Privacy guard: climb until at least k persons of the store fit (0 only measures; default privacy.k).")
+
+
+class DetectIn(BaseModel):
+    """Documents the body of POST /detect (issue 13)."""
+
+    text: str = Field(..., max_length=LIMITS["text_chars"])
+    all: bool = Field(False, description="Also return the spans decided NO_MASK.")
 
 
 class GeneralizeIn(BaseModel):
@@ -248,9 +258,29 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
 
         def run() -> dict[str, Any]:
             with lock:
-                result = engine.sanitize(req.text, req.mentions, overlap=req.overlap, readability=req.readability,
+                # issue 13: no "mentions" key → detect the spans of the raw text
+                mentions = engine.detect_mentions(req.text) if req.mentions is None else req.mentions
+                result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability,
                                          alternatives=req.alternatives, k=req.k)
             return result_to_dict("request", result, with_originals=req.with_originals)
+
+        return await run_in_threadpool(run)
+
+    @app.post("/detect", openapi_extra=_body_schema(DetectIn))
+    async def detect(request: Request) -> dict[str, Any]:
+        """The spans of a raw text with their masking decision (issue 13)."""
+        body = await json_body(request)
+        if not isinstance(body, dict):
+            raise InputError("the body must be a JSON object")
+        text = document_text(body)
+        show_all = body.get("all", False)
+        if not isinstance(show_all, bool):
+            raise InputError("all must be true or false")
+
+        def run() -> dict[str, Any]:
+            with lock:
+                spans = engine.detect(text)
+            return {"spans": [s.to_dict() for s in spans if show_all or s.masked]}
 
         return await run_in_threadpool(run)
 

@@ -58,6 +58,9 @@ def run_sanitize(
     def flush(fh) -> None:
         if not pending:
             return
+        for i, d in enumerate(pending):  # issue 13: documents without mentions are detected
+            if d.mentions is None:
+                pending[i] = DocRecord(d.doc_id, d.text, tuple(engine.detect_mentions(d.text)), d.position)
         try:
             results = engine.sanitize_many([(d.text, d.mentions) for d in pending], overlap=overlap)
         except InputError:

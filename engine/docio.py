@@ -8,6 +8,10 @@ Input formats:
   ``annotations[annotator]["entity_mentions"]``); the mentions of one annotator are used
   (``annotator=None``: the first one of each document).
 - ``json``: one document object in the ``jsonl`` shape.
+- ``txt``: a plain-text file is one document (its file name is its id).
+
+A document **without** a ``mentions`` key gets ``mentions=None``: its spans are detected
+(:mod:`engine.detect`); ``"mentions": []`` means there is nothing to mask.
 
 Every bad record yields a :class:`BadRecord` with its position (``file:line`` or
 ``file#index``) instead of being dropped; the caller skips it or stops.
@@ -26,14 +30,14 @@ from engine.io import contract
 from engine.io.files import output_mode, part_prefix, sweep_stale_parts
 from engine.types import Mention, SanitizeResult
 
-FORMATS = ("auto", "jsonl", "wikireplace", "json")
+FORMATS = ("auto", "jsonl", "wikireplace", "json", "txt")
 
 
 @dataclass(frozen=True, slots=True)
 class DocRecord:
     doc_id: str
     text: str
-    mentions: tuple[Mention, ...]
+    mentions: tuple[Mention, ...] | None  # None: detect the spans (issue 13)
     position: str
 
 
@@ -74,6 +78,8 @@ def detect_format(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
         return "jsonl"
+    if name.endswith(".txt"):
+        return "txt"
     with open(path, encoding="utf-8", errors="replace") as fh:
         head = fh.read(4096).lstrip()
     return "wikireplace" if head.startswith("[") else "json"
@@ -91,6 +97,12 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
         fmt = detect_format(p)
+    if fmt == "txt":  # issue 13: a plain-text file is one raw document, its spans detected
+        try:
+            yield DocRecord(p.stem, p.read_text(encoding="utf-8"), None, p.name)
+        except UnicodeDecodeError as exc:
+            yield BadRecord(p.name, f"not UTF-8 text: {exc.reason} at byte {exc.start}")
+        return
     seen: dict[str, str] = {}
 
     def checked(rec: DocRecord) -> DocRecord | BadRecord:

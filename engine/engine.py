@@ -14,6 +14,7 @@ from engine.linking import Linker
 from engine.sources.base import DocumentState
 from engine.sources.graph import GraphSource
 from engine.sources.registry import SourceRegistry, rule_sources
+from engine.truth import TruthFilter, TruthRules
 from engine.features import FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
 
@@ -79,7 +80,8 @@ class Engine:
             remote = RemoteFallback(taxonomy_remote, linker, chains)
         sources = rule_sources()
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote,
+                        truth=TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)),
             entity_types=(EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC),
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
@@ -157,7 +159,7 @@ class Engine:
         if ranker is None:
             return [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items]
         builder = FeatureBuilder(
-            self.embedder if "embedding" in ranker.groups else None,
+            self.embedder if {"embedding", "embedding-mention"} & set(ranker.groups) else None,
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
         )
@@ -208,6 +210,25 @@ class Engine:
             span=span.text, entity_type=span.entity_type, identifier_type=span.identifier_type,
             sentence=sentence, candidates=rank_cands, span_start=start, **document,
         )
+
+    # --- detection (issue 13: raw text in) -----------------------------------------------
+    @property
+    def detector(self):
+        """The span detector over this engine's store (:mod:`engine.detect`; built on first use)."""
+        if getattr(self, "_detector", None) is None:
+            from engine.detect import Detector
+
+            decider = None if self.config.detect_model == "shipped" else self.config.detect_model
+            self._detector = Detector.from_store(self.kg, self.linker.taxonomy, model=self.config.spacy_model, decider=decider)
+        return self._detector
+
+    def detect(self, text: str):
+        """Every candidate span of a raw ``text`` with its masking decision (``DetectedSpan``)."""
+        return self.detector.detect(text)
+
+    def detect_mentions(self, text: str):
+        """The spans of ``text`` to mask, as :class:`Mention` (one ``entity_id`` per person)."""
+        return self.detector.mentions(text)
 
     @property
     def privacy_guard(self):

@@ -22,6 +22,7 @@ from typing import Any
 from engine.engine import Engine
 from engine.linking import contains_words, fold
 from engine.sources.base import DocumentState
+from engine.sources.datetime import GENERIC, datetime_ladder
 from engine.types import MASK, EntityType, Span
 from engine.wikireplace import WRDocument, sentence_around
 
@@ -54,6 +55,8 @@ def deliberate(span: str, heuristic: list[str]) -> str | None:
         return "heuristic keeps a stray token"
     if heuristic == ["t X"]:
         return "heuristic keeps a stray token and drops the units"
+    if heuristic == [GENERIC] and datetime_ladder(span)[1] in ("duration", "age", "ordinal", "century"):
+        return "heuristic calls a duration, an age or a bare number a DATE; ours does not (truth rule)"
     return None
 
 

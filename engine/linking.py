@@ -187,6 +187,7 @@ class Linker:
         self.approx_threshold = approx_threshold
         self.max_ranked = 64
         self._ancestors: dict[str, frozenset[str]] = {}
+        self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
 
     # --- public -------------------------------------------------------------------------
     def link(self, span: Span) -> list[Link]:
@@ -312,10 +313,23 @@ class Linker:
                 return found
         return []
 
+    #: Keys whose approximate links are remembered (a scan costs milliseconds; names repeat).
+    APPROX_CACHE = 50_000
+
     def _approximate(self, span: Span, key: str) -> list[Link]:
-        """Labels within ``approx_threshold`` normalised edit distance (``LabelIndex.approximate``)."""
+        """Labels within ``approx_threshold`` normalised edit distance (``LabelIndex.approximate``),
+        remembered per key."""
         if len(key) < 4:
             return []
+        found = self._approx.get(key)
+        if found is None:
+            found = tuple(self._approximate_scan(key))
+            if len(self._approx) >= self.APPROX_CACHE:
+                self._approx.clear()
+            self._approx[key] = found
+        return list(found)
+
+    def _approximate_scan(self, key: str) -> list[Link]:
         out: list[Link] = []
         for d, cand in self.index.approximate(key, self.approx_threshold, 5):
             for q, _ in self.index.lookup(cand):

@@ -36,7 +36,7 @@ from engine.sources.base import DocumentState
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, SanitizeResult, ScoredCandidate, Skipped, Span,
 )
-from engine.wikireplace import sentence_bounds
+from engine.wikireplace import SentenceIndex
 
 log = logging.getLogger(__name__)
 
@@ -208,6 +208,7 @@ class DocumentSanitizer:
         facts = DocumentFacts.of(len(text), [(m.entity_type, m.identifier_type) for m in ms])
         first_of_entity: dict[int, int] = {}
         given = caller_grouped(ms, entity)  # other PERSON groups are matched by name (surname alone)
+        sentences = SentenceIndex(text)
         for k, m in enumerate(ms):
             if m.identifier_type is IdentifierType.NO_MASK:
                 continue
@@ -215,7 +216,7 @@ class DocumentSanitizer:
             if first != k:
                 continue  # later mentions reuse the entity's replacement
             try:
-                left, right = sentence_bounds(text, m.start, m.end)
+                left, right = sentences.bounds(m.start, m.end)
                 span = Span(text[m.start:m.end], m.entity_type, m.identifier_type, context=text[left:right],
                             start=m.start, end=m.end, entity_id=f"entity-{entity[k]}" if entity[k] in given else None)
                 ladder = self.engine.candidates(span, state=state)

@@ -50,7 +50,7 @@ def prepare(
     if progress:
         progress(f"{len(docs)} documents, {len(items)} annotated mentions, {sum(len(i.item.candidates) for i in items)} candidates")
     embedder = embedder or Embedder(default_cache_path())
-    builder = FeatureBuilder(embedder if "embedding" in groups else None, groups=groups, graph=GraphStats.from_engine(engine) if "graph" in groups else None)
+    builder = FeatureBuilder(embedder if {"embedding", "embedding-mention"} & set(groups) else None, groups=groups, graph=GraphStats.from_engine(engine) if "graph" in groups else None)
     if progress:
         progress("computing features (embeddings are cached in " + str(embedder.cache_path) + ") …")
     table = FeatureTable.build(builder, items)

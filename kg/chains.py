@@ -36,6 +36,9 @@ from kg.overlay import ComposedRule, OverlayRules
 from kg.store import KGStore
 from kg.vocab import TAXONOMY_PROPS, WDT, is_entity_id, local_id, qid_number
 
+#: Wikidata's "historical country": never the country of a composed "city in {country}".
+HISTORICAL_COUNTRY = "Q3024240"
+
 #: (first hop, step) property per ladder.
 WALKS: dict[str, tuple[str, str]] = {
     "P31": ("P31", "P279"),
@@ -283,17 +286,28 @@ class LadderBuilder:
         return "/".join([first_hop] + [step] * (depth - 1))
 
     def _emit(self, view: TaxonomyView, item: str, node: str, prop: str, depth: int) -> list[Rung]:
-        rungs = [Rung(self.label(view, node) or "", node, depth, self._path(prop, depth))]
+        """The composed rungs of ``node`` ("city in Norway"), then ``node`` itself ("city")."""
+        rungs = []
         for rule in self._composed.get(node, ()):
             for composed in self._compose(view, item, rule):
                 rungs.append(Rung(composed, None, depth, f"{self._path(prop, depth)} + {rule.via}", rule.name))
+        rungs.append(Rung(self.label(view, node) or "", node, depth, self._path(prop, depth)))
         return rungs
 
     def _compose(self, view: TaxonomyView, item: str, rule: ComposedRule, limit: int = 3) -> list[str]:
-        """Composed labels, one per labelled value of ``rule.via`` (lowest Q-numbers first)."""
+        """Composed labels, one per labelled value of ``rule.via`` (lowest Q-numbers first).
+
+        Historical countries are skipped (Munich is not a "city in Nazi Germany" today),
+        and a place lies in one country: via P17 only the first current value is used
+        (Helsinki: Finland, not Sweden).
+        """
         out: list[str] = []
+        if rule.via == "P17":
+            limit = 1
         for value in view.values(item, rule.via):
             if rule.target_class is not None and rule.target_class not in view.values(value, "P31"):
+                continue
+            if HISTORICAL_COUNTRY in view.values(value, "P31"):
                 continue
             lab = self.label(view, value)
             if lab:

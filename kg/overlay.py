@@ -80,6 +80,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
     known = {
         "Settings", "ComposedGeneralization", "neverOffer", "cutAbove", "labelOverride",
         "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings",
+        "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
     }
     problems: list[str] = []
     graph = rdflib.Graph()
@@ -91,7 +92,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
     tg = rdflib.Namespace(TG)
     for term in set(graph.subjects()) | set(graph.predicates()) | set(graph.objects()):
         if isinstance(term, rdflib.URIRef) and str(term).startswith(TG) and str(term)[len(TG):] not in known:
-            if (term, rdflib.RDF.type, tg.ComposedGeneralization) not in graph:
+            if not any((term, rdflib.RDF.type, tg[c]) in graph for c in ("ComposedGeneralization", "ClassKind", "EntityTypeRule")):
                 problems.append(f"unknown taxogen term {term}")
     for rule in graph.subjects(rdflib.RDF.type, tg.ComposedGeneralization):
         for prop in ("appliesToClass", "via", "template"):

@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from engine.docio import DocRecord, read_documents
 from engine.errors import InputError
+from engine.evaluation.labels import canonical
 from engine.linking import fold
 from engine.privacy.anonymity import LOWER_BOUND_NOTE
 from engine.sanitize import DocumentSanitizer, SanitizeOptions
@@ -89,7 +90,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
             "full masking": [MASK if mk else o for mk, o in zip(masked, originals)],
         }
         for name, res in (("taxogen", r_def), ("taxogen --k", r_k)):
-            by_offset = {(rp.mention.start, rp.mention.end): rp.replacement for rp in res.replacements}
+            by_offset = {(rp.mention.start, rp.mention.end): rp.rung or rp.replacement for rp in res.replacements}  # the rung, as evaluate sanitize
             shown_labels[name] = [by_offset.get((m.start, m.end), MASK) for m in ms]
         reports = {"taxogen": r_def.privacy, "taxogen --k": r_k.privacy}
         for name in ("original", "annotators", "full masking"):
@@ -111,7 +112,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
                 if mk:
                     row["kept"].append(lab != MASK)
                 if mk and g is not None:
-                    row["agree"].append(fold(lab) == fold(g))
+                    row["agree"].append(canonical(lab) == canonical(g))
         in_store += bool(r_k.privacy.subject_in_store)
         climbs += len(r_k.privacy.climbs)
         climbed_masked += sum(c.identifier_type != "NO_MASK" for c in r_k.privacy.climbs)

@@ -239,8 +239,11 @@ def document_folds(docs: Sequence[WRDocument], k: int, seed: int = 13) -> list[s
 class Trainer:
     """Trains rankers on a subset of documents, from served or WikiReplace ladders."""
 
-    def __init__(self, engine, data: Path, docs: Sequence[WRDocument], mode: str, *, seed: int = 13, progress: Callable[[str], None] | None = None) -> None:
-        from engine.features import ALL_GROUPS, FeatureBuilder
+    def __init__(self, engine, data: Path, docs: Sequence[WRDocument], mode: str, *, seed: int = 13, progress: Callable[[str], None] | None = None,
+                 groups: Sequence[str] | None = None) -> None:
+        from engine.features import DEFAULT_GROUPS, FeatureBuilder
+
+        groups = tuple(groups) if groups else DEFAULT_GROUPS
         from engine.selection import FeatureTable
 
         if mode not in TRAIN_MODES:
@@ -251,16 +254,16 @@ class Trainer:
 
             served = served_items(engine, docs, progress)
             self.items = served.items
-            builder = FeatureBuilder(engine.embedder, groups=ALL_GROUPS, graph=engine.graph_stats)
+            builder = FeatureBuilder(engine.embedder, groups=groups, graph=engine.graph_stats)
             self.table = FeatureTable.build(builder, self.items)
             self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped)}
         else:
             from engine.training import prepare
 
-            prepared = prepare(data, engine, progress=progress)
+            prepared = prepare(data, engine, groups=groups, progress=progress)
             self.items, self.table = prepared.items, prepared.table
             self.summary = {"ladders": "wikireplace", "training_items": len(self.items)}
-        self.groups = ALL_GROUPS
+        self.groups = groups
         self.summary["rounds"] = self.rounds = rounds_for(mode)
 
     def train(self, doc_ids: set[str]):
@@ -355,6 +358,7 @@ def evaluate_sanitize(
     model: str | None = None,
     train_on: str = "served",
     seed: int = 13,
+    groups: Sequence[str] | None = None,
     examples: int = 0,
     leaks: bool = True,
     progress: Callable[[str], None] | None = None,
@@ -382,7 +386,7 @@ def evaluate_sanitize(
         if seen and progress:
             progress(f"warning: {len(seen)} of the {len(docs)} documents were in the model's training data — in-sample figures")
     else:
-        trainer = Trainer(engine, data, docs, train_on, seed=seed, progress=progress)
+        trainer = Trainer(engine, data, docs, train_on, seed=seed, progress=progress, groups=groups)
         report = SanitizeEvaluation(f"{folds}-fold grouped CV, trained on {train_on} ladders", len(docs), training=trainer.summary)
         for f, test_ids in enumerate(document_folds(docs, folds, seed)):
             t0 = time.perf_counter()

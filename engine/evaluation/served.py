@@ -22,7 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from engine.features import ALL_GROUPS, FeatureBuilder, RankItem
+from engine.features import DEFAULT_GROUPS, FeatureBuilder, RankItem
 from engine.types import EntityType, Mention
 from engine.wikireplace import WRDocument, load_wikireplace
 
@@ -98,7 +98,7 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
     return out
 
 
-def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None):
+def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = DEFAULT_GROUPS):
     """:class:`engine.training.PreparedData` of served-ladder items: what ``taxogen train``
     fits by default (features from the same builder as ``Engine.rank_items``)."""
     import time
@@ -112,6 +112,6 @@ def prepare_served(data, engine, *, progress: Callable[[str], None] | None = Non
     if progress:
         skipped = ", ".join(f"{k} {v}" for k, v in sorted(served.skipped.items())) or "none"
         progress(f"{len(docs)} documents, {served.annotated} annotated mentions, {len(served.items)} on our ladders (left out: {skipped})")
-    builder = FeatureBuilder(engine.embedder, groups=ALL_GROUPS, graph=engine.graph_stats)
+    builder = FeatureBuilder(engine.embedder, groups=groups, graph=engine.graph_stats)
     table = FeatureTable.build(builder, served.items)
     return PreparedData(served.items, table, builder, time.perf_counter() - t0)

@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.io.contract import OVERLAP_POLICIES
 from engine.io.files import unwritable_reason
 
-INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson")
+INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt")  # .txt: one raw document (issue 13)
 
 
 def plural(n: int, noun: str) -> str:
@@ -35,7 +35,7 @@ def sanitize_pairs(source: Path, out: Path, *, fmt: str, overlap: str, batch: in
     if source.is_dir():
         files = sorted(p for p in source.iterdir() if p.is_file() and p.suffix.lower() in INPUT_SUFFIXES)
         if not files:
-            raise ValueError(f"no .json/.jsonl files in {source}")
+            raise ValueError(f"no .json/.jsonl/.txt files in {source}")
         reason = unwritable_reason(out, directory=True)
         pairs = [(f, out / (f.stem + ".jsonl")) for f in files]
     elif source.is_file():

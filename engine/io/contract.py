@@ -10,8 +10,9 @@ reject exactly the same inputs, with the same one-line messages:
   ``identifier_type`` one of :class:`engine.types.IdentifierType` (default QUASI);
 - ``span_text`` (WikiReplace) or ``text`` on a mention, when present, must equal the
   document text between the offsets;
-- a document needs a ``mentions`` list (an empty list is fine); two mentions with the same
-  offsets are an error;
+- a document's ``mentions`` is a list (an empty list is fine: nothing to mask); a document
+  **without** the key is detected (issue 13: ``mentions`` is ``None``, see
+  :mod:`engine.detect`); two mentions with the same offsets are an error;
 - a ``generalize`` span is a non-blank string.
 
 Limits (:data:`LIMITS`): text 200,000 characters, 5,000 mentions per document, span 1,000
@@ -45,7 +46,7 @@ class SanitizeRequest:
     """A validated document to sanitize, with its options (HTTP ``POST /sanitize`` body)."""
 
     text: str
-    mentions: tuple[Mention, ...]
+    mentions: tuple[Mention, ...] | None  # None: no "mentions" key, detect the spans (issue 13)
     overlap: str = "merge"
     readability: bool = True
     with_originals: bool = False
@@ -192,7 +193,7 @@ def parse_mention(d: Any, text: str | None, where: str) -> Mention:
 def parse_mentions(raw: Any, text: str) -> tuple[Mention, ...]:
     """Every mention of a document; a missing list, too many or repeated offsets are errors."""
     if raw is None:
-        raise _err("'mentions' is required: give the spans to replace as a list (an empty list is fine)", None)
+        raise _err("'mentions' must be a list of spans (an empty list is fine; leave the key out to detect them)", None)
     if not isinstance(raw, list):
         raise _err(f"'mentions' must be a list, got {_kind(raw)}", None)
     if len(raw) > LIMITS["mentions"]:
@@ -215,14 +216,20 @@ def document_text(d: dict) -> str:
     return text
 
 
-def parse_document(d: Any) -> tuple[str | None, str, tuple[Mention, ...]]:
-    """``(id or None, text, mentions)`` of one document object (JSONL line, JSON file, HTTP body)."""
+def parse_document(d: Any) -> tuple[str | None, str, tuple[Mention, ...] | None]:
+    """``(id or None, text, mentions)`` of one document object (JSONL line, JSON file, HTTP body).
+
+    ``mentions`` is ``None`` when the object has no ``mentions`` key: its spans are to be
+    detected (issue 13); ``"mentions": null`` is still an error.
+    """
     if not isinstance(d, dict):
         raise _err(f"a document must be a JSON object, got {_kind(d)}", None)
     text = document_text(d)
     doc_id = d.get("id", d.get("doc_id"))
     if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, (str, int))):
         raise _err(f"id must be a string, got {_kind(doc_id)}", None)
+    if "mentions" not in d:  # issue 13: raw text in, the spans are detected
+        return (None if doc_id is None else str(doc_id)), text, None
     return (None if doc_id is None else str(doc_id)), text, parse_mentions(d.get("mentions"), text)
 
 

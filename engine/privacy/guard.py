@@ -27,7 +27,7 @@ from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Span
-from engine.wikireplace import sentence_bounds
+from engine.wikireplace import SentenceIndex, sentence_bounds
 
 _GRAPH = ("P31", "P279", "P8225", "P361")
 
@@ -113,8 +113,9 @@ class PrivacyGuard:
         persons = Counter(entity[k] for k, m in enumerate(ms) if m.entity_type is EntityType.PERSON)
         subject = max(persons, key=lambda e: (persons[e], -e)) if persons else None
         out = []
+        sentences = SentenceIndex(text)
         for k, m in enumerate(ms):
-            left, _ = sentence_bounds(text, m.start, m.end)
+            left, _ = sentences.bounds(m.start, m.end)
             first = p["first"].get(entity[k], k)
             link = trusted_link(p["ladders"].get(first)) if m.entity_type.is_graph else None
             if link is None and m.entity_type.is_graph and m.identifier_type is IdentifierType.NO_MASK:

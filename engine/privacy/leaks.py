@@ -27,9 +27,10 @@ entity leaks and why.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from engine.linking import LabelIndex, fold, normalised_forms
@@ -115,10 +116,11 @@ class _Revealer:
     start: int
     end: int
     qid: str | None
-    pattern: re.Pattern = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "pattern", re.compile(rf"(^|\W){re.escape(self.text)}(\W|$)"))
+    @property
+    def pattern(self) -> re.Pattern:
+        """Where the text may occur in a label: as whole words (compiled on use, not per mention)."""
+        return re.compile(rf"(^|\W){re.escape(self.text)}(\W|$)")
 
 
 class DocumentLeakGuard:
@@ -126,6 +128,22 @@ class DocumentLeakGuard:
 
     def __init__(self, revealers: Mapping[int, Sequence[_Revealer]]) -> None:
         self._by_entity = {e: tuple(r) for e, r in revealers.items()}
+        # folded text → (entity order, position in the entity's list, entity, revealer):
+        # a check looks up the label's whole-word substrings instead of scanning every
+        # revealer of the document (linear in mentions, not quadratic)
+        rank = {e: n for n, e in enumerate(self._by_entity)}
+        self._by_text: dict[str, list[tuple[int, int, int, _Revealer]]] = defaultdict(list)  # in check order
+        self._own: dict[str, dict[int, tuple[int, int, int, _Revealer]]] = defaultdict(dict)  # first mention text per entity
+        self._odd: list[tuple[int, int, int, _Revealer]] = []  # empty texts: matched by their pattern
+        for e, rs in self._by_entity.items():
+            for i, r in enumerate(rs):
+                entry = (rank[e], i, e, r)
+                if not r.text:
+                    self._odd.append(entry)
+                    continue
+                self._by_text[r.text].append(entry)
+                if r.kind == "mention text":
+                    self._own[r.text].setdefault(e, entry)
 
     @classmethod
     def build(
@@ -171,11 +189,47 @@ class DocumentLeakGuard:
         if not key:
             return None
         # the entity's own mention texts first, then the other entities in document order
-        order = [entity] + [e for e in self._by_entity if e != entity]
-        for e in order:
-            for r in self._by_entity.get(e, ()):
-                if e == entity and r.kind != "mention text":
-                    continue  # its own item is what its ladder generalizes
-                if r.pattern.search(key):
-                    return Leak(r.kind, r.text, r.start, r.end, r.qid)
+        best: tuple[int, int, int, _Revealer] | None = None
+        for text in _word_substrings(key):
+            own = self._own.get(text, {}).get(entity)
+            if own is not None and self._better(own, entity, best):
+                best = own
+            entries = self._by_text.get(text, ())
+            k = 0
+            while k < len(entries) and entries[k][2] == entity:  # skip the entity's own entries (contiguous) at the front
+                k += 1
+            if k < len(entries) and self._better(entries[k], entity, best):
+                best = entries[k]
+        for entry in self._odd:
+            if entry[3].pattern.search(key) and self._better(entry, entity, best):
+                best = entry
+        if best is not None:
+            r = best[3]
+            return Leak(r.kind, r.text, r.start, r.end, r.qid)
         return None
+
+    @staticmethod
+    def _better(entry: tuple[int, int, int, _Revealer], entity: int, best: tuple[int, int, int, _Revealer] | None) -> bool:
+        """Whether ``entry`` applies to ``entity`` and comes before ``best`` in check order."""
+        rank, i, e, r = entry
+        if e == entity:
+            if r.kind != "mention text":
+                return False  # its own item is what its ladder generalizes
+            rank = -1
+        if best is None:
+            return True
+        best_rank = -1 if best[2] == entity else best[0]
+        return (rank, i) < (best_rank, best[1])
+
+
+_WORD = re.compile(r"\w")
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_substrings(key: str) -> frozenset[str]:
+    r"""Every substring of ``key`` with a non-word character or an end on both sides
+    (what the pattern ``(^|\W)text(\W|$)`` of a revealer can match)."""
+    n = len(key)
+    starts = [s for s in range(n) if s == 0 or not _WORD.match(key[s - 1])]
+    ends = [e for e in range(1, n + 1) if e == n or not _WORD.match(key[e])]
+    return frozenset(key[s:e] for s in starts for e in ends if e > s)

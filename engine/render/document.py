@@ -24,6 +24,7 @@ phrase shown for it; merged mentions share the phrase and its region.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -139,42 +140,101 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
 
 
 class _Builder:
-    """The output text with its offset map; the tail after the last unit may be rewritten."""
+    """The output text with its offset map; the tail after the last unit may be rewritten.
+
+    The output is kept as frozen chunks (everything up to the last emitted unit) and a
+    live tail, so building it is linear in the document's length: no step copies the
+    whole output (a string grown with ``+=`` through an attribute is copied each time).
+    """
+
+    #: Characters of recent output the phrase rules see (they look a few words back).
+    WINDOW = 400
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.out = ""
+        self._head: list[str] = []   # frozen output chunks
+        self._head_len = 0
+        self._tail = ""              # output after the last emitted unit
         self.pos = 0            # original offset copied up to
         self.locked = 0         # output before this offset belongs to earlier units
         self.segments: list[Segment] = []
         self.edits: list[str] = []
 
+    @property
+    def length(self) -> int:
+        return self._head_len + len(self._tail)
+
+    @property
+    def out(self) -> str:
+        """The whole output so far (joins every chunk: for the end, not for every unit)."""
+        return "".join(self._head) + self._tail
+
+    def _freeze(self) -> None:
+        if self._tail:
+            self._head.append(self._tail)
+            self._head_len += len(self._tail)
+            self._tail = ""
+
+    def endswith(self, suffix: str | tuple[str, ...]) -> bool:
+        return self.recent()[1].endswith(suffix)
+
+    def text_from(self, pos: int) -> str:
+        """``out[pos:]``."""
+        if pos >= self._head_len:
+            return self._tail[pos - self._head_len:]
+        return self.out[pos:]
+
+    def recent(self) -> tuple[int, str]:
+        """``(cut, out[cut:])``: enough recent output for the phrase rules to decide as on
+        the whole output — it starts after a whitespace character, at least
+        :attr:`WINDOW` characters back, and holds a word well before its end (else the
+        whole output is returned)."""
+        total = self.length
+        if total <= self.WINDOW:
+            return 0, self.text_from(0)
+        parts, n, i = [self._tail], len(self._tail), len(self._head)
+        while n < 2 * self.WINDOW and i > 0:
+            i -= 1
+            parts.append(self._head[i])
+            n += len(self._head[i])
+        recent = "".join(reversed(parts))
+        base = total - n
+        c0 = len(recent) - self.WINDOW
+        j = max(recent.rfind(" ", 0, c0), recent.rfind("\n", 0, c0), recent.rfind("\t", 0, c0))
+        if j >= 0 and _WORD_SPACE.search(recent, j + 9, len(recent) - 100):
+            return base + j + 1, recent[j + 1:]
+        return 0, self.out
+
     def copy_to(self, orig: int) -> None:
-        self.out += self.text[self.pos:orig]
+        self._tail += self.text[self.pos:orig]
         self.pos = orig
 
     def shift(self) -> int:
         """Original offset minus output offset at the end of the output."""
-        return self.pos - len(self.out)
+        return self.pos - self.length
 
     def rewrite_tail(self, cut: int, new_tail: str, desc: str) -> bool:
         """Replace ``out[cut:]`` (copied original text) by ``new_tail``."""
-        if cut < self.locked or self.out[cut:] == new_tail:
+        if cut < self.locked or self.text_from(cut) == new_tail:
             return False
         orig_start = cut + self.shift()
-        old_len = len(self.out) - cut
-        self.out = self.out[:cut] + new_tail
-        self.segments.append(Segment(cut, len(self.out), orig_start, orig_start + old_len))
+        old_len = self.length - cut
+        self._tail = self._tail[:cut - self._head_len] + new_tail
+        self.segments.append(Segment(cut, self.length, orig_start, orig_start + old_len))
         self.edits.append(f"{desc} (offset {orig_start})")
         return True
 
     def emit(self, phrase: str, orig_start: int, orig_end: int) -> tuple[int, int]:
-        start = len(self.out)
-        self.out += phrase
-        self.segments.append(Segment(start, len(self.out), orig_start, orig_end))
+        start = self.length
+        self._tail += phrase
+        self.segments.append(Segment(start, self.length, orig_start, orig_end))
         self.pos = orig_end
-        self.locked = len(self.out)
-        return start, len(self.out)
+        self.locked = self.length
+        self._freeze()
+        return start, self.length
+
+
+_WORD_SPACE = re.compile(r"\w\s")
 
 
 def render_document(text: str, decisions: Sequence[Decision], *, readability: bool = True) -> RenderedDocument:
@@ -198,29 +258,31 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
             continue
         if prev_unit is not None and prev_unit.comma_after and prev_unit.end <= u.start:
             gap = text[prev_unit.end:u.start]
-            if not b.out.endswith(","):
-                b.rewrite_tail(len(b.out) - len(gap), "," + gap, "comma between a date and a person")
+            if not b.endswith(","):
+                b.rewrite_tail(b.length - len(gap), "," + gap, "comma between a date and a person")
         if kind is RungKind.CLASS and prev_unit is not None and prev_unit.head.kind is RungKind.CLASS and placed.get(id(prev_unit.head), ("",))[0]:
             m = _OF_GAP.match(text[prev_unit.end:u.start])
             if m:
-                cut = len(b.out) - len(m.group(0)) + len(m.group(1))
-                b.rewrite_tail(cut, "in" + b.out[cut + 2:], "'of' → 'in' between two class labels")
+                cut = b.length - len(m.group(0)) + len(m.group(1))
+                b.rewrite_tail(cut, "in" + b.text_from(cut + 2), "'of' → 'in' between two class labels")
         after = text[end:end + 80]
         if u.collapsed:
-            m = _RANGE_START.search(b.out)
+            base, before = b.recent()
+            m = _RANGE_START.search(before)
             if m:
                 word = m.group(0).split()[0]
-                b.rewrite_tail(m.start(), ("In" if word[0].isupper() else "in") + m.group(0)[len(word):], f"'{word}' → 'in' before one period")
-        r = render_phrase(label, kind, b.out, after if not u.comma_after else "," + after)
+                b.rewrite_tail(base + m.start(), ("In" if word[0].isupper() else "in") + m.group(0)[len(word):], f"'{word}' → 'in' before one period")
+        base, before = b.recent()
+        r = render_phrase(label, kind, before, after if not u.comma_after else "," + after)
         if r.new_prev is not None:
-            b.rewrite_tail(r.prev_start, r.new_prev, r.note)
+            b.rewrite_tail(base + r.prev_start, r.new_prev, r.note)
         phrase = r.phrase
-        if phrase and at_sentence_start(b.out) and phrase[:1].islower():
+        if phrase and at_sentence_start(b.recent()[1]) and phrase[:1].islower():
             phrase = capitalise(phrase)
             b.edits.append(f"capitalised '{r.phrase}' at sentence start (offset {u.start})")
         if r.drop:
             # drop one of the spaces around the vanished modifier
-            if text[end:end + 1] in (" ", "\t") and (b.out.endswith((" ", "\t")) or not b.out):
+            if text[end:end + 1] in (" ", "\t") and (b.endswith((" ", "\t")) or not b.length):
                 end += 1
             b.edits.append(f"{kind.value} dropped before '{r_next(text, end)}' (offset {u.start})")
         s, e = b.emit(phrase, u.start, end)
@@ -231,10 +293,11 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     b.copy_to(len(text))
     out = b.out
     replacements = []
+    offsets = OffsetMap(b.segments)
     for d in decisions:
         m = d.mention
         if d.kept:
-            s = new_offset(b.segments, m.start)
+            s = offsets.new_offset(m.start)
             replacements.append(Replacement(m, d.original, d.original, (), s, s + (m.end - m.start), kept=True, note="; ".join(filter(None, ("NO_MASK", d.note))), rung=d.original))
             continue
         phrase, s, e, note = placed[id(d)]
@@ -250,8 +313,30 @@ def r_next(text: str, pos: int) -> str:
 
 def new_offset(segments: Sequence[Segment], orig: int) -> int:
     """The output offset of original offset ``orig`` outside the changed regions."""
+    return OffsetMap(segments).new_offset(orig)
+
+
+class OffsetMap:
+    """:func:`new_offset` for many offsets of one document: segments sorted once, and a
+    binary search when they do not overlap (the usual case) — linear in mentions."""
+
+    def __init__(self, segments: Sequence[Segment]) -> None:
+        self.segments = sorted(segments, key=lambda g: g.orig_start)
+        self.ends = [g.orig_end for g in self.segments]
+        self.monotonic = all(a <= b for a, b in zip(self.ends, self.ends[1:]))
+
+    def new_offset(self, orig: int) -> int:
+        if self.monotonic:
+            i = bisect.bisect_right(self.ends, orig)  # segments[:i] end at or before orig
+            if i < len(self.segments) and self.segments[i].orig_start <= orig:
+                return self.segments[i].new_start
+            return orig + (self.segments[i - 1].new_end - self.segments[i - 1].orig_end if i else 0)
+        return _scan_offset(self.segments, orig)
+
+
+def _scan_offset(segments: Sequence[Segment], orig: int) -> int:
     shift = 0
-    for seg in sorted(segments, key=lambda g: g.orig_start):
+    for seg in segments:
         if seg.orig_end <= orig:
             shift = seg.new_end - seg.orig_end
         elif seg.orig_start <= orig:

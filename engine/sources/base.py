@@ -25,6 +25,11 @@ class DocumentState:
     persons: list[tuple[str | None, list[str], int]] = field(default_factory=list)
     #: entity id → PERSON number
     entity_numbers: dict[str, int] = field(default_factory=dict)
+    #: name token → indices in ``persons`` of the names holding it (name matching looks
+    #: only at names sharing a token: linear in mentions, not quadratic)
+    person_tokens: dict[str, list[int]] = field(default_factory=dict)
+    #: the highest PERSON number given so far
+    top_person: int = 0
 
 
 class CandidateSource(ABC):

@@ -10,7 +10,10 @@ span                           ladder (before ``***``)
 ``1990s``, ``early 2000s``     date in the 1990s · date in the 20th century · DATE
 ``between 1988 and 1990``      between the 1980s and the 1990s · date in the 20th century · DATE
 ``1990/91 season``             date in the 1990s · date in the 20th century · DATE
-``seven years``, ``age 19``    X years / age X · DATE
+``seven years``, ``age 19``    X years / age X (a duration or an age is not a date)
+``twenty-eight years'``        X years'
+``19th century``               date in the 2nd millennium
+``19th``, ``third``            (nothing: an ordinal alone is not a date; only ``***``)
 anything else with a year      <year> · date in the <decade>s · … century · DATE
 anything else                  DATE
 =============================  ==========================================================
@@ -112,10 +115,21 @@ def datetime_ladder(text: str) -> tuple[list[str], str]:
         return [month, GENERIC], "day-month"
     m = re.fullmatch(rf"(?:at )?(?:the )?age(?: of)? (\d{{1,3}}|{NUMBER_WORD})", low)
     if m:
-        return ["age X", GENERIC], "age"
-    m = re.fullmatch(rf"((?:\d+(?:[.,]\d+)?|{NUMBER_WORD}|a|an|several|many|few)(?:[- ](?:{NUMBER_WORD}))*)[- ]{_UNITS}((?:[- ]long| later| earlier| ago| old)?)", low)
+        return ["age X"], "age"
+    m = re.fullmatch(rf"((?:\d+(?:[.,]\d+)?|{NUMBER_WORD}|a|an|several|many|few)(?:[- ](?:{NUMBER_WORD}))*)[- ]{_UNITS}((?:[- ]long| later| earlier| ago| old)?)(['’]?)", low)
     if m:
-        return [f"X{'-' if '-' in s[len(m.group(1)):len(m.group(1)) + 1] else ' '}{m.group(2)}{m.group(3)}", GENERIC], "duration"
+        sep = "-" if "-" in s[len(m.group(1)):len(m.group(1)) + 1] else " "
+        return [f"X{sep}{m.group(2)}{m.group(3)}{m.group(4)}"], "duration"
+    m = re.fullmatch(rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)(?:[- ](?:century|centuries))?(?: (?:ad|ce|bc|bce))?", low)
+    if m:
+        if "centur" not in low or "bc" in low:
+            return [], "ordinal"
+        n = int(m.group(1))
+        return [f"date in the {ordinal((n - 1) // 10 + 1)} millennium"], "century"
+    if re.fullmatch(rf"(?:the )?(?:\d+|{NUMBER_WORD})(?:st|nd|rd|th)?", low) or re.fullmatch(
+        r"(?:the )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)", low
+    ):
+        return [], "ordinal"
     years = re.findall(r"(?<!\d)(\d{4})(?!\d)", low)
     if years and 130 <= int(years[0]) <= 2999 and low != years[0]:
         y = int(years[0])
@@ -130,4 +144,5 @@ class DatetimeSource(CandidateSource):
 
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
         labels, rule = datetime_ladder(span.text)
-        return SourceResult([Candidate(label, source=self.name, rule=rule) for label in labels])
+        reason = "" if labels else f"{span.text!r} is an ordinal, not a date: only ***"
+        return SourceResult([Candidate(label, source=self.name, rule=rule) for label in labels], reason=reason)

@@ -6,6 +6,11 @@ the order P31, P279, P8225, P361 — for each property: every direct value, then
 *first* ladder, then the *longest*, ordered by depth (stable) — without duplicate labels,
 without labels equal to or containing the span (never more specific than the span),
 capped in length.
+
+The truth rules of :mod:`engine.truth` apply when a :class:`TruthFilter` is given (the
+engine always gives one): a contained link never lends its class (the head noun of the
+span may name one instead), the linked item and every rung must fit the entity type, a
+demonym generalizes as a nationality, and rungs run from specific to general.
 """
 
 from __future__ import annotations
@@ -14,7 +19,15 @@ from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
 from engine.linking import Linker, contains_words, fold
 from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.types import Candidate, Span
+from engine.truth import NATIONALITY, TruthFilter
+from engine.types import Candidate, EntityType, Link, LinkMethod, Span
+
+
+#: Ladders walked from the class a head noun names. A DEM span names an occupation or a
+#: position itself, so what the class is an instance of is true of it ("coach" is a
+#: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
+#: true (the Horst Wessel Song is a song, not a genre).
+_HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: ("P31", "P279")}
 
 
 class GraphSource(CandidateSource):
@@ -22,8 +35,11 @@ class GraphSource(CandidateSource):
 
     name = "graph"
 
-    def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None) -> None:
+    def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None,
+                 truth: TruthFilter | None = None, truth_longest: bool = False) -> None:
         self.linker = linker
+        self.truth = truth
+        self.truth_longest = truth_longest
         self.chains = chains
         self.max_ladder = max_ladder or chains.rules.max_ladder
         self.max_tries = max_tries
@@ -38,6 +54,8 @@ class GraphSource(CandidateSource):
         if not links:
             return SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         key = fold(span.text)
+        if self.truth is not None:
+            return self._truthful(span, links, key, notes)
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
             if not candidates and self.remote is not None:
@@ -50,17 +68,62 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
-    def ladder_for(self, qid: str, span_key: str) -> list[Candidate]:
-        """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``."""
+    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str]) -> SourceResult:
+        """The ladder under the truth rules (see :mod:`engine.truth`); ``notes`` so far (the endpoint's) are kept."""
+        truth = self.truth
+        assert truth is not None
+        if truth.is_nationality(span, links):
+            label = self.chains.label(NATIONALITY) or "nationality"
+            cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
+            return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
+        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls")
+        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
+        fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
+        notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        for link in fitting[: self.max_tries]:
+            candidates = self.ladder_for(link.qid, key, span.entity_type)
+            if not candidates and self.remote is not None:
+                notes.append(self.remote.fetch_chains(link.qid))
+                candidates = self.ladder_for(link.qid, key, span.entity_type)
+            if candidates:
+                chosen = (link,) + tuple(l for l in links if l is not link)
+                reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
+                return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+        for qid, gram in truth.head_classes(span)[: self.max_tries]:
+            label = self.chains.label(qid)
+            if not label or fold(label) == key:
+                continue
+            head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
+            candidates = [head] + [
+                c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
+                if fold(c.label) != fold(label)
+            ][: self.max_ladder - 1]
+            link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
+            reason = f"head noun {gram!r} names {qid} ({label})"
+            return SourceResult(truth.order(candidates), links=(link,), reason="; ".join([reason] + notes))
+        parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
+        why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
+        return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def ladder_for(self, qid: str, span_key: str, entity_type: EntityType | None = None, *, props: tuple[str, ...] = TAXONOMY_PROPS) -> list[Candidate]:
+        """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``.
+
+        With ``entity_type`` (and a truth filter) rungs that do not fit the type are
+        dropped and the ladder is ordered from specific to general.
+        """
         chains = self.chains.chains(qid)
         seen: set[str] = set()
         out: list[Candidate] = []
-        for prop in TAXONOMY_PROPS:
+        check = self.truth if entity_type is not None else None
+        for prop in props:
             ladders = chains.ladders.get(prop)
             if ladders is None:
                 continue
             rungs = []
-            for rung in ladders.direct + ladders.first + ladders.longest:
+            # under the truth rules the *longest* walk is not used: it buys rungs through side
+            # branches of the class graph ("university" → "research institute"), false too often
+            walked = ladders.direct + ladders.first if check is not None and not self.truth_longest else ladders.direct + ladders.first + ladders.longest
+            for rung in walked:
                 label_key = fold(rung.label)
                 if label_key in seen or not label_key:
                     continue
@@ -70,7 +133,16 @@ class GraphSource(CandidateSource):
                 rungs.append(rung)
             rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
             for rung in rungs:
-                out.append(Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid))
+                cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
+                if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)):
+                    continue
+                out.append(cand)
                 if len(out) >= self.max_ladder:
-                    return out
-        return out
+                    return check.order(out) if check is not None else out
+        return check.order(out) if check is not None else out
+
+
+def _common_noun_for_name(text: str, link: Link, truth: TruthFilter) -> bool:
+    """A lower-case span linked to a capitalised name that is not a class ("girls" → the series "Girls")."""
+    label = link.label.strip()
+    return text.islower() and bool(label) and label[0].isupper() and not truth.is_class(link.qid)

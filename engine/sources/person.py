@@ -8,6 +8,7 @@ first names ("Théodolinde de Beauharnais" and "Joséphine de Beauharnais" are t
 
 from __future__ import annotations
 
+import heapq
 import re
 import unicodedata
 
@@ -50,14 +51,25 @@ def person_number(state: DocumentState, text: str, entity_id: str | None) -> int
         return state.entity_numbers[entity_id]
     tokens = name_tokens(text)
     number = None
-    for known_id, known_tokens, known_number in reversed(state.persons):  # most recent first
+    # a name matching this one shares a token with it (one's tokens are a subset of the
+    # other's): the most recent such name, as a scan of every known name would find
+    lists = [reversed(state.person_tokens[t]) for t in set(tokens) if t in state.person_tokens]
+    last = -1
+    for i in heapq.merge(*lists, reverse=True):  # most recent first, lazily
+        if i == last:
+            continue
+        last = i
+        known_id, known_tokens, known_number = state.persons[i]
         if entity_id is not None and known_id is not None and known_id != entity_id:
             continue
         if same_person(tokens, known_tokens):
             number = known_number
             break
     if number is None:
-        number = 1 + max((n for _, _, n in state.persons), default=0)
+        number = 1 + state.top_person
+    state.top_person = max(state.top_person, number)
+    for t in set(tokens):
+        state.person_tokens.setdefault(t, []).append(len(state.persons))
     state.persons.append((entity_id, tokens, number))
     if entity_id is not None:
         state.entity_numbers[entity_id] = number

@@ -1,17 +1,14 @@
 """HTTP API through a real uvicorn server on 127.0.0.1."""
 
 import json
-import threading
-import time
 
 import httpx
 import pytest
-import uvicorn
 
 from engine.api import create_app
 from engine.config import EngineConfig
 from engine.engine import Engine
-from tests.servers import free_port
+from tests.engine.live import uvicorn_server
 
 pytestmark = pytest.mark.server
 
@@ -19,19 +16,8 @@ pytestmark = pytest.mark.server
 @pytest.fixture(scope="module")
 def base_url(sample_kg):
     engine = Engine.from_store(sample_kg, EngineConfig(model="none"))
-    app = create_app(engine, max_body_bytes=20_000)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with uvicorn_server(create_app(engine, max_body_bytes=20_000)) as url:
+        yield url
 
 
 def test_given_health_and_sources_then_ok(base_url):

@@ -20,11 +20,13 @@ GOOD2 = {**GOOD, "id": "d3"}
 
 def test_given_mixed_records_then_bad_ones_are_reported_with_position(tmp_path):
     src = tmp_path / "in.jsonl"
-    write_jsonl(src, [GOOD, "{not json", {"text": "x"}, {"text": "abc", "mentions": [{"start": 0, "end": 2}]}, GOOD2])
+    write_jsonl(src, [GOOD, "{not json", {"text": "x", "mentions": "none"}, {"text": "abc", "mentions": [{"start": 0, "end": 2}]},
+                      {"id": "d4", "text": "no mentions key: detected (issue 13)"}, GOOD2])
     recs = list(read_documents(src))
     bad = [r for r in recs if isinstance(r, BadRecord)]
     assert [b.position for b in bad] == ["in.jsonl:2", "in.jsonl:3", "in.jsonl:4"]
     assert "invalid JSON" in bad[0].reason and "mentions" in bad[1].reason and "entity_type" in bad[2].reason
+    assert recs[4].mentions is None
 
 
 def test_given_file_when_sanitize_then_results_skip_bad_records_and_hide_originals(tmp_path):
@@ -36,7 +38,7 @@ def test_given_file_when_sanitize_then_results_skip_bad_records_and_hide_origina
     assert res.exit_code == 0, res.output
     assert "in.jsonl:2" in res.output and "1 bad record skipped" in res.output
     lines = [json.loads(l) for l in out.read_text().splitlines()]
-    assert len(lines) == 2 and lines[0]["text"] == "She was born in a city in the 1980s."
+    assert len(lines) == 2 and lines[0]["text"] == "She was born in a city in Norway in the 1980s."
     assert "original" not in lines[0]["replacements"][0]
 
 

@@ -23,10 +23,10 @@ def test_given_graph_span_then_ladder_is_general_ordered_and_ends_with_mask(engi
     assert ladder.links[0].qid == "Q520549" and "exact" in ladder.reason
 
 
-def test_given_city_then_composed_rule_rung_with_provenance(engine):
+def test_given_city_then_composed_rule_rung_with_provenance_before_its_class(engine):
     ladder = engine.candidates("Oslo", "LOC")
-    assert ladder.labels[:2] == ["city", "city in Norway"]
-    assert ladder.candidates[1].rule == "cityInCountry" and ladder.candidates[1].qid is None
+    assert ladder.labels[:2] == ["city in Norway", "city"]  # specific before general
+    assert ladder.candidates[0].rule == "cityInCountry" and ladder.candidates[0].qid is None
 
 
 def test_given_no_link_then_only_mask_with_reason(engine):

@@ -45,7 +45,42 @@ def test_given_bad_groups_then_value_error():
 
 def test_given_groups_then_names_are_unique_and_ordered():
     names = feature_names(ALL_GROUPS)
-    assert len(names) == len(set(names)) == sum(len(v) for v in FEATURE_GROUPS.values())
+    assert len(names) == len(set(names)) == sum(len(FEATURE_GROUPS[g]) for g in ALL_GROUPS)
+
+
+class _HashEmbedder:
+    """Deterministic unit vectors per text, counting what it was asked to embed."""
+
+    def __init__(self):
+        self.asked = []
+
+    def encode(self, texts):
+        import numpy as np
+
+        self.asked += list(texts)
+        out = []
+        for t in texts:
+            v = np.random.default_rng(abs(hash(t)) % 2**32).normal(size=8)
+            out.append(v / np.linalg.norm(v))
+        return np.array(out)
+
+
+def test_given_embedding_mention_then_one_context_per_mention_and_the_same_per_mention_features():
+    from engine.features import RankCandidate
+
+    it = RankItem("Oslo", EntityType.LOC, IdentifierType.QUASI, "She moved to Oslo in 1990.",
+                  (RankCandidate("capital"), RankCandidate("city in Norway"), RankCandidate("***", "mask")), span_start=13)
+    full, lite = _HashEmbedder(), _HashEmbedder()
+    X_full, _ = FeatureBuilder(full, groups=ALL_GROUPS).build([it])
+    groups = ("structure", "embedding-mention", "graph", "document")
+    builder = FeatureBuilder(lite, groups=groups)
+    X_lite, sizes = builder.build([it])
+    assert sizes == [3] and len(set(lite.asked)) == 5 and len(set(full.asked)) == 8  # span, window, 3 labels (+3 sentences)
+    full_names = feature_names(ALL_GROUPS)
+    for j, name in enumerate(builder.names):
+        assert (X_lite[:, j] == X_full[:, full_names.index(name)]).all(), name
+    with pytest.raises(ValueError):
+        FeatureBuilder(lite, groups=("embedding", "embedding-mention"))
 
 
 def test_given_long_sentence_then_context_window_keeps_words_around_the_span():

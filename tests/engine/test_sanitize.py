@@ -84,11 +84,11 @@ def test_given_articles_and_sentence_start_then_text_reads(first_rung):
     text = "Oslo is big. He met an geologist in Oslo."
     ms = [at(text, "Oslo", "LOC"), at(text, "geologist", "DEM"), at(text, "Oslo", "LOC", nth=1)]
     r = first_rung.sanitize(text, ms)
-    assert r.text == "A city is big. He met a profession in a city."
+    assert r.text == "A city in Norway is big. He met a profession in a city in Norway."
     assert r.edits == (
-        "inserted 'A' before 'city' (offset 0)",
+        "inserted 'A' before 'city in Norway' (offset 0)",
         "article 'an' → 'a' before 'profession' (offset 20)",
-        "inserted 'a' before 'city' (offset 36)",
+        "inserted 'a' before 'city in Norway' (offset 36)",
     )
 
 
@@ -133,8 +133,10 @@ def test_given_space_separated_and_adjacent_spans_then_each_is_replaced(first_ru
           Mention(text.index("Ada"), text.index("Ada") + 3, T.PERSON, I.DIRECT),
           Mention(text.index("Lovelace"), text.index("Lovelace") + 8, T.PERSON, I.DIRECT)]
     r = first_rung.sanitize(text, ms)
-    for word in ("Oslo", "London", "Norway", "Ada", "Lovelace"):
+    for word in ("Oslo", "London", "Ada", "Lovelace"):
         assert word not in r.text
+    # "Norway" itself is replaced; "city in Norway" for Oslo is the cross-mention leak of issue 10 item 4
+    assert all(rep.replacement != rep.original for rep in r.replacements)
     assert len([x for x in r.replacements if not x.kept]) == 5
 
 

@@ -134,3 +134,66 @@ def test_given_rio_municipality_of_brazil_and_alias_then_guard_finds_both():
     assert (leak.kind, leak.qid) == ("linked item", "Q30")
     assert guard.check(0, "city") is None and guard.check(0, "Brazilian wax") is None
     assert guard.check(1, "country in South America") is None
+
+
+def _scan(guard, entity, label):
+    """The check as a plain scan of every revealer in check order (the definition)."""
+    from engine.linking import fold
+
+    key = fold(label)
+    order = [entity] + [e for e in guard._by_entity if e != entity]
+    for e in order:
+        for r in guard._by_entity.get(e, ()):
+            if e == entity and r.kind != "mention text":
+                continue
+            if key and r.pattern.search(key):
+                return (r.kind, r.text, r.start, r.end)
+    return None
+
+
+def test_given_many_labels_then_indexed_check_equals_a_scan_of_every_revealer():
+    kg = tiny_store(labels={"Q8678": "Rio de Janeiro", "Q155": "Brazil", "Q30": "United States of America"},
+                    aliases=[("Q30", "United States")])
+    names = ItemNames(LabelIndex.from_store(kg))
+    text = "Born in Rio de Janeiro, Brazil, to American parents; St. Louis-born (Brazil) Rio."
+    ms = [at(text, "Rio de Janeiro", "LOC"), at(text, "Brazil", "LOC"), at(text, "American", "DEM"),
+          at(text, "St. Louis", "LOC"), at(text, "Rio.", "LOC")]
+    span = Span("American", T.DEM)
+    ladders = {2: Ladder(span, (), links=(Link("Q30", "United States of America", LinkMethod.DEMONYM, "american", 0.8),))}
+    guard = DocumentLeakGuard.build(text, ms, [0, 1, 2, 3, 0], ladders, names)
+    labels = ["municipality of Brazil", "city of the United States", "city", "Brazilian wax", "rio de janeiro",
+              "the rio", "st. louis county", "st louis", "(brazil)", "brazil-born", "Rio.", "American", "united states",
+              "x rio de janeiro, brazil y", "", "***", "PERSON 1", "río"]
+    for entity in range(4):
+        for label in labels:
+            leak = guard.check(entity, label)
+            got = None if leak is None else (leak.kind, leak.revealed, leak.mention_start, leak.mention_end)
+            assert got == _scan(guard, entity, label), (entity, label)
+    assert guard.check(2, "city of the United States") is None  # its own item is what its ladder generalizes
+    assert guard.check(0, "city of the United States").qid == "Q30"
+
+
+def test_given_thousands_of_masked_mentions_then_a_check_does_not_scan_them_all():
+    import time
+
+    n = 4000
+    text = " ".join(f"Town{i}" for i in range(n))
+    ms = [Mention(i, i + len(w), T.LOC, I.QUASI) for i, w in ((text.index(f"Town{i} ") if i < n - 1 else text.rindex("Town"), f"Town{i}") for i in range(n))]
+    guard = DocumentLeakGuard.build(text, ms, list(range(n)), {}, None)
+    t = time.perf_counter()
+    hits = sum(guard.check(e, f"town{(e + 1) % n} area") is not None for e in range(n))
+    assert hits == n
+    assert time.perf_counter() - t < 2.0  # a scan would test 16 million patterns
+
+
+def test_given_one_text_masked_in_many_entities_then_indexed_check_equals_the_scan():
+    text = "Ford met Gerald Ford, then Ford and Betty Ford; Ford."
+    spans = [(0, 4), (9, 20), (27, 31), (36, 46), (48, 52)]
+    ms = [Mention(a, b, T.PERSON, I.QUASI) for a, b in spans]
+    for entity in ([0, 1, 2, 3, 4], [0, 1, 0, 2, 0], [1, 0, 1, 0, 2]):
+        guard = DocumentLeakGuard.build(text, ms, entity, {}, None)
+        for e in set(entity):
+            for label in ("ford", "gerald ford", "betty ford motors", "the ford family", "car"):
+                leak = guard.check(e, label)
+                got = None if leak is None else (leak.kind, leak.revealed, leak.mention_start, leak.mention_end)
+                assert got == _scan(guard, e, label), (entity, e, label)

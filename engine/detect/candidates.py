@@ -1,0 +1,63 @@
+"""The candidate spans of a raw text: spaCy NER + gazetteer + rules (+ parse), merged, persons linked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.detect.coref.persons import link_persons
+from engine.detect.merge import merge_spans
+from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
+from engine.detect.rules import rule_spans
+from engine.detect.spans import DetectedSpan
+from engine.detect.syntax import syntax_spans, uncovered
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
+
+    from engine.detect.gazetteer import Gazetteer
+
+
+@dataclass
+class Candidates:
+    """A parsed text and its merged candidate spans (before the masking decision)."""
+
+    text: str
+    doc: "Doc"
+    spans: list[DetectedSpan]
+
+
+class CandidateFinder:
+    """Runs the three layers over a text. ``layers`` picks which (default all three)."""
+
+    def __init__(self, gazetteer: "Gazetteer | None", *, model: str = DEFAULT_MODEL,
+                 layers: tuple[str, ...] = ("ner", "gazetteer", "rules", "syntax")) -> None:
+        self.gazetteer = gazetteer
+        self.model = model
+        self.layers = layers
+
+    @property
+    def nlp(self):
+        return load_pipeline(self.model)
+
+    def find(self, text: str) -> Candidates:
+        doc = self.nlp(text)
+        return self.from_doc(doc)
+
+    def find_many(self, texts: list[str], batch_size: int = 16) -> list[Candidates]:
+        return [self.from_doc(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]
+
+    def from_doc(self, doc: "Doc") -> Candidates:
+        text = doc.text
+        layers = []
+        if "ner" in self.layers:
+            layers.append(ner_spans(doc))
+        if "rules" in self.layers:
+            layers.append(rule_spans(text))
+        if "gazetteer" in self.layers and self.gazetteer is not None:
+            layers.append(self.gazetteer.spans(text))
+        if "syntax" in self.layers:
+            layers.append(uncovered(syntax_spans(doc), [s for layer in layers for s in layer]))
+        spans = merge_spans(text, *layers)
+        spans = link_persons(text, spans)
+        return Candidates(text, doc, spans)

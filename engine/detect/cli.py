@@ -1,0 +1,171 @@
+"""The detection commands of the ``taxogen`` CLI (registered in :mod:`engine.cli`).
+
+``taxogen detect FILE``, ``taxogen evaluate detection``, ``taxogen bench detect``,
+``taxogen train-detect``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+DEFAULT_DATA = Path("../shared/data/wikireplace/wikireplace_dev.json")
+_StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: embedded sample graph).")
+_ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
+
+
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _texts(path: Path) -> list[tuple[str, str]]:
+    """(id, text) of every document of a .txt, .json, .jsonl or WikiReplace file."""
+    from engine.docio import BadRecord, read_documents
+
+    out = []
+    for rec in read_documents(path):
+        if isinstance(rec, BadRecord):
+            _say(f"bad record {rec.position}: {rec.reason}")
+            continue
+        out.append((rec.doc_id, rec.text))
+    return out
+
+
+def detect_cmd(
+    source: Path = typer.Argument(..., help="A .txt file (one document), or a .jsonl/.json/WikiReplace file."),
+    store: Optional[Path] = _StoreOpt,
+    config: Optional[Path] = _ConfigOpt,
+    show_all: bool = typer.Option(False, "--all", help="Also list the candidate spans decided NO_MASK."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON line per document."),
+) -> None:
+    """Detect the personal spans of raw text and print them with their masking decision."""
+    from engine.cli import build_engine
+    from kg.cli import fail
+
+    if not source.is_file():
+        fail(FileNotFoundError(f"no such file: {source}"))
+    docs = _texts(source)
+    engine = build_engine(config, store)
+    for doc_id, text in docs:
+        spans = [s for s in engine.detect(text) if show_all or s.masked]
+        if as_json:
+            typer.echo(json.dumps({"id": doc_id, "spans": [s.to_dict() for s in spans]}, ensure_ascii=False))
+            continue
+        typer.echo(f"{doc_id}: {len(spans)} spans")
+        for s in spans:
+            ident = s.identifier_type.value if s.identifier_type else "-"
+            typer.echo(f"  {s.start:>5}–{s.end:<5} {ident:<8} {s.entity_type.value:<9} {s.text!r:<40} "
+                       f"p={s.score:.2f} {s.entity_id or ''} [{'+'.join(sorted(s.sources))}]")
+
+
+def evaluate_detection_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds, grouped by document."),
+    store: Optional[Path] = _StoreOpt,
+    config: Optional[Path] = _ConfigOpt,
+    threshold: Optional[float] = typer.Option(None, "--threshold", help="P(mask) from which a span is masked (default: the shipped decider's)."),
+    baselines: bool = typer.Option(True, "--baselines/--no-baselines", help="Also score spaCy alone and Presidio's analyzer."),
+    seed: int = typer.Option(13, "--seed"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
+    from engine.cli import build_engine
+    from engine.detect.evaluate import evaluate_detection
+    from kg.cli import fail
+
+    docs = _gold(data)
+    if len(docs) < folds:
+        fail(ValueError(f"{data} has {len(docs)} annotated documents, fewer than --folds {folds}"))
+    engine = build_engine(config, store)
+    report = evaluate_detection(engine.detector, docs, folds=folds, seed=seed, threshold=threshold, baselines=baselines,
+                                progress=None if as_json else _say)
+    report.update({"data": str(data), "store": str(store) if store else "embedded sample graph"})
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    _print_report(report)
+
+
+def _print_report(report: dict) -> None:
+    def f(v):
+        return "   —  " if v is None else f"{v:6.3f}"
+
+    typer.echo(f"detection on {Path(report['data']).name} — {report['documents']} documents, gold: {report['gold']}")
+    typer.echo(f"  taxogen: {report['folds']}-fold CV grouped by document (seed {report['seed']}), mask when P(mask) ≥ {report['threshold']}; "
+               f"gazetteer from {report['store']}")
+    typer.echo(f"  {'system':<20}{'DIRECT':>8}{'QUASI':>8}{'DIRECT':>8}{'QUASI':>8}{'entity D':>10}{'entity Q':>10}{'precision':>11}{'DEM':>7}{'MISC':>7}")
+    typer.echo(f"  {'':<20}{'strict':>8}{'strict':>8}{'loose':>8}{'loose':>8}{'':>10}{'':>10}{'':>11}{'strict':>7}{'strict':>7}")
+    for name, r in report["systems"].items():
+        typer.echo(f"  {name:<20}{f(r['direct_strict']):>8}{f(r['quasi_strict']):>8}{f(r['direct_loose']):>8}{f(r['quasi_loose']):>8}"
+                   f"{f(r['entity_direct']):>10}{f(r['entity_quasi']):>10}{f(r['precision']):>11}{f(r['dem_strict']):>7}{f(r['misc_strict']):>7}")
+    typer.echo("  per entity type (DIRECT+QUASI mentions: strict / loose recall, entity recall; precision of spans predicted that type):")
+    types = ("PERSON", "DATETIME", "QUANTITY", "CODE", "LOC", "ORG", "DEM", "MISC")
+    typer.echo(f"    {'system':<20}" + "".join(f"{t:>22}" for t in types))
+    for name, r in report["systems"].items():
+        cells = []
+        for t in types:
+            rec = r["recall"].get(f"ALL:{t}")
+            ent = r["entity_recall"].get(f"ALL:{t}")
+            prec = r["precision_by_type"].get(t, {}).get("precision")
+            if rec is None:
+                cells.append(f"{'—':>22}")
+            else:
+                cells.append(f"{rec['strict']:.2f}/{rec['loose']:.2f}/{(ent or {}).get('recall') or 0:.2f} p{(prec if prec is not None else 0):.2f}".rjust(22))
+        typer.echo(f"    {name:<20}" + "".join(cells))
+    counts = report["systems"]["taxogen"]["recall"]
+    typer.echo("    mentions: " + ", ".join(f"{t} {counts[f'ALL:{t}']['mentions']}" for t in types if f"ALL:{t}" in counts))
+    typer.echo("  taxogen at other thresholds (same CV):")
+    for t, c in report["threshold_curve"].items():
+        typer.echo(f"    P(mask) ≥ {t:<4}  DIRECT {f(c['direct_strict'])}  QUASI {f(c['quasi_strict'])}  precision {f(c['precision'])}  DEM {f(c['dem_strict'])}")
+
+
+def bench_detect_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are detected."),
+    store: Optional[Path] = _StoreOpt,
+    config: Optional[Path] = _ConfigOpt,
+    repeats: int = typer.Option(1, "--repeats", min=1),
+) -> None:
+    """Detection time per document (warm), gazetteer build and first-document cost."""
+    from engine.cli import build_engine
+    from engine.detect.bench import bench_detect
+
+    engine = build_engine(config, store)
+    result = bench_detect(engine, data, repeats=repeats)
+    result["store"] = str(store) if store else "embedded"
+    typer.echo(json.dumps(result, indent=2))
+
+
+def train_detect_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    out: Path = typer.Option(..., "--out", help="Directory for model.txt and decider.json (engine/models/detect ships)."),
+    store: Optional[Path] = _StoreOpt,
+    config: Optional[Path] = _ConfigOpt,
+    threshold: float = typer.Option(0.3, "--threshold", help="P(mask) from which a span is masked."),
+    seed: int = typer.Option(13, "--seed"),
+) -> None:
+    """Train the masking decider on every document of DATA (first annotator as gold)."""
+    from engine.cli import build_engine
+    from engine.detect.training import train_decider
+
+    docs = _gold(data)
+    engine = build_engine(config, store)
+    train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, data_name=data.name,
+                  store=str(store) if store else "embedded sample graph", progress=_say)
+
+
+def _gold(data: Path):
+    """The annotated documents of a WikiReplace file, or exit 1 with one line."""
+    from engine.detect.evaluate import gold_documents
+    from engine.errors import SanitizerError
+    from engine.wikireplace import load_wikireplace
+    from kg.cli import fail
+
+    try:
+        return gold_documents(load_wikireplace(data))
+    except SanitizerError as exc:
+        fail(exc)
+        raise AssertionError('fail() exits') from exc

@@ -1,0 +1,1 @@
+"""Linking the mentions of one entity (persons: :mod:`engine.detect.coref.persons`)."""

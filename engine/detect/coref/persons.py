@@ -1,0 +1,254 @@
+"""One entity id per person: full names, surnames alone, first names, initials, titles.
+
+Rules, in order:
+
+1. **The subject.** A biography opens with its subject's name; a span at the start of
+   the text that NER typed ORG/LOC/MISC (or missed) and that is a run of capitalised
+   words before "(", "is", "was" or "," is made a PERSON.
+2. **Titles** ("Dr.", "Sir", "President", "Governor" …) right before a PERSON and
+   post-nominals right after it ("FREng", "OBE", "Jr.") are taken into the span
+   ("Dr. Donald Blake", "President Richard Nixon").
+3. **Clusters.** A PERSON whose name words are all words of an earlier person's name
+   ("Solberg", "Ingrid") or match its initials ("M. K. Alagiri" ~ "Alagiri", "JRR") joins
+   that person; otherwise it starts a new one.
+4. **Missed mentions.** Every later occurrence of a clustered person's first or last name
+   (capitalised, whole word) that no span covers becomes a PERSON mention of that person;
+   a span of another type whose text is exactly such a name is retyped PERSON.
+
+Persons get ids ``person-1``, ``person-2`` … in order of first mention; other spans get
+one id per folded text (``<type>-<n>``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.detect.spans import DetectedSpan
+from engine.types import EntityType
+
+TITLES = (
+    "Dr", "Dr.", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Miss", "Prof", "Prof.", "Professor", "Sir", "Dame", "Lord",
+    "Lady", "President", "Vice President", "Prime Minister", "Governor", "Senator", "King", "Queen", "Prince",
+    "Princess", "Saint", "St.", "Pope", "Bishop", "Archbishop", "Cardinal", "Father", "Rev.", "Reverend", "General",
+    "Gen.", "Colonel", "Col.", "Captain", "Capt.", "Lieutenant", "Lt.", "Major", "Sgt.", "Sergeant", "Judge", "Justice",
+    "Chancellor", "Emperor", "Empress", "Sheikh", "Imam", "Rabbi", "Chief", "Mayor", "Minister",
+)
+_TITLE_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True)) + r")\s+)+$")
+_TITLE_WORDS = frozenset(w.rstrip(".").lower() for t in TITLES for w in t.split())
+_SUBJECT = re.compile(r"^\s*((?:(?:[A-Z\u00C0-\u024F][\w'’.-]*|[\"“][^\"”\n]{1,20}[\"”])\s*){1,7}?)(?=\s*(?:\(|,|\bis\b|\bwas\b|\bor\b|\bborn\b))")
+_NAME_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+
+
+def name_words(text: str) -> list[str]:
+    """The words of a name without titles, possessives and quoted nicknames."""
+    text = re.sub(r"[\"“”].*?[\"“”]", " ", text)
+    words = [w.rstrip(".").replace("’", "'") for w in _NAME_WORD.findall(text)]
+    words = [w[:-2] if w.endswith("'s") else w for w in words]
+    return [w for w in words if w and w.lower() not in _TITLE_WORDS]
+
+
+def _initials(words: list[str]) -> str:
+    return "".join(w[0].lower() for w in words if w)
+
+
+def _same_person(words: list[str], full: list[str]) -> bool:
+    if not words:
+        return False
+    low_full = {w.lower() for w in full}
+    if all(w.lower() in low_full for w in words if len(w) > 1) and any(len(w) > 1 for w in words):
+        # initials in the shorter name must agree with the full name's first letters
+        inits = [w.lower() for w in words if len(w) == 1]
+        return all(any(f.lower().startswith(i) for f in full) for i in inits)
+    if len(words) == 1 and words[0].isupper() and len(words[0]) >= 2:
+        return words[0].lower() == _initials(full)
+    return False
+
+
+def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Spans with subject, titles, person clusters and missed name mentions applied."""
+    spans = _subject(text, sorted(spans, key=lambda s: s.start))
+    spans = _join_fragments(text, spans)
+    spans = _variants(text, spans)
+    spans = _not_persons(spans)
+    spans = [_with_title(text, s) if s.entity_type is EntityType.PERSON else s for s in spans]
+    clusters: list[list[str]] = []
+    assigned: list[DetectedSpan] = []
+    for s in spans:
+        if s.entity_type is not EntityType.PERSON:
+            assigned.append(s)
+            continue
+        words = name_words(s.text)
+        if "variant" in s.inner and clusters:
+            assigned.append(s.with_(entity_id="person-1"))
+            continue
+        for i, full in enumerate(clusters):
+            if _same_person(words, full) or _same_person(full, words):
+                if len(words) > len(full):
+                    clusters[i] = words
+                assigned.append(s.with_(entity_id=f"person-{i + 1}"))
+                break
+        else:
+            clusters.append(words)
+            assigned.append(s.with_(entity_id=f"person-{len(clusters)}"))
+    assigned = _missed(text, assigned, clusters)
+    return _other_ids(assigned)
+
+
+def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    m = _SUBJECT.match(text)
+    if not m:
+        return spans
+    s, e = m.start(1), m.end(1)
+    while e > s and text[e - 1] in " ,.":
+        e -= 1
+    if e - s < 2 or len(name_words(text[s:e])) == 0:
+        return spans
+    overlapping = [x for x in spans if x.start < e and s < x.end]
+    if any(x.entity_type is EntityType.PERSON for x in overlapping):
+        return spans
+    if any(x.end > e or x.start < s for x in overlapping):
+        return spans
+    rest = [x for x in spans if x not in overlapping]
+    sources = frozenset({"coref"}).union(*(x.sources for x in overlapping)) if overlapping else frozenset({"coref"})
+    subject = DetectedSpan(s, e, text[s:e], EntityType.PERSON, sources,
+                           ner_label=overlapping[0].ner_label if overlapping else None, inner=("subject",))
+    return sorted(rest + [subject], key=lambda x: x.start)
+
+
+_GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*|[\"“”]\s*)?$")
+_VARIANT_LABEL = re.compile(r"^\s*(?:(?:simplified|traditional|born|also|native|full|original)\s+)?([A-Z][\w-]*|pinyin|romanized)\s*:\s*(.+?)\s*$")
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
+
+
+def _join_fragments(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """A person's name split by a quoted nickname or by NER ("Albrecht" + "Ali" Höhler")."""
+    out: list[DetectedSpan] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if (prev is not None and EntityType.PERSON in (prev.entity_type, s.entity_type)
+                and prev.entity_type not in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
+                and s.entity_type not in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
+                and _GAP.match(text[prev.end:s.start]) and s.text[:1].isupper() and prev.text[:1].isupper()):
+            out[-1] = prev.with_(end=s.end, text=text[prev.start:s.end], sources=prev.sources | s.sources,
+                                 entity_type=EntityType.PERSON)
+            continue
+        out.append(s)
+    return out
+
+
+_NOT_PERSON_KINDS = {"place": EntityType.LOC, "organisation": EntityType.ORG, "language": EntityType.DEM,
+                     "nationality": EntityType.DEM, "ethnic group": EntityType.DEM}
+
+
+def _not_persons(spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """A one-word PERSON that the store names as a place, organisation, language or
+    nationality ("Genoa", "Nepali"), or that NER typed LOC/ORG elsewhere in the text, and
+    that is no word of another person's name takes that type."""
+    name_words_seen = {w for s in spans if s.entity_type is EntityType.PERSON and len(s.text.split()) > 1
+                       for w in name_words(s.text)}
+    elsewhere = {s.text: s.entity_type for s in spans if s.entity_type in (EntityType.LOC, EntityType.ORG) and "ner" in s.sources}
+    out = []
+    for s in spans:
+        if (s.entity_type is EntityType.PERSON and len(s.text.split()) == 1 and s.text not in name_words_seen
+                and "subject" not in s.inner):
+            if s.gaz_kind in _NOT_PERSON_KINDS:
+                s = s.with_(entity_type=_NOT_PERSON_KINDS[s.gaz_kind])
+            elif s.text in elsewhere:  # NER typed the same word a place or organisation elsewhere
+                s = s.with_(entity_type=elsewhere[s.text])
+        out.append(s)
+    return out
+
+
+def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """The subject's name in other scripts or spellings, in the parentheses after it:
+    "(Greek: Γλαύκος Κληρίδης; born …)", "(宇野沢 祐次, Unozawa Yuji, born …)"."""
+    persons = [s for s in spans if s.entity_type is EntityType.PERSON]
+    if not persons or persons[0].start > 5:
+        return spans
+    subject = persons[0]
+    m = re.compile(r"\s*\(([^()]{1,300})\)").match(text, subject.end)
+    if not m:
+        return spans
+    found: list[tuple[int, int]] = []
+    labels: list[tuple[int, int]] = []
+    pos = m.start(1)
+    for seg in re.split(r"([;,])", m.group(1)):
+        a, b = pos, pos + len(seg)
+        pos = b
+        if seg in (";", ","):
+            continue
+        lm = _VARIANT_LABEL.match(seg)
+        if lm and lm.group(1).lower() not in ("born", "died", "also"):
+            labels.append((a + lm.start(1), a + lm.end(1)))
+            a = a + lm.start(2)
+            b = a + len(lm.group(2))
+        elif not lm and seg.strip() and not _LATIN.search(seg) and any(c.isalpha() for c in seg):
+            a = a + (len(seg) - len(seg.lstrip()))
+            b = a + len(seg.strip())
+        else:
+            continue
+        while b > a and unicodedata.category(text[b - 1])[0] in "PZ":  # keep combining marks
+            b -= 1
+        if b > a and not re.search(r"\d", text[a:b]):
+            found.append((a, b))
+    if not found:
+        return spans
+    keep = [s for s in spans if not any(s.start < b and a < s.end for a, b in found)]
+    # the language or script named before the variant ("Nepali: …") is no person
+    keep = [s.with_(entity_type=EntityType.DEM) if s.entity_type is EntityType.PERSON and (s.start, s.end) in labels else s
+            for s in keep]
+    new = [DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), inner=("variant",)) for a, b in found]
+    return sorted(keep + new, key=lambda x: x.start)
+
+
+_POSTNOMINAL = re.compile(r"(?:,?[ \t]+(?:[A-Z][A-Za-z]*[A-Z][A-Za-z]*|Jr\.?|Sr\.?|II|III|IV)(?![\w]))+")
+
+
+def _with_title(text: str, span: DetectedSpan) -> DetectedSpan:
+    """Titles before ("Dr.", "President") and post-nominals after ("FREng", "OBE", "Jr.") a name."""
+    m = _TITLE_RE.search(text, max(0, span.start - 40), span.start)
+    if m and m.end() == span.start:
+        span = span.with_(start=m.start(), text=text[m.start():span.end], sources=span.sources | {"title"})
+    p = _POSTNOMINAL.match(text, span.end)
+    if p:
+        span = span.with_(end=p.end(), text=text[span.start:p.end()], sources=span.sources | {"title"})
+    return span
+
+
+def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> list[DetectedSpan]:
+    names: dict[str, str] = {}
+    for i, full in enumerate(clusters):
+        long = [w for w in full if len(w) > 2 and w[0].isupper()]
+        if len(long) >= 2:
+            for w in (long[0], long[-1]):
+                names.setdefault(w, f"person-{i + 1}")
+    if not names:
+        return spans
+    out = []
+    for s in spans:
+        if s.entity_type is not EntityType.PERSON and s.text in names and s.entity_type is not EntityType.DATETIME:
+            out.append(s.with_(entity_type=EntityType.PERSON, entity_id=names[s.text], sources=s.sources | {"coref"}))
+        else:
+            out.append(s)
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?:'s|’s)?(?![\w-])")
+    for m in pattern.finditer(text):
+        a, b = m.start(1), m.end(1)
+        if any(x.start < b and a < x.end for x in out):
+            continue
+        out.append(DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), entity_id=names[m.group(1)]))
+    return sorted(out, key=lambda x: x.start)
+
+
+def _other_ids(spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    ids: dict[tuple[str, str], str] = {}
+    out = []
+    for s in spans:
+        if s.entity_id:
+            out.append(s)
+            continue
+        key = (s.entity_type.value, s.text.casefold())
+        if key not in ids:
+            ids[key] = f"{s.entity_type.value.lower()}-{len(ids) + 1}"
+        out.append(s.with_(entity_id=ids[key]))
+    return out

@@ -1,0 +1,126 @@
+"""Features of one candidate span for the masking decision (:mod:`engine.detect.decide`).
+
+Groups: the span's type and evidence (entity type, NER label or rule, gazetteer kind,
+which layers found it, how many store items its text names and how general the first one
+is), its form (length, capitals, digits, date parts), its place (relative position,
+sentence index, sentence start), its document (how often its text and its entity occur,
+first mention or not), its relation to the subject (the person the biography is about,
+the first person), and its syntax (spaCy POS/dependency of its head, the words before).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Mapping
+
+from engine.detect.gazetteer import KINDS
+from engine.detect.ner import LABEL_MAP
+from engine.detect.spans import DetectedSpan
+from engine.types import EntityType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
+
+ETYPES = tuple(t.value for t in EntityType)
+NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun")
+POS = ("NOUN", "PROPN", "ADJ", "NUM", "VERB", "ADV", "ADP", "DET", "PRON", "AUX", "CCONJ", "PUNCT", "X", "SYM", "PART", "SPACE", "INTJ", "SCONJ")
+DEPS = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "amod", "conj", "npadvmod", "nmod", "poss", "ROOT", "dep", "nummod", "prep")
+PREV_WORDS = ("in", "at", "of", "born", "from", "for", "by", "with", "the", "a", "an", "and", "to", "as", "on", "since", "until", "(", ",", "his", "her", "was", "is", "became", "named", "won", "–", "-")
+SOURCES = ("ner", "gazetteer", "rule", "coref", "title", "syntax")
+_MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b", re.I)
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_DAYNUM = re.compile(r"\b([12][0-9]|3[01]|0?[1-9])(st|nd|rd|th)?\b")
+
+CATEGORICAL = {"etype": ETYPES, "ner_label": NER_LABELS, "gaz_kind": KINDS, "root_pos": POS, "root_dep": DEPS,
+               "prev_pos": POS, "next_pos": POS, "prev_word": PREV_WORDS}
+NUMERIC = (
+    "src_ner", "src_gazetteer", "src_rule", "src_coref", "src_title", "src_syntax", "n_sources", "n_items", "item_degree",
+    "len_chars", "n_words", "cap_first", "all_upper", "all_lower", "has_digit", "all_digits", "cap_ratio",
+    "sent_start", "rel_pos", "sent_index", "first_sentence", "freq_text", "freq_entity", "first_of_entity",
+    "is_subject", "person_rank", "inner_n", "inner_dem", "inner_loc", "inner_org", "has_year", "has_month", "has_day",
+    "doc_len", "doc_spans", "doc_persons", "in_parens", "after_born",
+)
+FEATURES = tuple(CATEGORICAL) + NUMERIC
+
+
+def _code(value: str | None, vocab: tuple[str, ...]) -> int:
+    """Index in ``vocab``; ``len(vocab)`` for an unknown value, ``len(vocab) + 1`` for none."""
+    if value is None:
+        return len(vocab) + 1
+    try:
+        return vocab.index(value)
+    except ValueError:
+        return len(vocab)
+
+
+def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapping[str, int] | None = None) -> list[list[float]]:
+    """One feature row per span, in :data:`FEATURES` order (categoricals as integer codes)."""
+    degree = degree or {}
+    sents = [(s.start_char, s.end_char) for s in doc.sents] or [(0, len(text))]
+    texts = Counter(s.text.casefold() for s in spans)
+    entities = Counter(s.entity_id for s in spans)
+    seen: set[str | None] = set()
+    persons = [s.entity_id for s in spans if s.entity_type is EntityType.PERSON]
+    person_order = list(dict.fromkeys(persons))
+    rows = []
+    for s in spans:
+        si = next((i for i, (a, b) in enumerate(sents) if a <= s.start < b), len(sents) - 1)
+        root = doc.char_span(s.start, s.end, alignment_mode="expand")
+        head = root.root if root is not None and len(root) else None
+        first_tok = root[0] if root is not None and len(root) else None
+        prev_tok = doc[first_tok.i - 1] if first_tok is not None and first_tok.i > 0 else None
+        next_tok = doc[root[-1].i + 1] if root is not None and len(root) and root[-1].i + 1 < len(doc) else None
+        words = s.text.split()
+        letters = [c for c in s.text if c.isalpha()]
+        caps = [w for w in words if w[:1].isupper()]
+        before = text[max(0, s.start - 25):s.start].lower()
+        cat = {
+            "etype": _code(s.entity_type.value, ETYPES),
+            "ner_label": _code(s.ner_label, NER_LABELS),
+            "gaz_kind": _code(s.gaz_kind, KINDS),
+            "root_pos": _code(head.pos_ if head is not None else None, POS),
+            "root_dep": _code(head.dep_ if head is not None else None, DEPS),
+            "prev_pos": _code(prev_tok.pos_ if prev_tok is not None else None, POS),
+            "next_pos": _code(next_tok.pos_ if next_tok is not None else None, POS),
+            "prev_word": _code(prev_tok.lower_ if prev_tok is not None else None, PREV_WORDS),
+        }
+        inner = " ".join(s.inner)
+        num = {
+            **{f"src_{k}": float(k in s.sources) for k in SOURCES},
+            "n_sources": float(len(s.sources)),
+            "n_items": float(len(s.items)),
+            "item_degree": float(degree.get(s.items[0], 0)) if s.items else -1.0,
+            "len_chars": float(len(s.text)),
+            "n_words": float(len(words)),
+            "cap_first": float(s.text[:1].isupper()),
+            "all_upper": float(bool(letters) and all(c.isupper() for c in letters)),
+            "all_lower": float(bool(letters) and all(c.islower() for c in letters)),
+            "has_digit": float(any(c.isdigit() for c in s.text)),
+            "all_digits": float(s.text.replace(",", "").replace(".", "").isdigit()),
+            "cap_ratio": len(caps) / max(1, len(words)),
+            "sent_start": float(s.start == sents[si][0]),
+            "rel_pos": s.start / max(1, len(text)),
+            "sent_index": float(si),
+            "first_sentence": float(si == 0),
+            "freq_text": float(texts[s.text.casefold()]),
+            "freq_entity": float(entities[s.entity_id]),
+            "first_of_entity": float(s.entity_id not in seen),
+            "is_subject": float(bool(person_order) and s.entity_id == person_order[0] and person_order[0] == "person-1"),
+            "person_rank": float(person_order.index(s.entity_id) + 1) if s.entity_id in person_order else -1.0,
+            "inner_n": float(len(s.inner)),
+            "inner_dem": float("DEM:" in inner),
+            "inner_loc": float("LOC:" in inner),
+            "inner_org": float("ORG:" in inner),
+            "has_year": float(bool(_YEAR.search(s.text))),
+            "has_month": float(bool(_MONTH.search(s.text))),
+            "has_day": float(bool(_MONTH.search(s.text)) and bool(_DAYNUM.search(_YEAR.sub("", s.text)))),
+            "doc_len": float(len(text)),
+            "doc_spans": float(len(spans)),
+            "doc_persons": float(len(person_order)),
+            "in_parens": float(text[:s.start].count("(") > text[:s.start].count(")")),
+            "after_born": float("born" in before or "née" in before),
+        }
+        seen.add(s.entity_id)
+        rows.append([float(cat[k]) for k in CATEGORICAL] + [num[k] for k in NUMERIC])
+    return rows

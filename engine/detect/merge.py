@@ -1,0 +1,83 @@
+"""Merging the spans of the three layers into one non-overlapping list.
+
+Overlapping spans are grouped (transitively). A group becomes one span over the union of
+its members' characters (so "15 November 2013" wins over "November 2013" and "Nigerian
+government" over "Nigerian"); its type is the longest member's (ties: NER, then rules,
+then the gazetteer); it keeps every member's source and the gazetteer kind and items of
+its members. A position from the gazetteer followed by "of (the) <Name>" takes the name
+in ("President of Cyprus", "Speaker of the Parliament of Ghana").
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.detect.spans import DetectedSpan
+
+_PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
+_OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
+
+
+def _rank(span: DetectedSpan) -> tuple[int, int, int]:
+    return (-(span.end - span.start), min(_PRIORITY.get(s, 9) for s in span.sources), span.start)
+
+
+def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
+    """One list of non-overlapping spans from several layers (see the module docstring)."""
+    typed = [s for layer in layers for s in layer if "syntax" not in s.sources]
+    parsed = [s for layer in layers for s in layer if "syntax" in s.sources]
+    # a parse span that would glue two spans of the other layers together is dropped
+    parsed = [p for p in parsed if sum(1 for t in typed if t.start < p.end and p.start < t.end) < 2]
+    spans = sorted(typed + parsed, key=lambda s: (s.start, -s.end))
+    groups: list[list[DetectedSpan]] = []
+    end = -1
+    for s in spans:
+        if groups and s.start < end:
+            groups[-1].append(s)
+            end = max(end, s.end)
+        else:
+            groups.append([s])
+            end = s.end
+    out = [_combine(text, g) for g in groups]
+    return _extend_positions(text, out)
+
+
+def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:
+    if len(group) == 1:
+        return group[0]
+    typed = [s for s in group if s.sources != frozenset({"syntax"})]
+    best = min(typed or group, key=_rank)
+    start, end = min(s.start for s in group), max(s.end for s in group)
+    sources = frozenset().union(*(s.sources for s in group))
+    gaz = [s for s in group if s.gaz_kind]
+    gaz_best = max(gaz, key=lambda s: s.end - s.start) if gaz else None
+    ner = [s for s in group if "ner" in s.sources and s.ner_label]
+    inner = tuple(sorted({f"{s.entity_type.value}:{s.gaz_kind or s.ner_label or ''}" for s in group if s is not best}))
+    return DetectedSpan(
+        start, end, text[start:end], best.entity_type, sources,
+        ner_label=best.ner_label or (ner[0].ner_label if ner else None),
+        gaz_kind=gaz_best.gaz_kind if gaz_best else None,
+        items=gaz_best.items if gaz_best else (),
+        inner=inner,
+    )
+
+
+def _extend_positions(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    out: list[DetectedSpan] = []
+    i = 0
+    while i < len(spans):
+        s = spans[i]
+        if s.gaz_kind == "position":
+            m = _OF_NAME.match(text, s.end)
+            if m:
+                end = m.end()
+                j = i + 1
+                while j < len(spans) and spans[j].start < end:
+                    end = max(end, spans[j].end)
+                    j += 1
+                out.append(s.with_(end=end, text=text[s.start:end], inner=s.inner + tuple(f"{x.entity_type.value}:of" for x in spans[i + 1:j])))
+                i = j
+                continue
+        out.append(s)
+        i += 1
+    return out

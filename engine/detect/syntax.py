@@ -1,0 +1,90 @@
+"""A fourth, high-recall layer read off spaCy's parse: spans the other layers miss.
+
+- **proper-noun runs**: capitalised words joined by "of", "the", "&", "de", "von" …
+  ("Cape Cod Baseball League", "Dravida Munnetra Kazhagam", "Bank of the West");
+- **acronyms** ("LTTE", "ISKF", "TD");
+- **quoted titles** ("Control", "微光");
+- **nouns with their modifiers** not covered by anything else ("presidency", "foreign
+  policy", "defensive midfielder", "offensive coordinator"), typed DEM when the head is a
+  role noun (-er, -or, -ist, -ian …) and MISC otherwise.
+
+These spans only propose: the masking decision (:mod:`engine.detect.decide`) learns
+which of them annotators mask; in a merge they never decide the type of a longer span.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from engine.detect.spans import DetectedSpan
+from engine.types import EntityType
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Doc
+
+_CONNECT = frozenset({"of", "the", "&", "de", "du", "la", "le", "von", "van", "der", "del", "da", "di"})
+_ROLE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|ee|eer|ier|ess|ess|ive|ary|ect|ace|ach|ain|ard|ent|ger|oner)s?$")
+_QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,60})[\"”»]")
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
+
+
+def syntax_spans(doc: "Doc") -> list[DetectedSpan]:
+    text = doc.text
+    out: list[DetectedSpan] = []
+    # proper-noun runs
+    i, n = 0, len(doc)
+    while i < n:
+        tok = doc[i]
+        if _cap(tok):
+            j = i
+            last = i
+            while j + 1 < n:
+                nxt = doc[j + 1]
+                if _cap(nxt) or (nxt.lower_ in _CONNECT and j + 2 < n and _cap(doc[j + 2]) and nxt.whitespace_):
+                    j += 1
+                    if _cap(doc[j]):
+                        last = j
+                else:
+                    break
+            span = doc[i:last + 1]
+            if len(span) > 1 or not tok.is_sent_start:
+                out.append(_make(text, span.start_char, span.end_char, EntityType.MISC, "propn"))
+            i = last + 1
+        else:
+            i += 1
+    for m in _ACRONYM.finditer(text):
+        out.append(_make(text, m.start(), m.end(), EntityType.ORG, "acronym"))
+    for m in _QUOTED.finditer(text):
+        out.append(_make(text, m.start(1), m.end(1), EntityType.MISC, "quoted"))
+    # nouns with their lower-case modifiers
+    for tok in doc:
+        if tok.pos_ != "NOUN" or not tok.is_alpha:
+            continue
+        left = tok
+        k = tok.i - 1
+        while k >= 0 and doc[k].head.i in range(tok.i - 3, tok.i + 1) and doc[k].dep_ in ("amod", "compound") and doc[k].is_lower and doc[k].is_alpha:
+            left = doc[k]
+            k -= 1
+        etype = EntityType.DEM if _ROLE.search(tok.lower_) else EntityType.MISC
+        out.append(_make(text, left.idx, tok.idx + len(tok), etype, "noun"))
+    return out
+
+
+def _cap(tok) -> bool:
+    return tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADJ", "NUM", "X") or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+
+
+def _make(text: str, start: int, end: int, etype: EntityType, kind: str) -> DetectedSpan:
+    return DetectedSpan(start, end, text[start:end], etype, frozenset({"syntax"}), ner_label=kind)
+
+
+def uncovered(spans: list[DetectedSpan], others: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Syntax spans that add something: nouns only where no other span is; the rest always."""
+    covered = [(s.start, s.end) for s in others]
+    out = []
+    for s in spans:
+        if s.ner_label == "noun" and any(s.start < e and b < s.end for b, e in covered):
+            continue
+        out.append(s)
+    return out

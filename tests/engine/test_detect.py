@@ -1,0 +1,219 @@
+"""Detection layers, merging, person linking, the decider and the detection metrics (fast: no spaCy model)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from engine.detect.coref.persons import link_persons
+from engine.detect.decide import Decider, gold_label
+from engine.detect.evaluate import GoldDoc, fold_ids, score
+from engine.detect.gazetteer import Gazetteer, GazetteerEntry, store_entries
+from engine.detect.merge import merge_spans
+from engine.detect.rules import rule_spans
+from engine.detect.spans import DetectedSpan
+from engine.docio import read_documents
+from engine.types import EntityType, IdentifierType
+from engine.wikireplace import WRMention
+
+
+def _span(text: str, part: str, etype: EntityType, source: str = "ner", **kw) -> DetectedSpan:
+    start = text.index(part)
+    return DetectedSpan(start, start + len(part), part, etype, frozenset({source}), **kw)
+
+
+# --- rules ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,expected", [
+    ("He was born on 15 November 2013 in Oslo.", "15 November 2013"),
+    ("In November 2013 he left.", "November 2013"),
+    ("On April 6, 1958, she won.", "April 6, 1958"),
+    ("He played in the 1990/91 season.", "1990/91 season"),
+    ("A band of the 1970s.", "1970s"),
+])
+def test_given_date_when_rules_then_whole_date_is_one_span(text, expected):
+    spans = [s for s in rule_spans(text) if s.entity_type is EntityType.DATETIME]
+    assert [s.text for s in spans] == [expected]
+
+
+def test_given_quantities_and_codes_when_rules_then_typed():
+    text = "He is 5 ft 11 in tall, weighs 155 lb, won 3–0 twice. Mail a.b@example.org or call +47 22 123 4567."
+    got = {(s.text, s.entity_type) for s in rule_spans(text)}
+    assert ("5 ft 11 in", EntityType.QUANTITY) in got
+    assert ("155 lb", EntityType.QUANTITY) in got
+    assert ("3–0", EntityType.QUANTITY) in got
+    assert ("a.b@example.org", EntityType.CODE) in got
+    assert ("+47 22 123 4567", EntityType.CODE) in got
+
+
+# --- gazetteer ------------------------------------------------------------------------------
+def _gaz() -> Gazetteer:
+    return Gazetteer(iter([
+        GazetteerEntry("geologist", "Q520549", EntityType.DEM, "occupation"),
+        GazetteerEntry("Minister of Education", "Q1", EntityType.DEM, "position"),
+        GazetteerEntry("Minister", "Q2", EntityType.DEM, "position"),
+        GazetteerEntry("Norwegian", "Q20", EntityType.DEM, "nationality"),
+        GazetteerEntry("Γεωλόγος", "Q520549", EntityType.DEM, "occupation"),
+        GazetteerEntry("地质学家", "Q520549", EntityType.DEM, "occupation"),
+        GazetteerEntry("DR", "Q786", EntityType.LOC, "place"),
+        GazetteerEntry("the", "Q3", EntityType.MISC, "other"),
+    ]))
+
+
+def test_given_entries_iterator_when_matching_then_whole_words_longest_first_any_script():
+    g = _gaz()
+    text = "Dr Kari is a Norwegian geologist (Γεωλόγος, 地质学家) and Minister of Education; geologists differ."
+    found = {(s.text, s.gaz_kind) for s in g.spans(text)}
+    assert ("Minister of Education", "position") in found and ("Minister", "position") not in found
+    assert ("Norwegian", "nationality") in found and ("geologist", "occupation") in found
+    assert ("Γεωλόγος", "occupation") in found and ("地质学家", "occupation") in found
+    assert not any(t.startswith("geologists") for t, _ in found)  # whole words only
+    assert ("Dr", "place") not in found  # an acronym matches in its own case only
+    assert not any(t.lower() == "the" for t, _ in found)  # stop words never match
+
+
+def test_given_sample_store_when_entries_then_occupations_and_nationalities_typed(sample_kg):
+    entries = list(store_entries(sample_kg))
+    kinds = {(e.label, e.kind) for e in entries}
+    assert ("geologist", "occupation") in kinds
+    assert any(k == "nationality" for _, k in kinds)
+    g = Gazetteer(entries)
+    spans = g.spans("She is a Norwegian geologist.")
+    assert {s.text: s.entity_type for s in spans}.get("geologist") is EntityType.DEM
+
+
+# --- merge and persons --------------------------------------------------------------------
+def test_given_overlapping_layers_when_merged_then_union_and_longest_type():
+    text = "He left the Nigerian government on 15 November 2013."
+    merged = merge_spans(
+        text,
+        [_span(text, "Nigerian government", EntityType.ORG), _span(text, "November 2013", EntityType.DATETIME)],
+        [_span(text, "15 November 2013", EntityType.DATETIME, "rule")],
+        [_span(text, "Nigerian", EntityType.DEM, "gazetteer", gaz_kind="nationality")],
+    )
+    assert [(s.text, s.entity_type) for s in merged] == [
+        ("Nigerian government", EntityType.ORG), ("15 November 2013", EntityType.DATETIME)]
+    assert merged[0].gaz_kind == "nationality" and merged[0].sources == {"ner", "gazetteer"}
+
+
+def test_given_position_when_followed_by_of_name_then_extended():
+    text = "She was President of Cyprus until 2003."
+    merged = merge_spans(text, [_span(text, "President", EntityType.DEM, "gazetteer", gaz_kind="position"),
+                                _span(text, "Cyprus", EntityType.LOC)])
+    assert [s.text for s in merged][0] == "President of Cyprus"
+
+
+def test_given_surname_and_initials_when_linking_then_one_person_id():
+    text = "Dr. Donald Blake met Mary Kay. Blake left; Kay stayed. D. Blake returned. Donald came back."
+    spans = [_span(text, "Donald Blake", EntityType.PERSON), _span(text, "Mary Kay", EntityType.PERSON),
+             _span(text, "D. Blake", EntityType.PERSON)]
+    linked = link_persons(text, spans)
+    by_text = {s.text: s.entity_id for s in linked}
+    assert "Dr. Donald Blake" in by_text  # title taken into the name
+    assert by_text["Dr. Donald Blake"] == by_text["Blake"] == by_text["D. Blake"] == by_text["Donald"]
+    assert by_text["Mary Kay"] == by_text["Kay"] != by_text["Blake"]
+    assert all(s.entity_type is EntityType.PERSON for s in linked)
+
+
+def test_given_subject_tagged_org_and_name_in_other_script_then_person_of_subject():
+    text = "Glafcos Clerides (Greek: Γλαύκος Κληρίδης; born 1919) was a Cypriot lawyer."
+    spans = [_span(text, "Glafcos Clerides", EntityType.ORG), _span(text, "1919", EntityType.DATETIME, "rule")]
+    linked = link_persons(text, spans)
+    persons = {s.text: s.entity_id for s in linked if s.entity_type is EntityType.PERSON}
+    assert persons == {"Glafcos Clerides": "person-1", "Γλαύκος Κληρίδης": "person-1"}
+
+
+# --- decider --------------------------------------------------------------------------------
+def test_given_overlaps_when_gold_label_then_direct_before_quasi_before_no_mask():
+    s = DetectedSpan(0, 10, "x" * 10, EntityType.PERSON)
+    assert gold_label(s, [(0, 4, IdentifierType.QUASI), (5, 10, IdentifierType.DIRECT)]) is IdentifierType.DIRECT
+    assert gold_label(s, [(0, 4, IdentifierType.NO_MASK)]) is IdentifierType.NO_MASK
+    assert gold_label(s, [(20, 30, IdentifierType.DIRECT)]) is IdentifierType.NO_MASK
+
+
+def test_given_separable_data_when_decider_trained_then_learns_and_round_trips(tmp_path):
+    from engine.detect.features import FEATURES
+
+    rng = np.random.default_rng(0)
+    docs = []
+    for d in range(12):
+        spans, rows, ys = [], [], []
+        for i in range(20):
+            etype = EntityType.PERSON if i % 2 else EntityType.MISC
+            x = rng.normal(size=len(FEATURES))
+            x[0] = list(EntityType).index(etype)
+            spans.append(DetectedSpan(i, i + 1, f"w{i % 5}" if i else f"only in document {d}", etype))
+            rows.append(x)
+            ys.append(IdentifierType.DIRECT if etype is EntityType.PERSON else IdentifierType.NO_MASK)
+        docs.append((spans, np.array(rows), ys))
+    dec = Decider.train(docs, rounds=30, threshold=0.5)
+    spans, X, ys = docs[0]
+    decided = dec.decide(spans, X)
+    assert [s.identifier_type for s in decided] == ys
+    dec.save(tmp_path)
+    again = Decider.load(tmp_path)
+    assert [s.identifier_type for s in again.decide(spans, X)] == ys
+    meta = json.loads((tmp_path / "decider.json").read_text())
+    assert meta["threshold"] == 0.5
+    assert not any("only in document" in k for k in meta["priors"])  # one document's texts are not kept
+
+
+def test_given_shipped_decider_then_loads_with_current_schema():
+    dec = Decider.load()
+    assert 0 < dec.threshold < 1 and dec.info["documents"] == 75
+
+
+# --- metrics --------------------------------------------------------------------------------
+def _m(text: str, part: str, ident: str, etype: str, eid: str, nth: int = 0) -> WRMention:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(part, start + 1)
+    return WRMention("d", "a1", f"{eid}-{start}", part, start, start + len(part), EntityType(etype), IdentifierType(ident),
+                     eid, (), {}, {}, True)
+
+
+def test_given_masks_when_scored_then_strict_loose_entity_and_precision():
+    text = "Ada Lovelace met Babbage in London. Lovelace wrote notes."
+    gold = [_m(text, "Ada Lovelace", "DIRECT", "PERSON", "e1"), _m(text, "Lovelace", "DIRECT", "PERSON", "e1", nth=1),
+            _m(text, "London", "QUASI", "LOC", "e2"), _m(text, "Babbage", "NO_MASK", "PERSON", "e3")]
+    doc = GoldDoc("d", text, "a1", gold)
+    i = text.index
+    predicted = [[(0, 12, "PERSON"), (i("London"), i("London") + 3, "LOC"), (i("notes"), i("notes") + 5, "MISC")]]
+    r = score([doc], predicted)
+    assert r["recall"]["DIRECT"] == {"mentions": 2, "strict": 0.5, "loose": 0.5}
+    assert r["recall"]["QUASI"] == {"mentions": 1, "strict": 0.0, "loose": 1.0}
+    assert r["entity_direct"] == 0.0  # the second "Lovelace" is not masked
+    # masked non-space characters: 11 (Ada Lovelace) + 3 (Lon) + 5 (notes); inside gold: 14
+    assert r["precision"] == round(14 / 19, 4)
+    assert r["precision_by_type"]["MISC"]["precision"] == 0.0
+
+
+def test_given_documents_when_folds_then_every_document_in_exactly_one_fold():
+    ids = fold_ids(75, 5, seed=13)
+    assert sorted(set(ids)) == [0, 1, 2, 3, 4] and all(ids.count(f) == 15 for f in range(5))
+
+
+# --- input contract -------------------------------------------------------------------------
+def test_given_documents_without_mentions_or_txt_then_marked_for_detection(tmp_path):
+    jl = tmp_path / "docs.jsonl"
+    jl.write_text('{"id": "a", "text": "Ada was here."}\n{"id": "b", "text": "Bob.", "mentions": []}\n{"id": "c", "text": "x", "mentions": 3}\n')
+    recs = list(read_documents(jl))
+    assert recs[0].mentions is None and recs[1].mentions == ()
+    assert "must be a list" in recs[2].reason
+    txt = tmp_path / "bio.txt"
+    txt.write_text("Ingrid Solberg is a geologist.\n", encoding="utf-8")
+    (rec,) = list(read_documents(txt))
+    assert rec.doc_id == "bio" and rec.mentions is None and rec.text.startswith("Ingrid")
+
+
+def test_given_place_tagged_person_and_script_label_then_not_persons():
+    text = "Karna Shakya (Nepali: कर्ण शाक्य) was born in Genoa. He played for Genoa."
+    spans = [_span(text, "Karna Shakya", EntityType.PERSON), _span(text, "Nepali", EntityType.PERSON),
+             DetectedSpan(text.index("Genoa"), text.index("Genoa") + 5, "Genoa", EntityType.LOC, frozenset({"ner"})),
+             DetectedSpan(text.rindex("Genoa"), text.rindex("Genoa") + 5, "Genoa", EntityType.PERSON, frozenset({"ner"}))]
+    linked = link_persons(text, spans)
+    types = [(s.text, s.entity_type) for s in linked]
+    assert ("Nepali", EntityType.DEM) in types and ("कर्ण शाक्य", EntityType.PERSON) in types
+    assert [t for x, t in types if x == "Genoa"] == [EntityType.LOC, EntityType.LOC]
+    assert len({s.entity_id for s in linked if s.text == "Genoa"}) == 1
