@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
@@ -34,7 +36,7 @@ from typing import IO, Any, Callable, Iterator
 import numpy as np
 
 from kg.dumps import NT_LINE, DumpReport
-from kg.errors import DumpError
+from kg.errors import DumpError, KGError
 from kg.vocab import KEPT_PREDICATES, RDFS_LABEL, SKOS_ALT, TEXT_PREDICATES, WD, WDT
 
 BLOCK = 4 << 20
@@ -251,15 +253,20 @@ def run_blocks(
         for block in blocks:
             consume(func(block))
         return
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(n) as pool:
-        pending: deque = deque()
-        for block in blocks:
-            pending.append(pool.apply_async(func, (block,)))
-            while len(pending) >= 2 * n + 1:
-                consume(pending.popleft().get())
-        while pending:
-            consume(pending.popleft().get())
+    # forkserver: workers are not forked from this (threaded) process; a worker that dies
+    # breaks the pool with an error instead of leaving a result that never comes
+    ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() else mp.get_context()
+    try:
+        with ProcessPoolExecutor(n, mp_context=ctx) as pool:
+            pending: deque = deque()
+            for block in blocks:
+                pending.append(pool.submit(func, block))
+                while len(pending) >= 2 * n + 1:
+                    consume(pending.popleft().result())
+            while pending:
+                consume(pending.popleft().result())
+    except BrokenProcessPool as exc:
+        raise KGError(f"a worker process died ({exc}); out of memory? set TAXOGEN_BUILD_WORKERS=1 to filter in one process") from exc
 
 
 def parallel_filter(
