@@ -555,6 +555,63 @@ def kg_refresh(
     typer.echo(json.dumps({"store": str(store), **counts, "client": stats}, indent=2))
 
 
+@bench_app.command("scale")
+def bench_scale_cmd(
+    fractions: str = typer.Option("1/300,1/30", "--fractions", help="Comma-separated fractions of Wikidata's counts, e.g. 1/300,1/30,1/10."),
+    workdir: Path = typer.Option(Path("bench-scale"), "--workdir", help="Where dumps and stores are written (removed after each scale)."),
+    seed: Path = typer.Option(Path("../shared/data/wikidata-seed/wikidata-seed.nt.gz"), "--seed", help="The shared seed dump."),
+    noise: float = typer.Option(1.0, "--noise", help="Dropped lines per kept line in the synthetic dumps (the real dump: ~21)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Build Wikidata-shaped synthetic stores at fractions of the real counts; print build and engine figures."""
+    from engine.bench_scale import extrapolate, format_result, load_average, run_scale
+
+    try:
+        values = [float(a) / float(b) if "/" in f else float(f) for f in fractions.split(",") for a, _, b in [f.partition("/")]]
+    except ValueError:
+        fail(ValueError(f"bad --fractions {fractions!r} (e.g. 1/300,1/30)"))
+        return
+    if not seed.is_file():
+        fail(ValueError(f"no seed dump at {seed}"))
+    results = []
+    for frac in values:
+        if not 0 < frac <= 1:
+            fail(ValueError(f"fraction {frac} not in (0, 1]"))
+        typer.echo(f"[load average {load_average()}] scale {frac:.5f} …", err=True)
+        results.append(run_scale(seed, frac, workdir, noise=noise))
+        if not as_json:
+            typer.echo(format_result(results[-1]))
+    extra = extrapolate(results)
+    if as_json:
+        typer.echo(json.dumps({"scales": [r.to_dict() for r in results], "extrapolation": extra}, indent=2))
+        return
+    for n in (2, 16):
+        e = extra[f"{n}_cores"]
+        typer.echo(f"real dump ({extra['dump_lines'] / 1e9:.2f} G lines, {extra['kept_triples'] / 1e6:.0f} M kept) on {n} cores, "
+                   f"from scale {extra['from_scale']}: filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h "
+                   f"(as measured on this machine); quiet machine, from CPU time, with lbzip2 on the same cores: "
+                   f"filter {e['quiet_filter_with_lbzip2_h']} h ({e['quiet_filter_lines_per_s'] / 1e6:.2f} M lines/s)")
+    typer.echo(f"[load average {load_average()}]")
+
+
+@bench_app.command("filter")
+def bench_filter_cmd(
+    source: Path = typer.Option(..., "--source", help="An N-Triples dump (.nt, .nt.gz, .nt.bz2)."),
+    workdir: Path = typer.Option(Path("bench-filter"), "--workdir"),
+) -> None:
+    """Time only the build's parallel filter over a dump (lines/s, per-CPU figures, load average)."""
+    from engine.bench_scale import bench_filter
+
+    if not source.is_file():
+        fail(ValueError(f"no such dump: {source}"))
+    from kg.errors import SanitizerError
+
+    try:
+        typer.echo(json.dumps(bench_filter(source, workdir), indent=2))
+    except (SanitizerError, OSError) as exc:
+        fail(exc)
+
+
 @bench_app.command("kg")
 def bench_kg_cmd(
     seed: Optional[Path] = typer.Option(None, "--seed", help="Dump to build (timed); default: none."),

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kg.chains import ChainIndex, PreloadedTaxonomy
+from kg.chains import ChainIndex, open_taxonomy
 from kg.store import KGStore
 from engine.candidates import CandidateGenerator
 from engine.config import EngineConfig
-from engine.linking import LabelIndex, Linker
+from engine.label_store import open_label_index
+from engine.linking import Linker
 from engine.sources.base import DocumentState
 from engine.sources.graph import GraphSource
 from engine.sources.registry import SourceRegistry, rule_sources
@@ -63,8 +64,8 @@ class Engine:
         """An engine over an already opened store."""
         config = config or EngineConfig()
         chains = ChainIndex(kg, mode=config.chain_mode)
-        taxonomy = chains.view if chains.view is not None else PreloadedTaxonomy.from_store(kg)
-        linker = Linker(LabelIndex.from_store(kg), taxonomy)
+        taxonomy = chains.view if chains.view is not None else open_taxonomy(kg)
+        linker = Linker(open_label_index(kg), taxonomy)
         remote = None
         if config.endpoint.enabled:
             from engine.remote import RemoteFallback

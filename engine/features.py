@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -129,19 +129,32 @@ class GraphStats:
     """Per-label graph facts: direct instances, subclasses, pruned by the overlay."""
 
     by_label: dict[str, tuple[int, int, bool]] = field(default_factory=dict)
+    #: computes a label's facts on first lookup (stores with indices: nothing is read up front)
+    resolver: Callable[[str], tuple[int, int, bool] | None] | None = None
 
     @classmethod
     def from_engine(cls, engine) -> "GraphStats":
         tax = engine.linker.taxonomy
         never = engine.chains.rules.never_offer
-        out: dict[str, tuple[int, int, bool]] = {}
-        for key, qids in engine.linker.index.labels.items():
+        labels = engine.linker.index.labels
+
+        def facts(qids) -> tuple[int, int, bool] | None:
+            if not qids:
+                return None
             best = max(qids, key=lambda q: tax.instance_count.get(q, 0) + tax.children_count.get(q, 0))
-            out[key] = (tax.instance_count.get(best, 0), tax.children_count.get(best, 0), any(q in never for q in qids))
-        return cls(out)
+            return (tax.instance_count.get(best, 0), tax.children_count.get(best, 0), any(q in never for q in qids))
+
+        if not isinstance(labels, dict):
+            return cls({}, resolver=lambda key: facts(labels.get(key, ())))
+        return cls({key: facts(qids) for key, qids in labels.items()})
 
     def lookup(self, label: str) -> tuple[int, int, bool] | None:
-        return self.by_label.get(" ".join(label.lower().split()))
+        key = " ".join(label.lower().split())
+        if self.resolver is not None and key not in self.by_label:
+            if len(self.by_label) > 500_000:
+                self.by_label.clear()
+            self.by_label[key] = self.resolver(key)
+        return self.by_label.get(key)
 
 
 FEATURE_GROUPS: dict[str, list[str]] = {

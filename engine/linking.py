@@ -156,6 +156,26 @@ class LabelIndex:
         out += [(q, LinkMethod.ALIAS) for q in self.aliases.get(key, ()) if q not in {o[0] for o in out}]
         return out
 
+    def prominence(self, qid: str) -> int:
+        """No prominence prior in memory (stores with indices have one: ``engine.label_store``)."""
+        return 0
+
+    def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
+        """Names within ``threshold`` normalised edit distance of ``key`` (length-bucketed scan), best first."""
+        max_dist = int(len(key) * threshold / (1 - threshold)) + 1
+        best: list[tuple[float, str]] = []
+        for length in range(len(key) - max_dist, len(key) + max_dist + 1):
+            bucket = self.by_length.get(length)
+            if not bucket:
+                continue
+            for cand, d, _ in process.extract(
+                key, bucket, scorer=Levenshtein.normalized_distance, score_cutoff=threshold, limit=5
+            ):
+                if d < threshold:
+                    best.append((d, cand))
+        best.sort()
+        return best[:limit]
+
 
 class Linker:
     """Links spans to items of one store (see the module docstring for the method order)."""
@@ -165,6 +185,7 @@ class Linker:
         self.taxonomy = taxonomy
         self.max_links = max_links
         self.approx_threshold = approx_threshold
+        self.max_ranked = 64
         self._ancestors: dict[str, frozenset[str]] = {}
         self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
 
@@ -183,8 +204,17 @@ class Linker:
         for stage in stages:
             accepted = self.reject_more_specific(key, _unique(stage()))
             if accepted:
-                return self._rank(span, accepted)[: self.max_links]
+                return self._rank(span, self._shortlist(accepted))[: self.max_links]
         return []
+
+    def _shortlist(self, links: list[Link]) -> list[Link]:
+        """At most ``max_ranked`` links (ranking walks each one's ancestors; a name can have
+        hundreds of homonyms at full scale): the best matched, then the most prominent."""
+        if len(links) <= self.max_ranked:
+            return links
+        order = sorted(range(len(links)), key=lambda i: (-links[i].score, -self.index.prominence(links[i].qid), qid_number(links[i].qid)))
+        keep = set(order[: self.max_ranked])
+        return [link for i, link in enumerate(links) if i in keep]
 
     def extends(self, key: str, link: Link) -> bool:
         """The item's main label contains the span and says more ("attorney general" for "attorney")."""
@@ -287,7 +317,7 @@ class Linker:
     APPROX_CACHE = 50_000
 
     def _approximate(self, span: Span, key: str) -> list[Link]:
-        """Labels within ``approx_threshold`` normalised edit distance (length-bucketed scan),
+        """Labels within ``approx_threshold`` normalised edit distance (``LabelIndex.approximate``),
         remembered per key."""
         if len(key) < 4:
             return []
@@ -300,20 +330,8 @@ class Linker:
         return list(found)
 
     def _approximate_scan(self, key: str) -> list[Link]:
-        max_dist = int(len(key) * self.approx_threshold / (1 - self.approx_threshold)) + 1
-        best: list[tuple[float, str]] = []
-        for length in range(len(key) - max_dist, len(key) + max_dist + 1):
-            bucket = self.index.by_length.get(length)
-            if not bucket:
-                continue
-            for cand, d, _ in process.extract(
-                key, bucket, scorer=Levenshtein.normalized_distance, score_cutoff=self.approx_threshold, limit=5
-            ):
-                if d < self.approx_threshold:
-                    best.append((d, cand))
-        best.sort()
         out: list[Link] = []
-        for d, cand in best[:5]:
+        for d, cand in self.index.approximate(key, self.approx_threshold, 5):
             for q, _ in self.index.lookup(cand):
                 if q not in {l.qid for l in out}:
                     out.append(Link(q, self.index.main_label.get(q, cand), LinkMethod.APPROXIMATE, cand, _BASE_SCORE[LinkMethod.APPROXIMATE] - d))
@@ -342,7 +360,22 @@ class Linker:
             score += min(0.1, 0.02 * math.log1p(degree + self.taxonomy.children_count.get(link.qid, 0) + self.taxonomy.instance_count.get(link.qid, 0)))
             scored.append((round(score, 6), link))
         scored.sort(key=lambda t: (-t[0], qid_number(t[1].qid)))
+        scored = self._prefer_prominent(scored)
         return [Link(l.qid, l.label, l.method, l.matched, s) for s, l in scored]
+
+    def _prefer_prominent(self, scored: list[tuple[float, Link]]) -> list[tuple[float, Link]]:
+        """Among homonyms (links of equal score matched by the same name), the more prominent
+        item first (``index.prominence``: sitelinks or incoming statements); others keep their places."""
+        out = list(scored)
+        slots: dict[tuple[float, str], list[int]] = defaultdict(list)
+        for i, (score, link) in enumerate(out):
+            slots[(score, link.matched)].append(i)
+        for positions in slots.values():
+            if len(positions) > 1:
+                group = sorted((out[i] for i in positions), key=lambda t: -self.index.prominence(t[1].qid))
+                for i, item in zip(positions, group):
+                    out[i] = item
+        return out
 
 
 def _unique(links: list[Link]) -> list[Link]:

@@ -23,8 +23,10 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from tqdm import tqdm
 
-from kg.dumps import DumpReport, read_dump
+from kg.dumps import DumpReport, dump_format, read_dump
 from kg.errors import DumpError, KGError
+from kg.index import SITELINKS_FILE, build_index
+from kg.parallel import Progress, decompressor, parallel_filter
 from kg.procs import pid_alive
 from kg.store import META_FILE, OXI_DIR, KGStore
 
@@ -45,6 +47,11 @@ class BuildReport:
     overlay_triples: int = 0
     seconds: float = 0.0
     load_seconds: float = 0.0
+    index_seconds: float = 0.0
+    filter_seconds: float = 0.0
+    filter_cpu_seconds: float = 0.0
+    filter_main_cpu_seconds: float = 0.0
+    index: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -75,21 +82,31 @@ def build_from_dump(
 
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
-        bar = _progress(progress, f"reading {src.name}", "lines")
-        last = [0]
+        if dump_format(src) == "nt":
+            reader = Progress(progress, f"filtering {src.name}", src.stat().st_size, bool(decompressor(src)))
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                report.filter_cpu_seconds = parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+            finally:
+                reader.close()  # ends the progress line, so an error message starts on its own line
+            report.filter_main_cpu_seconds = time.process_time() - c0
+            report.filter_seconds = time.perf_counter() - t0
+        else:
+            bar = _progress(progress, f"reading {src.name}", "lines")
+            last = [0]
 
-        def tick(n: int) -> None:
-            bar.update(n - last[0])
-            last[0] = n
-            bar.set_postfix(kept=dump.kept, malformed=dump.malformed, refresh=False)
+            def tick(n: int) -> None:
+                bar.update(n - last[0])
+                last[0] = n
+                bar.set_postfix(kept=dump.kept, malformed=dump.malformed, refresh=False)
 
-        try:
-            with open(out, "w", encoding="utf-8") as fh:
-                for line in read_dump(src, dump, strict=strict, on_line=tick):
-                    fh.write(line)
-            tick(dump.lines)
-        finally:
-            bar.close()  # ends the bar's line, so an error message starts on its own line
+            try:
+                with open(out, "w", encoding="utf-8") as fh:
+                    for line in read_dump(src, dump, strict=strict, on_line=tick):
+                        fh.write(line)
+                tick(dump.lines)
+            finally:
+                bar.close()  # ends the bar's line, so an error message starts on its own line
         report.lines, report.kept, report.malformed = dump.lines, dump.kept, dump.malformed
         report.malformed_examples = dump.examples
         if dump.kept == 0 and strict:
@@ -161,8 +178,13 @@ def _build(
         if overlay:
             report.overlay_triples = kg.load_overlay()
         store.flush()
-        del kg, store
+        t1 = time.perf_counter()
+        sitelinks = work / SITELINKS_FILE
+        report.index = build_index(nt, work, sitelinks=sitelinks, progress=progress).to_dict()
+        report.index_seconds = time.perf_counter() - t1
+        sitelinks.unlink(missing_ok=True)
         nt.unlink()
+        del kg, store
         report.seconds = time.perf_counter() - start
         _write_meta(work, report)
         _swap_in(work, target)

@@ -413,12 +413,24 @@ class LadderBuilder:
         return self._rungs(view, item, prop, top[2])
 
 
+def open_taxonomy(kg: KGStore) -> PreloadedTaxonomy:
+    """The taxonomy view of ``kg``: its memory-mapped indices for an on-disk store
+    (:class:`kg.indexed.IndexedTaxonomy`; :class:`KGError` when it has none), every edge
+    read into memory for an in-memory store."""
+    if kg.path is None:
+        return PreloadedTaxonomy.from_store(kg)
+    from kg.indexed import IndexedTaxonomy
+
+    return IndexedTaxonomy.from_store(kg)  # type: ignore[return-value]
+
+
 class ChainIndex:
     """Chains of any item of a store: preloaded edges by default, or SPARQL per lookup.
 
-    ``mode="preloaded"`` reads every taxonomy edge and label once (a closure cache: about
-    a second on the shared seed) and answers each lookup in memory; ``mode="sparql"``
-    runs the property-path queries for every lookup.
+    ``mode="preloaded"`` opens the store's memory-mapped class graph (:mod:`kg.index`;
+    in-memory stores: every taxonomy edge and label read once) and answers each lookup
+    from it with a closure cache; ``mode="sparql"`` runs the property-path queries for
+    every lookup.
     """
 
     def __init__(self, kg: KGStore, *, mode: str = "preloaded", rules: OverlayRules | None = None) -> None:
@@ -428,7 +440,7 @@ class ChainIndex:
         self.mode = mode
         self.rules = rules if rules is not None else OverlayRules.from_store(kg)
         self.builder = LadderBuilder(self.rules)
-        self.view: PreloadedTaxonomy | None = PreloadedTaxonomy.from_store(kg) if mode == "preloaded" else None
+        self.view: PreloadedTaxonomy | None = open_taxonomy(kg) if mode == "preloaded" else None
 
     def invalidate(self) -> None:
         """Forget cached walks (call after statements were added to the view)."""

@@ -91,6 +91,24 @@ def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, 
     return build_from_triples(extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress)
 
 
+@app.command("index")
+def index_cmd(
+    store: Path = typer.Option(..., "--store", help="A built store directory."),
+    progress: bool = typer.Option(True, "--progress/--no-progress"),
+) -> None:
+    """(Re)build the derived indices (labels, class graph, prominence) of a store built by an older taxogen."""
+    from kg.index import index_store
+
+    try:
+        kg = KGStore.read_only(store)
+        report = index_store(kg, progress=progress)
+    except (SanitizerError, OSError) as exc:
+        fail(exc)
+        return
+    typer.echo(f"indexed {store}: {report.nodes:,} class nodes, {report.names:,} names, {report.keys:,} keys, "
+               f"prominence from {report.prominence}, {report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s")
+
+
 @app.command()
 def stats(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),

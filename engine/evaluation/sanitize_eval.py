@@ -152,6 +152,17 @@ def _type_figures(ms: Sequence[MentionScore]) -> dict[str, float]:
 
 
 # --- leaks -----------------------------------------------------------------------------
+class _PerItemNames:
+    """``.get(qid)`` of an item's names (labels, aliases of 4+ characters, demonyms) from ``names_of``."""
+
+    def __init__(self, index) -> None:
+        self.index = index
+
+    def get(self, qid: str, default=()) -> set[str]:
+        names = {k for k, kind in self.index.names_of(qid) if kind != "alias" or len(k) >= 4}
+        return names or set(default)
+
+
 class LeakChecker:
     """Names that reveal a masked mention: its own text, and its linked item's names."""
 
@@ -160,6 +171,9 @@ class LeakChecker:
         self._names: dict[str, set[str]] | None = None
 
     def _reverse(self) -> dict[str, set[str]]:
+        idx = self.linker.index
+        if hasattr(idx, "names_of"):  # a store's SQLite index: looked up per item
+            return _PerItemNames(idx)  # type: ignore[return-value]
         if self._names is None:
             names: dict[str, set[str]] = defaultdict(set)
             idx = self.linker.index

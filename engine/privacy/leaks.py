@@ -86,6 +86,9 @@ class ItemNames:
         return names
 
     def names(self, qid: str) -> frozenset[str]:
+        if hasattr(self.index, "names_of"):  # a store's SQLite index: per item, no reverse map
+            shortest = {"label": 3, "alias": 4, "demonym": 4}
+            return frozenset(k for k, kind in self.index.names_of(qid) if len(k) >= shortest[kind] and k not in _STOP)
         if self._names is None:
             self._names = self._build()
         return frozenset(self._names.get(qid, ()))

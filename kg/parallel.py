@@ -1,0 +1,396 @@
+"""Parallel, bounded-memory passes over N-Triples: the dump filter and the index extraction.
+
+The main process reads the (decompressed) dump in blocks of whole lines and hands them to
+a pool of worker processes, at most a few blocks in flight, so memory stays bounded
+whatever the size of the dump; results are consumed in order, so line numbers of
+malformed lines and the output order are those of the sequential reader.
+
+Decompression runs in ``lbzip2``/``pigz`` (parallel, in their own process) when they are
+installed, else in Python (``bz2``/``gzip``).
+
+The filter keeps exactly what :func:`kg.dumps.read_ntriples` keeps: a block is checked
+with one multi-line regular expression (every line an N-Triples statement, a comment or
+blank) and only the lines naming a kept predicate are looked at one by one; a block with
+a malformed or non-UTF-8 line falls back to the line-by-line reader for that block.
+``schema:about`` lines are counted per item (sitelinks, for the prominence prior).
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import multiprocessing as mp
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Callable, Iterator
+
+import numpy as np
+
+from kg.dumps import NT_LINE, DumpReport
+from kg.errors import DumpError, KGError
+from kg.vocab import KEPT_PREDICATES, RDFS_LABEL, SKOS_ALT, TEXT_PREDICATES, WD, WDT
+
+BLOCK = 4 << 20
+SCHEMA_ABOUT = "http://schema.org/about"
+
+_WS = r"[ \t]"
+_IRI = r"<[^<>\"{}|^`\\\x00-\x20]*>"
+_ECHAR = r"\\[tbnrf\"'\\]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
+_LITERAL = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\"(?:@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*|\^\^{_IRI})?"
+_BNODE = r"_:[A-Za-z0-9_][A-Za-z0-9_.\-]*"
+# Predicates factored by their common prefix (the regex engine tries alternatives one by one).
+_ITEM_PREDS = rf"{re.escape(WDT)}(?:" + "|".join(
+    re.escape(p[len(WDT):]) for p in sorted(KEPT_PREDICATES - {WDT + "P1549"}, key=lambda p: (-len(p), p))
+) + ")"
+_TEXT_PREDS = "|".join(re.escape(p) for p in sorted(TEXT_PREDICATES))
+_WD_IRI = rf"<{re.escape(WD)}[^<>\"{{}}|^`\\\x00-\x20]*>"
+_STRING = rf"\"(?:[^\"\\\n\r]++|{_ECHAR})*+\""
+_NOT_LANG = r"(?![-a-zA-Z0-9])"
+_KEEP_BODY = (
+    rf"(?:{_IRI}|{_BNODE}){_WS}+(?:"
+    rf"<(?:{_ITEM_PREDS})>{_WS}+(?:{_WD_IRI}|{_BNODE})"
+    rf"|<{re.escape(WDT)}P1549>{_WS}+(?:{_WD_IRI}|{_BNODE}|{_STRING}(?:@en{_NOT_LANG}|\^\^{_IRI})?)"
+    rf"|<(?:{_TEXT_PREDS})>{_WS}+{_STRING}@[eE][nN]{_NOT_LANG}"
+    rf"){_WS}*\.(?:{_WS}*#[^\n]*?)?"
+)
+_ANY_BODY = rf"(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL}){_WS}*\.(?:{_WS}*#[^\n]*)?"
+#: Every line of a block: group 1 holds the (stripped) statement when ``keep_line`` keeps
+#: it, is empty for other valid lines (statements, comments, blanks); invalid lines do not match.
+_LINE = re.compile(rf"^{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
+#: The object of a ``schema:about`` statement (in a block whose lines are all valid).
+_ABOUT = re.compile(rf"<{re.escape(SCHEMA_ABOUT)}>{_WS}+<{re.escape(WD)}Q([0-9]+)>{_WS}*\.")
+
+
+def keep_line(line: str) -> bool | None:
+    """``True``/``False`` for a stripped statement line (the rules of ``read_ntriples``);
+    ``None`` when it is not an N-Triples statement."""
+    m = NT_LINE.match(line)
+    if m is None:
+        return None
+    pred = m.group(2)[1:-1]
+    obj = m.group(3)
+    if pred in KEPT_PREDICATES:
+        if obj.startswith("<") and not obj[1:].startswith(WD):
+            return False
+        if obj.startswith('"') and pred != WDT + "P1549":
+            return False
+        if obj.startswith('"') and m.group(4) not in ("en", None):
+            return False
+        return True
+    if pred in TEXT_PREDICATES:
+        return m.group(4) is not None and m.group(4).lower() == "en"
+    return False
+
+
+@dataclass
+class BlockResult:
+    """What a worker found in one block."""
+
+    lines: int
+    kept: bytes
+    n_kept: int
+    malformed: list[tuple[int, str, str]] = field(default_factory=list)
+    n_malformed: int = 0
+    about: np.ndarray | None = None
+    cpu_s: float = 0.0
+
+
+def filter_block(block: bytes) -> BlockResult:
+    """Filter one block of whole lines (ends with a newline)."""
+    t0 = time.process_time()
+    res = _filter_block(block)
+    res.cpu_s = time.process_time() - t0
+    return res
+
+
+def _filter_block(block: bytes) -> BlockResult:
+    n_lines = block.count(b"\n")
+    about = None
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        return _filter_slow(block, n_lines)
+    found = _LINE.findall(text)
+    # ``^…$`` also matches the empty string after the final newline
+    if len(found) != n_lines + 1:
+        return _filter_slow(block, n_lines)
+    kept = [line for line in found if line]
+    if SCHEMA_ABOUT in text:
+        found = _ABOUT.findall(text)
+        if found:
+            about = np.array(found, dtype=np.int64).astype(np.int32)
+    out = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
+    return BlockResult(n_lines, out, len(kept), about=about)
+
+
+def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
+    """Line by line, recording malformed lines (local line numbers from 1)."""
+    res = BlockResult(n_lines, b"", 0)
+    kept: list[str] = []
+    about: list[int] = []
+    for no, raw in enumerate(block.split(b"\n")[:n_lines], start=1):
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError as exc:
+            res.n_malformed += 1
+            res.malformed.append((no, f"invalid UTF-8 ({exc.reason})", ""))
+            continue
+        if not line or line.startswith("#"):
+            continue
+        verdict = keep_line(line)
+        if verdict is None:
+            res.n_malformed += 1
+            if len(res.malformed) < 20:
+                res.malformed.append((no, "not an N-Triples statement", line[:200]))
+        elif verdict:
+            kept.append(line)
+        else:
+            m = _ABOUT.search(line)
+            if m:
+                about.append(int(m.group(1)))
+    res.kept = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
+    res.n_kept = len(kept)
+    res.about = np.array(about, dtype=np.int32) if about else None
+    return res
+
+
+# --- reading -----------------------------------------------------------------------------
+def decompressor(path: str | Path) -> list[str] | None:
+    """The external command that decompresses ``path`` to stdout, when one is installed."""
+    p = str(path)
+    if os.environ.get("TAXOGEN_NO_EXTERNAL_DECOMPRESS"):
+        return None
+    if p.endswith(".bz2"):
+        for tool in ("lbzip2", "pbzip2"):
+            if shutil.which(tool):
+                return [tool, "-d", "-c", p]
+    if p.endswith(".gz"):
+        for tool in ("pigz", "gzip"):
+            if shutil.which(tool):
+                return [tool, "-d", "-c", p]
+    return None
+
+
+class BlockReader:
+    """Whole-line blocks of a (possibly compressed) file, through an external decompressor when available."""
+
+    def __init__(self, path: str | Path, block: int = BLOCK) -> None:
+        self.path = str(path)
+        self.block = block
+        self.proc: subprocess.Popen | None = None
+        self.external = decompressor(path)
+        self.bytes_read = 0
+
+    def _open(self) -> IO[bytes]:
+        try:
+            if self.external:
+                self.proc = subprocess.Popen(self.external, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                assert self.proc.stdout is not None
+                return self.proc.stdout
+            if self.path.endswith(".gz"):
+                return gzip.open(self.path, "rb")  # type: ignore[return-value]
+            if self.path.endswith(".bz2"):
+                return bz2.open(self.path, "rb")  # type: ignore[return-value]
+            return open(self.path, "rb")
+        except OSError as exc:
+            raise DumpError(f"cannot open {self.path}: {exc}", path=self.path) from exc
+
+    def __iter__(self) -> Iterator[bytes]:
+        fh = self._open()
+        rest = b""
+        try:
+            while True:
+                try:
+                    data = fh.read(self.block)
+                except (EOFError, OSError) as exc:
+                    raise DumpError(f"{self.path}: truncated or corrupt: {exc}", path=self.path) from exc
+                if not data:
+                    break
+                self.bytes_read += len(data)
+                data = rest + data
+                cut = data.rfind(b"\n")
+                if cut < 0:
+                    rest = data
+                    continue
+                rest = data[cut + 1 :]
+                yield data[: cut + 1]
+            if rest:
+                yield rest + b"\n"
+        finally:
+            fh.close()
+            if self.proc is not None:
+                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                code = self.proc.wait()
+                if code != 0 and sys.exc_info()[0] is None:
+                    raise DumpError(f"{self.path}: {self.external[0]} failed: {err.strip()[:200]}", path=self.path)
+
+
+def workers() -> int:
+    """Worker processes for the parallel passes (``TAXOGEN_BUILD_WORKERS`` or the cores)."""
+    env = os.environ.get("TAXOGEN_BUILD_WORKERS")
+    return max(1, int(env)) if env else max(1, os.cpu_count() or 1)
+
+
+def run_blocks(
+    blocks: Iterator[bytes],
+    func: Callable[[bytes], Any],
+    consume: Callable[[Any], None],
+    *,
+    n_workers: int | None = None,
+) -> None:
+    """``consume(func(block))`` for every block in order, ``func`` in a process pool, bounded."""
+    n = n_workers or workers()
+    if n <= 1:
+        for block in blocks:
+            consume(func(block))
+        return
+    # forkserver: workers are not forked from this (threaded) process; a worker that dies
+    # breaks the pool with an error instead of leaving a result that never comes
+    ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() else mp.get_context()
+    try:
+        with ProcessPoolExecutor(n, mp_context=ctx) as pool:
+            pending: deque = deque()
+            for block in blocks:
+                pending.append(pool.submit(func, block))
+                while len(pending) >= 2 * n + 1:
+                    consume(pending.popleft().result())
+            while pending:
+                consume(pending.popleft().result())
+    except BrokenProcessPool as exc:
+        raise KGError(f"a worker process died ({exc}); out of memory? set TAXOGEN_BUILD_WORKERS=1 to filter in one process") from exc
+
+
+def parallel_filter(
+    path: str | Path,
+    out: Path,
+    report: DumpReport,
+    *,
+    strict: bool = False,
+    sitelinks: Path | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> float:
+    """Filter an N-Triples dump into ``out`` (kept lines), ``sitelinks`` (int32 Q-numbers of
+    ``schema:about`` objects) and ``report`` (lines, kept, malformed).
+
+    Returns the CPU seconds the workers spent filtering (a load-independent cost figure)."""
+    cpu = [0.0]
+    reader = BlockReader(path)
+    total = Path(path).stat().st_size
+    with open(out, "wb") as fh, (open(sitelinks, "wb") if sitelinks else open(os.devnull, "wb")) as sl:
+
+        def consume(res: BlockResult) -> None:
+            base = report.lines
+            for no, reason, line in res.malformed:
+                report.bad(base + no, line, reason, strict=strict)
+            report.malformed += res.n_malformed - len(res.malformed)
+            report.lines += res.lines
+            report.kept += res.n_kept
+            cpu[0] += res.cpu_s
+            fh.write(res.kept)
+            if res.about is not None:
+                res.about.tofile(sl)
+            if on_progress is not None:
+                on_progress(report.lines, reader.bytes_read if not reader.external else _compressed_pos(reader, total))
+
+        run_blocks(iter(reader), filter_block, consume)
+    return cpu[0]
+
+
+def _compressed_pos(reader: BlockReader, total: int) -> int:
+    """How far the external decompressor has read its input (from /proc), else 0."""
+    proc = reader.proc
+    if proc is None:
+        return 0
+    try:
+        for fd in os.listdir(f"/proc/{proc.pid}/fdinfo"):
+            target = os.readlink(f"/proc/{proc.pid}/fd/{fd}")
+            if target == os.path.abspath(reader.path):
+                for line in open(f"/proc/{proc.pid}/fdinfo/{fd}"):
+                    if line.startswith("pos:"):
+                        return int(line.split()[1])
+    except OSError:
+        return 0
+    return 0
+
+
+class Progress:
+    """Lines read, lines per second and an ETA from the share of the input consumed."""
+
+    def __init__(self, enabled: bool, desc: str, total_bytes: int, compressed: bool) -> None:
+        self.enabled, self.desc, self.total, self.compressed = enabled, desc, total_bytes, compressed
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, lines: int, pos: int) -> None:
+        now = time.perf_counter()
+        if not self.enabled or now - self.last < 1.0:
+            return
+        self.last = now
+        rate = lines / max(now - self.t0, 1e-9)
+        frac = pos / self.total if self.total and pos else 0.0
+        eta = (now - self.t0) * (1 - frac) / frac if frac > 0 else float("nan")
+        eta_s = f"{eta / 60:.1f} min" if eta == eta else "?"
+        print(f"\r{self.desc}: {lines:,} lines, {rate / 1e6:.2f} M lines/s, {100 * frac:.1f} %, ETA {eta_s}   ",
+              end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.enabled:
+            print(file=sys.stderr)
+
+
+# --- index extraction ---------------------------------------------------------------------
+_EDGE = re.compile(rf"^<{re.escape(WD)}Q([0-9]+)>{_WS}+<{re.escape(WDT)}(P[0-9]+)>{_WS}+<{re.escape(WD)}Q([0-9]+)>", re.M)
+_NAME = re.compile(
+    rf"^<{re.escape(WD)}Q([0-9]+)>{_WS}+<({re.escape(RDFS_LABEL)}|{re.escape(SKOS_ALT)}|{re.escape(WDT)}P1549)>{_WS}+"
+    rf"\"((?:[^\"\\\n]|\\.)*)\"(?:@([A-Za-z]+(?:-[A-Za-z0-9]+)*))?",
+    re.M,
+)
+_UNESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+_ESC = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+_KIND = {RDFS_LABEL: 0, SKOS_ALT: 1, WDT + "P1549": 2}
+
+
+def unescape(text: str) -> str:
+    """The value of an N-Triples string literal's body."""
+    if "\\" not in text:
+        return text
+    return _UNESCAPE.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)) if (m.group(1) or m.group(2)) else _ESC.get(m.group(3), m.group(3)), text)
+
+
+@dataclass
+class IndexBlock:
+    """Item-valued statements (per property: subjects, objects) and names of one block."""
+
+    edges: dict[str, tuple[np.ndarray, np.ndarray]]
+    names: list[tuple[str, int, int, str]]
+
+
+def extract_block(block: bytes) -> IndexBlock:
+    """Edges and (folded) names of a block of kept N-Triples lines."""
+    from kg.index import fold
+
+    text = block.decode("utf-8", errors="replace")
+    by_prop: dict[str, list[tuple[str, str]]] = {}
+    for s, p, o in _EDGE.findall(text):
+        by_prop.setdefault(p, []).append((s, o))
+    edges = {}
+    for p, pairs in by_prop.items():
+        arr = np.array(pairs).astype(np.int64)
+        edges[p] = (arr[:, 0].copy(), arr[:, 1].copy())
+    names = []
+    for q, pred, body, lang in _NAME.findall(text):
+        kind = _KIND[pred]
+        if kind == 2 and lang and lang.lower() != "en":
+            continue
+        value = unescape(body)
+        names.append((fold(value), kind, int(q), value))
+    return IndexBlock(edges, names)
