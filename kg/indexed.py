@@ -210,6 +210,13 @@ class IndexedTaxonomy:
             self._added_labels[qid] = label
             self._label_cache.pop(qid, None)
 
+    def subjects(self, prop: str) -> list[str]:
+        """The classes with at least one ``prop`` edge (those fetched remotely included), by Q-number."""
+        ptr = np.asarray(self._ptr[prop])
+        found = {f"Q{int(self.nodes[i])}" for i in np.nonzero(ptr[1:] > ptr[:-1])[0]}
+        found |= set(self._added.get(prop, {}))
+        return sorted(found, key=qid_number)
+
     @property
     def edge_count(self) -> int:
         return sum(int(self._idx[p].size) for p in TAXONOMY_PROPS) + sum(

@@ -100,7 +100,7 @@ def test_given_seed_store_then_wdtaxonomy_subclasses_of_scientist_are_those_kg_c
     assert text.splitlines()[0].startswith("scientist (Q901)")
     view = seed_index.view
     walked = 0
-    for item in view.edges["P279"]:
+    for item in view.subjects("P279"):
         ladders = seed_index.chains(item).ladders.get("P279")
         if ladders is None:
             continue
