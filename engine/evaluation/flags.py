@@ -44,7 +44,8 @@ FLAG_NAMES = (
 MASK = "***"
 PREPOSITIONS = frozenset(
     "in on at by since from until till during of to after before between around circa near into onto "
-    "through throughout within outside inside over under for with without as than like via per".split()
+    "through throughout within outside inside over under for with without as than like via per "
+    "against among amongst toward towards upon alongside beside besides beyond despite except versus".split()
 )
 COPULAS = frozenset("is was are were be been being became become becomes".split())
 DETERMINERS = frozenset("a an the his her their its our my your this that these those another any each every some no".split())
@@ -155,7 +156,8 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
             nxt_r = ordered[i + 1]
             gap = text[r.end:nxt_r.start]
             nxt_label = text[nxt_r.start:nxt_r.end]
-            if nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK):
+            shown = bool(label) and bool(nxt_label)  # an empty region (a dropped modifier) shows nothing
+            if shown and nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK):
                 flags.append(Flag("adjacent replacements", r.start, nxt_r.end))
             if is_class_label(label) and _PERSON.fullmatch(nxt_label) and not gap.strip():
                 flags.append(Flag("class before PERSON", r.start, nxt_r.end))

@@ -158,9 +158,19 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
     ("He played for *** and *** between 1988 and 1990.", ["***", "***"]),
     ("After the rebellion, the *** put him in charge of ***.", ["***", "***"]),
     ("She has a university degree from a university in Norway.", ["university in Norway"]),
+    ("He made his debut in *** with *** against ***.", ["***", "***", "***"]),
 ])
 def test_given_readable_sentence_then_nothing_is_flagged(sentence, labels):
     assert flag_text(sentence, regions_of(sentence, *labels)) == []
+
+
+def test_given_an_empty_region_then_it_is_not_adjacent_to_anything():
+    text = "He was an English World War I *** credited with five victories."
+    mask = text.index("***")
+    dropped = Region(mask - 1, mask - 1)  # a modifier dropped just before, rendered as nothing
+    assert flag_text(text, [dropped, Region(mask, mask + 3)]) == []
+    both = flag_text("They met in city town.", [Region(12, 16), Region(17, 21)])  # both shown: flagged
+    assert "adjacent replacements" in {f.name for f in both}
 
 
 def test_given_flags_then_sentences_counted_once_each():
