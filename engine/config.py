@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
 from engine.errors import ConfigError
+from kg.config_file import read_taxogen_table
 from kg.remote import DEFAULT_USER_AGENT, EndpointConfig
 
 WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
@@ -119,13 +119,7 @@ class EngineConfig:
         privacy: dict[str, Any] = {}
         path = path or env.get("TAXOGEN_CONFIG")
         if path:
-            p = Path(path)
-            try:
-                data = tomllib.loads(p.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError) as exc:
-                raise ConfigError(f"cannot read config {p}: {exc}", path=str(p)) from exc
-            section = data.get("taxogen", data)
-            for key, value in section.items():
+            for key, value in read_taxogen_table(path, ConfigError).items():
                 if key == "endpoint":
                     endpoint.update(value)
                 elif key == "sparql":

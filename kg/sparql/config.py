@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from kg.config_file import read_taxogen_table
 from kg.errors import KGError
 
 
@@ -60,12 +60,7 @@ class SparqlSettings:
         values: dict[str, Any] = {}
         path = path or os.environ.get("TAXOGEN_CONFIG")
         if path:
-            p = Path(path)
-            try:
-                data = tomllib.loads(p.read_text(encoding="utf-8"))
-            except (OSError, tomllib.TOMLDecodeError) as exc:
-                raise KGError(f"cannot read config {p}: {exc}", path=str(p)) from exc
-            values.update(data.get("taxogen", data).get("sparql", {}))
+            values.update(read_taxogen_table(path, KGError).get("sparql", {}))
         values.update({k: v for k, v in (overrides or {}).items() if v is not None})
         fields = {f.name: f for f in dataclasses.fields(cls)}
         out: dict[str, Any] = {}
