@@ -58,10 +58,10 @@ NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorar
 
 
 def rule_files() -> list[Path]:
-    """The shipped vocabulary and truth-rule files (``ontology/taxogen.ttl``, ``entity_types.ttl``)."""
+    """The shipped vocabulary and truth-rule files (``ontology/taxogen.ttl``, ``entity_types.ttl``, ``reader_rules.ttl``)."""
     from kg.store import overlay_paths
 
-    return [p for p in overlay_paths() if p.name in ("taxogen.ttl", "entity_types.ttl")]
+    return [p for p in overlay_paths() if p.name in ("taxogen.ttl", "entity_types.ttl", "reader_rules.ttl")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +79,10 @@ class TruthRules:
 
     kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     types: dict[EntityType, TypeRule] = field(default_factory=dict)
+    #: (child, parent) class edges not read as "is a" (``ontology/reader_rules.ttl``)
+    not_is_a: frozenset[tuple[str, str]] = frozenset()
+    #: classes never taken from a span's head noun alone
+    homonym_heads: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
@@ -100,7 +104,14 @@ class TruthRules:
             table.setdefault(etype, set()).add(kind)
             allows.setdefault(etype, set())
         types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ()))) for t, a in allows.items()}
-        return cls({k: frozenset(v) for k, v in kinds.items()}, types)
+        edges: set[tuple[str, str]] = set()
+        homonyms: set[str] = set()
+        for row in kg.select("reader_rules"):
+            if row.get("homonym") is not None:
+                homonyms.add(local_id(row["homonym"]))
+            elif row.get("child") is not None and row.get("parent") is not None:
+                edges.add((local_id(row["child"]), local_id(row["parent"])))
+        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms))
 
 
 def span_words(text: str) -> list[str]:
@@ -145,6 +156,7 @@ class TruthFilter:
             for root in roots:
                 self._root_kinds.setdefault(root, set()).add(kind)
         self._closure: dict[str, frozenset[str]] = {}
+        self._is_a: dict[str, frozenset[str]] = {}
 
     # --- classes and kinds ----------------------------------------------------------
     def superclasses(self, qid: str) -> frozenset[str]:
@@ -228,6 +240,38 @@ class TruthFilter:
             return rule is None or bool(kinds & rule.allows) or not (kinds & rule.forbids)
         return self.class_fits(qid, entity_type)
 
+    def reached_as_is_a(self, cand: Candidate) -> bool:
+        """The rung's class is reached from its item without an edge a reader does not read
+        as "is a" (``tg:notIsA``). Rungs not walked over P31/P279 are not concerned."""
+        if not self.rules.not_is_a or cand.qid is None or not cand.link_qid or cand.rule == "head-noun":
+            return True
+        first = (cand.path or "").split("/")[0]
+        if first not in ("P31", "P279"):
+            return True
+        return cand.qid in self.is_a_closure(cand.link_qid, first)
+
+    def is_a_closure(self, start: str, first: str) -> frozenset[str]:
+        """Classes reached from ``start`` by one ``first`` hop then P279 hops, skipping ``tg:notIsA`` edges."""
+        key = f"{first}:{start}"
+        hit = self._is_a.get(key)
+        if hit is not None:
+            return hit
+        pruned = self.rules.not_is_a
+        seen: set[str] = set()
+        queue = deque((p, 1) for p in self.taxonomy.parents(start, first) if (start, p) not in pruned)
+        while queue:
+            node, depth = queue.popleft()
+            if node in seen:
+                continue
+            seen.add(node)
+            if depth >= self.max_hops:
+                continue
+            queue.extend((p, depth + 1) for p in self.taxonomy.parents(node, "P279") if (node, p) not in pruned and p not in seen)
+        result = frozenset(seen)
+        if len(self._is_a) < 100_000:
+            self._is_a[key] = result
+        return result
+
     def exists_today(self, qid: str) -> bool:
         """The item has a class that is not a former one (Cornwall is a county today)."""
         return any(FORMER not in self.class_kinds(c) for c in self.taxonomy.parents(qid, "P31"))
@@ -240,7 +284,10 @@ class TruthFilter:
             if len(gram) < 3:
                 continue
             for form in [gram] + normalised_forms(gram):
-                for qid, _ in self.index.lookup(form):
+                found = self.index.lookup(form)
+                if any(qid in self.rules.homonym_heads for qid, _ in found):
+                    continue  # a homonym head noun: none of its senses is taken from the name alone
+                for qid, _ in found:
                     if qid in {q for q, _ in out}:
                         continue
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True) and not (

@@ -134,7 +134,8 @@ class GraphSource(CandidateSource):
             rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
             for rung in rungs:
                 cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
-                if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)):
+                if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)
+                                          or not check.reached_as_is_a(cand)):
                     continue
                 out.append(cand)
                 if len(out) >= self.max_ladder:
