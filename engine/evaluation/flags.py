@@ -24,6 +24,8 @@ Each pattern is named after the construction of issue 10 it catches:
 ``class before PERSON``    a class label right before a person placeholder
                            ("a position PERSON 2")
 ``class of class``         two class labels joined by "of" ("a profession of a position")
+``decade modifier``        a decade in the modifier slot of a definite noun phrase
+                           ("at the 2010s general election")
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -38,7 +40,7 @@ from typing import Iterable, Sequence
 FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
     "class label modifier", "missing article", "the class label", "adjacent replacements",
-    "class before PERSON", "class of class", "partial-name numbering",
+    "class before PERSON", "class of class", "decade modifier", "partial-name numbering",
 )
 
 MASK = "***"
@@ -145,6 +147,8 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
         modifier_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith(("ed", "ly"))
         if label == MASK and modifier_slot:
             flags.append(Flag("a *** noun", r.start, r.end + after.end()))
+        if prev.lower() == "the" and modifier_slot and re.fullmatch(r"\d{1,4}0s", label):
+            flags.append(Flag("decade modifier", prev_start, r.end + after.end()))
         if is_class_label(label):
             if modifier_slot:
                 flags.append(Flag("class label modifier", r.start, r.end + after.end()))

@@ -8,6 +8,13 @@ Two labels are *equivalent* when their canonical forms (:func:`canonical`) are e
   "date in the 20th century" ≡ "the 20th century";
 - every person placeholder is one label: "PERSON 3" ≡ "PERSON 1" ≡ "PERSON X"
   (numbering is per document and differs between tools, so it is not compared);
+- "in" and "of" between a class and the place it is composed with are one relation:
+  "city in the United States" ≡ "city of the United States";
+- a country has one name: "United States of America" ≡ "United States" ≡ "U.S." ≡ "US",
+  "People's Republic of China" ≡ "China", and a leading "U.S." modifier is the country:
+  "U.S. state" ≡ "state of the United States";
+- British and American spellings are one word: "theatre" ≡ "theater",
+  "organisation" ≡ "organization", "centre" ≡ "center", "defence" ≡ "defense";
 - ``***`` is only equivalent to itself.
 
 The mapping serves both the end-to-end evaluation (is our chosen rung the annotators'
@@ -25,6 +32,17 @@ PERSON_KEY = "<PERSON>"
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
 _ARTICLE = re.compile(r"^(a|an|the)\s+")
 _DATE_IN = re.compile(r"^date in\s+")
+#: Names of one country (longest first), rewritten to one form.
+_COUNTRY_NAMES = (
+    (re.compile(r"\bthe united states of america\b|\bunited states of america\b|\bthe united states\b"), "united states"),
+    (re.compile(r"\bthe people's republic of china\b|\bpeople's republic of china\b"), "china"),
+)
+#: A leading country modifier: "u.s. state" → "state of united states".
+_LEADING_COUNTRY = re.compile(r"^(?:u\.s\.|us|united states|american)\s+(state|city|county|territory|senator)$")
+_US = re.compile(r"\bu\.s\.(?=\s|$)|\bus$")
+#: British spelling → American spelling, whole words.
+_SPELLING = {"theatre": "theater", "theatres": "theaters", "organisation": "organization", "organisations": "organizations",
+             "centre": "center", "centres": "centers", "defence": "defense", "programme": "program"}
 
 
 def canonical(label: str) -> str:
@@ -37,7 +55,21 @@ def canonical(label: str) -> str:
     text = text.strip(" .,;:!?").lower()
     text = _ARTICLE.sub("", text)
     text = _DATE_IN.sub("", text)
-    return _ARTICLE.sub("", text)
+    text = _ARTICLE.sub("", text)
+    return _class_phrase(text)
+
+
+def _class_phrase(text: str) -> str:
+    """One form for a class phrase: spelling, country names, "in"/"of" (see the module docstring)."""
+    words = [_SPELLING.get(w, w) for w in text.split(" ")]
+    text = " ".join(words)
+    for pattern, name in _COUNTRY_NAMES:
+        text = pattern.sub(name, text)
+    lead = _LEADING_COUNTRY.match(text)
+    if lead:
+        text = f"{lead.group(1)} of united states"
+    text = _US.sub("united states", text)
+    return text.replace(" in ", " of ")
 
 
 def equivalent(a: str, b: str) -> bool:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from engine.readability import at_sentence_start, capitalise
-from engine.render.phrase import RungKind, kind_of, render_phrase
+from engine.render.phrase import RungKind, head_is_plural, indefinite_article, kind_of, render_phrase
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
@@ -244,7 +244,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     b = _Builder(text)
     placed: dict[int, tuple[str, int, int, str]] = {}   # id(decision) → (phrase, start, end, note)
     prev_unit: _Unit | None = None
-    for u in units:
+    for n, u in enumerate(units):
+        next_start = units[n + 1].start if n + 1 < len(units) else len(text)
         b.copy_to(u.start)
         head = u.head
         label = head.rung
@@ -285,7 +286,29 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
             if text[end:end + 1] in (" ", "\t") and (b.endswith((" ", "\t")) or not b.length):
                 end += 1
             b.edits.append(f"{kind.value} dropped before '{r_next(text, end)}' (offset {u.start})")
-        s, e = b.emit(phrase, u.start, end)
+        later = _decade_after_noun(text, kind, phrase, before, end, next_start) if readability else None
+        if later is not None:
+            # "at the [2010s] general election" → "at the general election in the 2010s"
+            np_end, gap_end = later
+            base, before = b.recent()
+            the = re.search(r"\b(the)(\s+)$", before, re.I)
+            if the:  # one of the decade's elections, seasons, …: "a general election in the 2010s"
+                noun_phrase = text[gap_end:np_end]
+                if head_is_plural(noun_phrase):  # "following the [2000s] elections" → "following elections in the 2000s"
+                    b.rewrite_tail(base + the.start(1), "", f"'{the.group(1)}' removed before a plural noun phrase dated by a decade")
+                else:
+                    art = indefinite_article(noun_phrase)
+                    art = capitalise(art) if the.group(1)[0].isupper() else art
+                    b.rewrite_tail(base + the.start(1), art + the.group(2), f"'{the.group(1)}' → '{art}' before a noun phrase dated by a decade")
+            b.emit("", u.start, gap_end)
+            b.copy_to(np_end)
+            moved = f"in the {phrase}"
+            s, e = b.emit(" " + moved, np_end, np_end)
+            s += 1
+            b.edits.append(f"decade '{phrase}' moved after '{text[gap_end:np_end]}' as '{moved}' (offset {u.start})")
+            phrase = moved
+        else:
+            s, e = b.emit(phrase, u.start, end)
         for d in u.decisions:
             note = "; ".join(x for x in (d.note, u.note if d is not u.head else "", r.note if r.drop else "") if x)
             placed[id(d)] = (phrase, s, e, note)
@@ -303,6 +326,37 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         phrase, s, e, note = placed[id(d)]
         replacements.append(Replacement(m, d.original, phrase, d.alternatives, s, e, kept=False, note=note, rung=d.rung))
     return RenderedDocument(out, replacements, b.edits, sorted(b.segments, key=lambda g: g.new_start))
+
+
+_DECADE = re.compile(r"\d{1,4}0s")
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][\w'’-]*)")
+
+
+def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: int, limit: int) -> tuple[int, int] | None:
+    """A decade in the modifier slot of a definite noun phrase ("the [2010s] general
+    election") reads after its noun, the phrase made indefinite ("a general election in
+    the 2010s": one of the decade's): (end of the noun phrase, start of its first word) in
+    the original, or None. The noun phrase is the run of nouns and adjectives after the
+    date, up to ``limit`` (the next replacement); its last word must be able to be a noun."""
+    from engine.render.phrase import is_noun_like, noun_possible
+
+    if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not re.search(r"\bthe\s+$", before, re.I):
+        return None
+    pos, words, last_noun = end, [], None
+    while len(words) < 4:
+        m = _NEXT_WORD.match(text, pos)
+        if not m or m.end() > limit or not m.group(1)[:1].islower():
+            break
+        after = _NEXT_WORD.match(text, m.end())
+        if not is_noun_like(m.group(1), after.group(1) if after else ""):
+            break
+        words.append(m)
+        pos = m.end()
+        if noun_possible(m.group(1)):
+            last_noun = m
+    if not words or last_noun is None:
+        return None
+    return last_noun.end(), words[0].start(1)
 
 
 def r_next(text: str, pos: int) -> str:

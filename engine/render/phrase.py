@@ -148,6 +148,13 @@ def is_noun_like(word: str, following: str = "") -> bool:
     return True
 
 
+def noun_possible(word: str) -> bool:
+    """``word`` can be a noun (lemminflect's lexicon; an unknown word is taken as one)."""
+    w = word.lower().strip("'’")
+    parts = _pos(w) or _pos(w.split("-")[-1])
+    return not parts or "NOUN" in parts
+
+
 def _is_verb(word: str) -> bool:
     """A verb form that takes an object ("loved", "attended", "joins"), not a noun or adjective."""
     if not word or word in _CLOSED:
@@ -259,7 +266,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
     if kind is RungKind.DATE_PHRASE:
         period = label[len("date in the "):]
         if prev in DETERMINERS:
-            return Rendered(period.replace(" century", "-century") if slot.modifier else period)
+            return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if slot.modifier else period)
         if prev in DATE_PREPOSITIONS:
             return Rendered("the " + period)
         if prev in ("on", "at"):

@@ -17,6 +17,9 @@ from engine.wikireplace import WRDocument, WRMention
     ("date in the 1980s", "the 1980s"), ("date in the 1980s", "1980s"), ("Date in the 20th century", "the 20th century"),
     ("a city", "city"), ("An earth scientist", "earth scientist"), ("City in Norway.", "city in Norway"),
     ("PERSON 3", "PERSON 1"), ("PERSON 2", "PERSON X"), ("***", "***"),
+    ("U.S. state", "state of the United States"), ("city in the United States", "city of the United States"),
+    ("province of the People's Republic of China", "province of China"), ("theater", "theatre"),
+    ("university in the United States of America", "university in the United States"), ("US", "United States"),
 ])
 def test_given_equivalent_labels_then_same_canonical_form(a, b):
     assert equivalent(a, b)
@@ -24,7 +27,8 @@ def test_given_equivalent_labels_then_same_canonical_form(a, b):
 
 @pytest.mark.parametrize("a,b", [
     ("***", "DATE"), ("person", "PERSON 1"), ("date in the 1980s", "date in the 1990s"), ("city", "city in Norway"),
-    ("1980", "date in the 1980s"),
+    ("1980", "date in the 1980s"), ("city", "city of the United States"), ("country in Western Europe", "country"),
+    ("American football team", "football team"), ("state", "U.S. state"),
 ])
 def test_given_different_labels_then_not_equivalent(a, b):
     assert canonical(a) != canonical(b)
@@ -143,6 +147,8 @@ def regions_of(text, *labels):
     ("Riots broke out in date in the 2000s state of India.", ["date in the 2000s", "state of India"], "adjacent replacements"),
     ("He was also a profession of a position PERSON 2.", ["profession", "position", "PERSON 2"], "class of class"),
     ("He was also a profession of a position PERSON 2.", ["profession", "position", "PERSON 2"], "class before PERSON"),
+    ("He lost his seat at the 2010s general election.", ["2010s"], "decade modifier"),
+    ("They met following the 1970s election.", ["1970s"], "decade modifier"),
 ])
 def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, name):
     flags = flag_text(sentence, regions_of(sentence, *labels))
@@ -159,6 +165,8 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
     ("After the rebellion, the *** put him in charge of ***.", ["***", "***"]),
     ("She has a university degree from a university in Norway.", ["university in Norway"]),
     ("He made his debut in *** with *** against ***.", ["***", "***", "***"]),
+    ("He lost his seat at the general election in the 2010s.", ["in the 2010s"]),
+    ("He lived there in the 1980s and the 1990s.", ["1980s", "1990s"]),
 ])
 def test_given_readable_sentence_then_nothing_is_flagged(sentence, labels):
     assert flag_text(sentence, regions_of(sentence, *labels)) == []
