@@ -454,6 +454,12 @@ class ChainIndex:
         view = self.view if self.view is not None else SparqlTaxonomy(self.kg, qid, props)
         return self.builder.chains(view, qid, props)
 
+    def composed_labels(self, qid: str, rule: ComposedRule) -> list[str]:
+        """The labels ``rule`` composes for item ``qid`` ("city in Norway"); preloaded mode only."""
+        if self.view is None:
+            return []
+        return self.builder._compose(self.view, qid, rule)
+
     def label(self, qid: str) -> str | None:
         """Label of ``qid`` after overrides (preloaded mode reads the cache)."""
         if self.view is not None:

@@ -86,6 +86,7 @@ class GraphSource(CandidateSource):
                 notes.append(self.remote.fetch_chains(link.qid))
                 candidates = self.ladder_for(link.qid, key, span.entity_type)
             if candidates:
+                candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
                 chosen = (link,) + tuple(l for l in links if l is not link)
                 reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
                 return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
@@ -104,6 +105,44 @@ class GraphSource(CandidateSource):
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
+        """``candidates`` with the composed rungs of a class the item *is* through its classes
+        but whose walk did not pass ("city in the United States", "city" for Los Angeles, a
+        "city of the United States": every city of the United States is a city).
+
+        The class must be reached from the item over P31 then P279 without an edge a reader
+        does not read as "is a", and fit the entity type; a composed label that only
+        rewords a rung already offered ("city in X" beside "city of X") is not added. The
+        new rungs go after the last rung more specific than the class, the ladder is then
+        ordered and capped."""
+        truth = self.truth
+        if truth is None or not self.chains.rules.composed:
+            return candidates
+        have = {c.qid for c in candidates if c.qid} | {c.rule for c in candidates if c.rule}
+        shown = {_reworded(c.label) for c in candidates}
+        reached = truth.is_a_closure(qid, "P31")
+        out = list(candidates)
+        for rule in self.chains.rules.composed:
+            cls = rule.applies_to
+            if cls not in reached or rule.name in have or not truth.class_fits(cls, entity_type):
+                continue
+            label = self.chains.label(cls)
+            new = [Candidate(text, source="P31", qid=None, path=f"P31/P279+ + {rule.via}", rule=rule.name, depth=2, link_qid=qid)
+                   for text in self.chains.composed_labels(qid, rule) if _reworded(text) not in shown and fold(text) != span_key]
+            if label and cls not in have and fold(label) != span_key:
+                new.append(Candidate(label, source="P31", qid=cls, path="P31/P279+", depth=2, link_qid=qid))
+            new = [c for c in new if truth.rung_fits(c, entity_type)]
+            if not new:
+                continue
+            below = [i for i, c in enumerate(out) if c.qid and cls in truth.superclasses(c.qid) and c.qid != cls]
+            at = below[-1] + 1 if below else len(out)
+            out[at:at] = new
+            have |= {c.qid for c in new if c.qid} | {rule.name}
+            shown |= {_reworded(c.label) for c in new}
+        if len(out) == len(candidates):
+            return candidates
+        return truth.order(out)[: self.max_ladder]
 
     def ladder_for(self, qid: str, span_key: str, entity_type: EntityType | None = None, *, props: tuple[str, ...] = TAXONOMY_PROPS) -> list[Candidate]:
         """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``.
@@ -141,6 +180,11 @@ class GraphSource(CandidateSource):
                 if len(out) >= self.max_ladder:
                     return check.order(out) if check is not None else out
         return check.order(out) if check is not None else out
+
+
+def _reworded(label: str) -> str:
+    """A label with "in"/"of" and a leading "the" of its place alike ("city in the X" ≡ "city of X")."""
+    return fold(label).replace(" in the ", " of ").replace(" of the ", " of ").replace(" in ", " of ")
 
 
 def _common_noun_for_name(text: str, link: Link, truth: TruthFilter) -> bool:
