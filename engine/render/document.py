@@ -244,8 +244,18 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     b = _Builder(text)
     placed: dict[int, tuple[str, int, int, str]] = {}   # id(decision) → (phrase, start, end, note)
     prev_unit: _Unit | None = None
+    pending: tuple[int, str, _Unit] | None = None   # a decade phrase placed later: (original offset, phrase, its unit)
+
+    def flush(p: tuple[int, str, _Unit]) -> None:
+        at, moved, unit = p
+        b.copy_to(at)
+        s, e = b.emit(" " + moved, at, at)
+        for d in unit.decisions:
+            placed[id(d)] = (moved, s + 1, e, "; ".join(x for x in (d.note, unit.note if d is not unit.head else "") if x))
+
     for n, u in enumerate(units):
         next_start = units[n + 1].start if n + 1 < len(units) else len(text)
+        next_end = units[n + 1].end if n + 1 < len(units) else None
         b.copy_to(u.start)
         head = u.head
         label = head.rung
@@ -286,10 +296,10 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
             if text[end:end + 1] in (" ", "\t") and (b.endswith((" ", "\t")) or not b.length):
                 end += 1
             b.edits.append(f"{kind.value} dropped before '{r_next(text, end)}' (offset {u.start})")
-        later = _decade_after_noun(text, kind, phrase, before, end, next_start) if readability else None
+        later = _decade_after_noun(text, kind, phrase, before, end, next_start, next_end) if readability else None
         if later is not None:
-            # "at the [2010s] general election" → "at the general election in the 2010s"
-            np_end, gap_end = later
+            # "at the [2010s] general election" → "at a general election in the 2010s"
+            np_end, gap_end, at = later
             base, before = b.recent()
             the = re.search(r"\b(the)(\s+)$", before, re.I)
             if the:  # one of the decade's elections, seasons, …: "a general election in the 2010s"
@@ -301,18 +311,23 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                     art = capitalise(art) if the.group(1)[0].isupper() else art
                     b.rewrite_tail(base + the.start(1), art + the.group(2), f"'{the.group(1)}' → '{art}' before a noun phrase dated by a decade")
             b.emit("", u.start, gap_end)
-            b.copy_to(np_end)
             moved = f"in the {phrase}"
-            s, e = b.emit(" " + moved, np_end, np_end)
-            s += 1
-            b.edits.append(f"decade '{phrase}' moved after '{text[gap_end:np_end]}' as '{moved}' (offset {u.start})")
-            phrase = moved
+            b.edits.append(f"decade '{phrase}' moved after '{text[gap_end:at]}' as '{moved}' (offset {u.start})")
+            pending = (at, moved, u)
+            if at == np_end:
+                flush(pending)
+                pending = None
         else:
             s, e = b.emit(phrase, u.start, end)
-        for d in u.decisions:
-            note = "; ".join(x for x in (d.note, u.note if d is not u.head else "", r.note if r.drop else "") if x)
-            placed[id(d)] = (phrase, s, e, note)
+            for d in u.decisions:
+                note = "; ".join(x for x in (d.note, u.note if d is not u.head else "", r.note if r.drop else "") if x)
+                placed[id(d)] = (phrase, s, e, note)
+        if pending is not None and pending[2] is not u and pending[0] <= b.pos:
+            flush(pending)
+            pending = None
         prev_unit = u
+    if pending is not None:
+        flush(pending)
     b.copy_to(len(text))
     out = b.out
     replacements = []
@@ -332,12 +347,16 @@ _DECADE = re.compile(r"\d{1,4}0s")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][\w'’-]*)")
 
 
-def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: int, limit: int) -> tuple[int, int] | None:
+def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: int, limit: int,
+                       next_end: int | None = None) -> tuple[int, int, int] | None:
     """A decade in the modifier slot of a definite noun phrase ("the [2010s] general
     election") reads after its noun, the phrase made indefinite ("a general election in
-    the 2010s": one of the decade's): (end of the noun phrase, start of its first word) in
-    the original, or None. The noun phrase is the run of nouns and adjectives after the
-    date, up to ``limit`` (the next replacement); its last word must be able to be a noun."""
+    the 2010s": one of the decade's). Returns (end of the noun phrase, start of its first
+    word, where the decade goes) in the original, or None. The noun phrase is the run of
+    nouns and adjectives after the date, up to ``limit`` (the next replacement); its last
+    word must be able to be a noun. When "of" and the next replacement follow it ("the
+    [1984] tour of [Fiji]"), the decade goes after that replacement ("a tour of *** in
+    the 1980s")."""
     from engine.render.phrase import is_noun_like, noun_possible
 
     if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not re.search(r"\bthe\s+$", before, re.I):
@@ -356,7 +375,11 @@ def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end:
             last_noun = m
     if not words or last_noun is None:
         return None
-    return last_noun.end(), words[0].start(1)
+    np_end = last_noun.end()
+    at = np_end
+    if next_end is not None and re.fullmatch(r"[ \t]+of[ \t]+", text[np_end:limit]):
+        at = next_end
+    return np_end, words[0].start(1), at
 
 
 def r_next(text: str, pos: int) -> str:

@@ -71,6 +71,8 @@ CASES = [
      "A general election in the 2010s was close."),
     ("He won both the 2004 elections.", [("2004", "DATETIME")], {"2004": "date in the 2000s"},
      "He won both elections in the 2000s."),
+    ("He made his debut during the 1984 tour of Fiji, and won.", [("1984", "DATETIME"), ("Fiji", "LOC")],
+     {"1984": "date in the 1980s", "Fiji": MASK}, "He made his debut during a tour of *** in the 1980s, and won."),
     ("She lived there between 1988 and 1990.", [("1988 and 1990", "DATETIME")],
      {"1988 and 1990": "between the 1980s and the 1990s"}, "She lived there between the 1980s and the 1990s."),
     ("She lived there from 1988 to 1995.", [("1988 to 1995", "DATETIME")],
