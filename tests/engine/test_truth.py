@@ -134,7 +134,8 @@ def test_given_duration_or_ordinal_then_never_date(engine, span):
 
 @pytest.mark.slow
 def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
-    """Issue 10 asks for ≤ 2 %; offered rungs measure 6.2 % today (see the i10b report): bound it."""
+    """Issue 10 asks for ≤ 2 %; offered rungs measure 0.6 % with the reader rules (in-sample: the
+    rules were reviewed on this truth set)."""
     from engine.evaluation.truth import evaluate_truth, load_truth_set
 
     report = evaluate_truth(Engine.from_config(None, store=seed_store), load_truth_set())
@@ -144,5 +145,5 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
     assert report.per_type["DATETIME"]["false"] == 0
 
 
-#: Measured false rate of offered rungs on the truth set (seed store) is 0.062; target 0.02.
-TRUTH_FALSE_RATE_BOUND = 0.07
+#: Measured false rate of offered rungs on the truth set (seed store) is 0.0058; target 0.02.
+TRUTH_FALSE_RATE_BOUND = 0.02
