@@ -250,8 +250,10 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         at, moved, unit = p
         b.copy_to(at)
         s, e = b.emit(" " + moved, at, at)
+        # the region is the period ("the 2010s"); "in" joins it to the noun, like an inserted article
+        shown = moved.removeprefix("in ")
         for d in unit.decisions:
-            placed[id(d)] = (moved, s + 1, e, "; ".join(x for x in (d.note, unit.note if d is not unit.head else "") if x))
+            placed[id(d)] = (shown, e - len(shown), e, "; ".join(x for x in (d.note, unit.note if d is not unit.head else "") if x))
 
     for n, u in enumerate(units):
         next_start = units[n + 1].start if n + 1 < len(units) else len(text)

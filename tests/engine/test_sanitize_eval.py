@@ -166,6 +166,7 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
     ("She has a university degree from a university in Norway.", ["university in Norway"]),
     ("He made his debut in *** with *** against ***.", ["***", "***", "***"]),
     ("He lost his seat at the general election in the 2010s.", ["in the 2010s"]),
+    ("He made his debut during a tour of *** in the 1980s.", ["***", "the 1980s"]),
     ("He lived there in the 1980s and the 1990s.", ["1980s", "1990s"]),
 ])
 def test_given_readable_sentence_then_nothing_is_flagged(sentence, labels):
