@@ -92,9 +92,9 @@ class Embedder:
 
     @classmethod
     def sharing_model(cls, other: "Embedder", cache_path: str | Path | None = None) -> "Embedder":
-        """A new embedder with empty caches and ``other``'s (loaded) model and precision."""
+        """A new embedder with empty caches and ``other``'s model (if loaded) and precision."""
         fresh = cls(cache_path, batch_size=other.batch_size, precision=other.precision)
-        fresh._model = other.model
+        fresh._model = other._model
         return fresh
 
     def _conn(self) -> sqlite3.Connection | None:
