@@ -107,6 +107,6 @@ def test_given_sample_graph_then_bench_sanitize_heads_with_unseen_warm_and_their
     eng = Engine.from_store(sample_kg, EngineConfig(model="none"))
     out = bench_sanitize(eng, path, batch=2)
     head = out["headline"]
-    assert list(out)[0] == "headline" and out["documents"] == 2
+    assert next(iter(out)) == "headline" and out["documents"] == 2
     assert head["unseen_documents_per_cpu_second"] == out["batch_unseen"]["documents_per_cpu_second"] > 0
     assert head["warm_to_unseen_ratio"] == round(head["warm_documents_per_cpu_second"] / head["unseen_documents_per_cpu_second"], 1)
