@@ -110,3 +110,24 @@ def test_given_sample_graph_then_bench_sanitize_heads_with_unseen_warm_and_their
     assert next(iter(out)) == "headline" and out["documents"] == 2
     assert head["unseen_documents_per_cpu_second"] == out["batch_unseen"]["documents_per_cpu_second"] > 0
     assert head["warm_to_unseen_ratio"] == round(head["warm_documents_per_cpu_second"] / head["unseen_documents_per_cpu_second"], 1)
+
+
+def test_given_a_local_store_then_graph_ladders_are_remembered_and_equal_to_a_fresh_walk(sample_kg):
+    from engine.engine import Engine
+    from engine.scale import empty_caches
+    from engine.sources.base import DocumentState
+    from engine.types import Span
+
+    eng = Engine.from_store(sample_kg, EngineConfig(model="none"))
+    source = eng.sources.for_type(EntityType.LOC)
+    first = eng.candidates(Span("London", EntityType.LOC, IdentifierType.QUASI, context="She lived in London."), state=DocumentState())
+    assert first.candidates and source._ladders
+    qid, span_key, entity_type, props = next(iter(source._ladders))
+    remembered = source.ladder_for(qid, span_key, entity_type, props=props)
+    assert remembered == source._ladder_for(qid, span_key, entity_type, props=props)
+    remembered.clear()  # a caller's copy: the remembered ladder is untouched
+    assert source.ladder_for(qid, span_key, entity_type, props=props) == source._ladder_for(qid, span_key, entity_type, props=props)
+    again = eng.candidates(Span("London", EntityType.LOC, IdentifierType.QUASI, context="He left London."), state=DocumentState())
+    assert [c.label for c in again.candidates] == [c.label for c in first.candidates]
+    empty_caches(eng)
+    assert not source._ladders
