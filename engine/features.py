@@ -247,10 +247,13 @@ class FeatureBuilder:
         if per_candidate or "embedding-mention" in self.groups:
             texts: list[str] = []
             for it in items:
+                if not per_candidate and all(c.label == MASK for c in it.candidates):
+                    continue  # a mention offering only *** has every embedding feature 0: nothing to embed
                 texts.append(it.span)
                 texts.append(it.sentence)
                 for c in it.candidates:
-                    texts.append(c.label)
+                    if c.label != MASK:  # *** is never compared (its cosines are 0)
+                        texts.append(c.label)
                     if per_candidate:
                         texts.append(it.replaced(c.label))
             uniq = list(dict.fromkeys(texts))
@@ -281,7 +284,9 @@ class FeatureBuilder:
             if j is not None:
                 block[i, j] = value
 
-        if "embedding" in self.groups or "embedding-mention" in self.groups:
+        if "embedding-mention" in self.groups and not valid.any():
+            pass  # only ***: every embedding-mention column is 0 (cosines, ranks, gaps, best)
+        elif "embedding" in self.groups or "embedding-mention" in self.groups:
             s, sent = vec[it.span], vec[it.sentence]
             cos_sc = np.array([float(vec[l] @ s) if l != MASK else 0.0 for l in labels])
             if "embedding" in self.groups:

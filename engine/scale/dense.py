@@ -50,8 +50,10 @@ def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = Non
     try:
         for size in sorted({s for s in steps if s < n} | {n}):
             text, mentions = dense_document(base.text, list(base.mentions), size)
-            fresh = Embedder(None)
-            fresh._model = saved._model if saved is not None else None  # loaded by the first sanitize when the ranker embeds
+            if saved is not None:
+                fresh = Embedder.sharing_model(saved)  # loaded by the first sanitize when the ranker embeds
+            else:
+                fresh = Embedder(None)
             engine._embedder = fresh
             empty_caches(engine)
             t0, c0 = time.perf_counter(), time.process_time()

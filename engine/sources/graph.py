@@ -44,6 +44,9 @@ class GraphSource(CandidateSource):
         self.max_ladder = max_ladder or chains.rules.max_ladder
         self.max_tries = max_tries
         self.remote = remote  # engine.remote.RemoteFallback, when an endpoint is enabled
+        #: ladders remembered per (item, span, type, properties) on a local store, where a
+        #: ladder depends on nothing else (with an endpoint, fetched chains may extend it)
+        self._ladders: dict[tuple, tuple[Candidate, ...]] = {}
 
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
         notes: list[str] = []
@@ -150,6 +153,18 @@ class GraphSource(CandidateSource):
         With ``entity_type`` (and a truth filter) rungs that do not fit the type are
         dropped and the ladder is ordered from specific to general.
         """
+        if self.remote is not None:
+            return self._ladder_for(qid, span_key, entity_type, props=props)
+        key = (qid, span_key, entity_type, props)
+        cached = self._ladders.get(key)
+        if cached is None:
+            if len(self._ladders) >= 200_000:
+                self._ladders.clear()
+            cached = self._ladders[key] = tuple(self._ladder_for(qid, span_key, entity_type, props=props))
+        return list(cached)
+
+    def _ladder_for(self, qid: str, span_key: str, entity_type: EntityType | None = None, *,
+                    props: tuple[str, ...] = TAXONOMY_PROPS) -> list[Candidate]:
         chains = self.chains.chains(qid)
         seen: set[str] = set()
         out: list[Candidate] = []

@@ -75,7 +75,7 @@ def test_given_embedding_mention_then_one_context_per_mention_and_the_same_per_m
     groups = ("structure", "embedding-mention", "graph", "document")
     builder = FeatureBuilder(lite, groups=groups)
     X_lite, sizes = builder.build([it])
-    assert sizes == [3] and len(set(lite.asked)) == 5 and len(set(full.asked)) == 8  # span, window, 3 labels (+3 sentences)
+    assert sizes == [3] and len(set(lite.asked)) == 4 and len(set(full.asked)) == 7  # span, window, 2 labels (+3 sentences); *** never
     full_names = feature_names(ALL_GROUPS)
     for j, name in enumerate(builder.names):
         assert (X_lite[:, j] == X_full[:, full_names.index(name)]).all(), name
