@@ -235,7 +235,7 @@ def train(
     rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
     ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
-    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: structure,embedding-mention,graph,document; 'embedding' embeds one sentence per candidate)."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: structure,embedding-pooled,graph,document; 'embedding' embeds one sentence per candidate)."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
     import time as _time
@@ -292,7 +292,7 @@ def evaluate_selection_cmd(
     folds: int = typer.Option(5, "--folds", help="Grouped cross-validation folds (ignored with --model)."),
     model: Optional[str] = typer.Option(None, "--model", help="Score an existing model: a directory or 'shipped'."),
     ablation: bool = typer.Option(False, "--ablation", help="Also run CV without each feature group and with each alone."),
-    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups for CV, comma-separated (default: structure,embedding-mention,graph,document)."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups for CV, comma-separated (default: structure,embedding-pooled,graph,document)."),
     repeats: int = typer.Option(1, "--repeats", min=1, help="Repeat CV with this many fold assignments (seeds --seed, --seed+1, …)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
@@ -385,7 +385,7 @@ def evaluate_sanitize_cmd(
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
     as_json: bool = typer.Option(False, "--json"),
-    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-mention,graph,document)."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document)."),
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
     from engine.errors import SanitizerError

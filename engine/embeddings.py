@@ -10,6 +10,15 @@ Precision (``embedding_precision`` in :mod:`engine.config`): ``float32``, ``bflo
 or AMX — about 2.7× the texts per CPU second, cosine to the float32 vectors ≥ 0.9998),
 or ``auto`` (the default: bfloat16 where the CPU has it natively, float32 elsewhere,
 where emulated bfloat16 would be slower).
+
+Two ways to embed less per document (engine.scale, README "Throughput at scale"):
+
+- :meth:`Embedder.encode_windows` embeds a context window and, from the same forward
+  pass, its span (the mean of the span's contextual token vectors), so the span's text
+  is not run through the model on its own;
+- :meth:`Embedder.encode_labels` keeps candidate labels in their own table (memory and
+  the disk cache's ``label`` table): labels come from the graph and the rules, repeat
+  across documents, and are kept when the caches of documents are emptied.
 """
 
 from __future__ import annotations
@@ -69,6 +78,10 @@ class Embedder:
         self._memory: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        #: candidate labels (kept across documents: :meth:`encode_labels`)
+        self.labels: dict[str, np.ndarray] = {}
+        #: span vectors pooled in their window, by (window, span start, span end)
+        self._spans: dict[tuple[str, int, int], np.ndarray] = {}
         self.encoded = 0  # texts actually run through the model
 
     @property
@@ -91,10 +104,13 @@ class Embedder:
         return self._model
 
     @classmethod
-    def sharing_model(cls, other: "Embedder", cache_path: str | Path | None = None) -> "Embedder":
-        """A new embedder with empty caches and ``other``'s model (if loaded) and precision."""
+    def sharing_model(cls, other: "Embedder", cache_path: str | Path | None = None, *, keep_labels: bool = False) -> "Embedder":
+        """A new embedder with empty caches and ``other``'s model (if loaded) and precision
+        (``keep_labels``: and ``other``'s label table, shared, not copied)."""
         fresh = cls(cache_path, batch_size=other.batch_size, precision=other.precision)
         fresh._model = other._model
+        if keep_labels:
+            fresh.labels = other.labels
         return fresh
 
     def _conn(self) -> sqlite3.Connection | None:
@@ -104,7 +120,26 @@ class Embedder:
             self.cache_path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.cache_path), check_same_thread=False)
             self._db.execute("CREATE TABLE IF NOT EXISTS emb (key TEXT PRIMARY KEY, vec BLOB)")
+            self._db.execute("CREATE TABLE IF NOT EXISTS label (key TEXT PRIMARY KEY, vec BLOB)")
         return self._db
+
+    def _cached(self, table: str, keys: dict[str, object], into: dict) -> None:
+        """Read the vectors of ``keys`` (disk key → memory key) from ``table`` into ``into``."""
+        db = self._conn()
+        if db is None or not keys:
+            return
+        items = list(keys)
+        for i in range(0, len(items), 500):
+            chunk = items[i : i + 500]
+            rows = db.execute(f"SELECT key, vec FROM {table} WHERE key IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+            for key, blob in rows:
+                into[keys[key]] = np.frombuffer(blob, dtype=np.float32)
+
+    def _store(self, table: str, rows: list[tuple[str, np.ndarray]]) -> None:
+        db = self._conn()
+        if db is not None and rows:
+            db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", [(k, v.tobytes()) for k, v in rows])
+            db.commit()
 
     def _key(self, text: str) -> str:
         name = MODEL_NAME if self.precision == "float32" else f"{MODEL_NAME}@{self.precision}"
@@ -144,7 +179,80 @@ class Embedder:
                 return np.zeros((0, DIM), dtype=np.float32)
             return np.stack([self._memory[t] for t in texts])
 
+    def encode_labels(self, labels: Sequence[str]) -> np.ndarray:
+        """Vectors of candidate labels, from the label table where possible (the same
+        vectors as :meth:`encode`; the table is kept across documents and, with a disk
+        cache, across runs)."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(labels) if t not in self.labels]
+            if missing:
+                self._cached("label", {self._key(t): t for t in missing}, self.labels)
+                missing = [t for t in missing if t not in self.labels]
+            if missing:
+                vecs = self._run_model(missing)
+                self.encoded += len(missing)
+                self.labels.update(zip(missing, vecs))
+                self._store("label", [(self._key(t), v) for t, v in zip(missing, vecs)])
+            if not labels:
+                return np.zeros((0, DIM), dtype=np.float32)
+            return np.stack([self.labels[t] for t in labels])
+
+    def encode_windows(self, windows: Sequence[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """(window vectors, span vectors) of ``(window text, span start, span end)`` triples
+        from one forward pass per window: a window's vector is its mean-pooled sentence
+        embedding (as :meth:`encode`), its span's the normalised mean of the contextual
+        vectors of the tokens overlapping the span's characters (the whole window's when
+        the span is cut off by the model's maximum length)."""
+        with self._lock:
+            missing = [w for w in dict.fromkeys(windows) if w not in self._spans or w[0] not in self._memory]
+            if missing:
+                self._cached("emb", {self._key(f"\x01span\x00{s}\x00{e}\x00{t}"): (t, s, e) for t, s, e in missing}, self._spans)
+                self._cached("emb", {self._key(t): t for t, _, _ in missing}, self._memory)
+                missing = [w for w in missing if w not in self._spans or w[0] not in self._memory]
+            if missing:
+                wvecs, svecs = self._run_windows(missing)
+                self.encoded += len(missing)
+                for w, wv, sv in zip(missing, wvecs, svecs):
+                    self._memory[w[0]] = wv
+                    self._spans[w] = sv
+                self._store("emb", [(self._key(w[0]), v) for w, v in zip(missing, wvecs)]
+                            + [(self._key(f"\x01span\x00{w[1]}\x00{w[2]}\x00{w[0]}"), v) for w, v in zip(missing, svecs)])
+            if not windows:
+                empty = np.zeros((0, DIM), dtype=np.float32)
+                return empty, empty
+            return np.stack([self._memory[w[0]] for w in windows]), np.stack([self._spans[w] for w in windows])
+
+    def _run_windows(self, windows: list[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        import torch
+
+        model = self.model
+        transformer = model[0]
+        order = sorted(range(len(windows)), key=lambda i: -len(windows[i][0]))  # little padding per batch
+        wout = np.zeros((len(windows), DIM), dtype=np.float32)
+        sout = np.zeros((len(windows), DIM), dtype=np.float32)
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b : b + self.batch_size]
+            texts = [windows[i][0] for i in idx]
+            enc = transformer.tokenizer(texts, padding=True, truncation=True, max_length=transformer.max_seq_length,
+                                        return_tensors="pt", return_offsets_mapping=True)
+            offsets = enc.pop("offset_mapping")
+            with torch.inference_mode():
+                tokens = transformer.auto_model(**enc).last_hidden_state.float()
+            mask = enc["attention_mask"].unsqueeze(-1).float()
+            wv = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            starts = torch.tensor([windows[i][1] for i in idx]).unsqueeze(1)
+            ends = torch.tensor([windows[i][2] for i in idx]).unsqueeze(1)
+            in_span = (offsets[..., 1] > offsets[..., 0]) & (offsets[..., 0] < ends) & (offsets[..., 1] > starts)
+            in_span = in_span & enc["attention_mask"].bool()
+            in_span = torch.where(in_span.any(1, keepdim=True), in_span, enc["attention_mask"].bool())
+            smask = in_span.unsqueeze(-1).float()
+            sv = (tokens * smask).sum(1) / smask.sum(1).clamp(min=1e-9)
+            wout[idx] = torch.nn.functional.normalize(wv, dim=1).numpy()
+            sout[idx] = torch.nn.functional.normalize(sv, dim=1).numpy()
+        return wout, sout
+
     def clear_memory(self) -> None:
-        """Forget the in-memory cache (the disk cache stays)."""
+        """Forget the in-memory caches (the disk cache and the label table stay)."""
         with self._lock:
             self._memory.clear()
+            self._spans.clear()

@@ -15,7 +15,7 @@ from engine.sources.base import DocumentState
 from engine.sources.graph import GraphSource
 from engine.sources.registry import SourceRegistry, rule_sources
 from engine.truth import TruthFilter, TruthRules
-from engine.features import FeatureBuilder, GraphStats, RankCandidate, RankItem
+from engine.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
 
 _LINK_METHOD = {
@@ -159,7 +159,7 @@ class Engine:
         if ranker is None:
             return [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items]
         builder = FeatureBuilder(
-            self.embedder if {"embedding", "embedding-mention"} & set(ranker.groups) else None,
+            self.embedder if set(EMBEDDING_GROUPS) & set(ranker.groups) else None,
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
         )

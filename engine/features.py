@@ -16,6 +16,11 @@ Groups (names are what ``--groups``/ablation refer to):
   features without those of the context with the candidate in place — one context per
   mention is embedded, not one sentence per candidate (``cos_sentence*`` and
   ``mention_best_cos_sentence`` are left out);
+- ``embedding-pooled`` (the default, instead of ``embedding-mention``): the same features
+  as ``embedding-mention``, with the span's vector taken from its window's forward pass
+  (the mean of the span's contextual token vectors) instead of embedding the span's text
+  alone: one text per mention runs through the model, plus the labels, which are kept
+  across documents (:meth:`Embedder.encode_labels`);
 - ``graph``: when the candidate is a graph class — log number of direct instances and of
   subclasses (how many things fit the replacement: a k-anonymity signal), whether the
   overlay prunes it, whether it is known at all;
@@ -182,14 +187,21 @@ FEATURE_GROUPS: dict[str, list[str]] = {
         "cos_span_cand", "cos_span_cand_rank", "cos_span_cand_gap",
         "cos_cand_sentence", "cos_cand_sentence_rank", "mention_best_cos_span_cand",
     ],
+    # the same columns, the span's vector pooled from its window's pass (engine.scale)
+    "embedding-pooled": [
+        "cos_span_cand", "cos_span_cand_rank", "cos_span_cand_gap",
+        "cos_cand_sentence", "cos_cand_sentence_rank", "mention_best_cos_span_cand",
+    ],
 }
 #: The default groups (``embedding-mention`` is an alternative to ``embedding``, not an addition).
 ALL_GROUPS = ("structure", "embedding", "graph", "document")
-EMBEDDING_GROUPS = ("embedding", "embedding-mention")
-#: What ``taxogen train`` and the evaluations train on by default: one context per mention
-#: (3.2× the unseen documents per core of ``embedding``; selection and end-to-end
-#: agreement within 0.5 points of it — README, "Throughput at scale").
-DEFAULT_GROUPS = ("structure", "embedding-mention", "graph", "document")
+#: Alternatives to one another: a ranker uses at most one of them.
+EMBEDDING_GROUPS = ("embedding", "embedding-mention", "embedding-pooled")
+#: Groups whose features are one context per mention (no sentence per candidate).
+PER_MENTION_GROUPS = ("embedding-mention", "embedding-pooled")
+#: What ``taxogen train`` and the evaluations train on by default: one window per mention,
+#: the span pooled from it, labels kept across documents (README, "Throughput at scale").
+DEFAULT_GROUPS = ("structure", "embedding-pooled", "graph", "document")
 
 
 def feature_names(groups: Sequence[str] = ALL_GROUPS) -> list[str]:
@@ -229,8 +241,8 @@ class FeatureBuilder:
         unknown = [g for g in groups if g not in FEATURE_GROUPS]
         if unknown:
             raise ValueError(f"unknown feature groups {unknown}; known: {list(FEATURE_GROUPS)}")
-        if set(EMBEDDING_GROUPS) <= set(groups):
-            raise ValueError("'embedding' and 'embedding-mention' are alternatives; choose one")
+        if len(set(EMBEDDING_GROUPS) & set(groups)) > 1:
+            raise ValueError(f"the groups {', '.join(EMBEDDING_GROUPS)} are alternatives; choose one")
         if set(EMBEDDING_GROUPS) & set(groups) and embedder is None:
             raise ValueError("the embedding groups need an Embedder")
         self.embedder = embedder
@@ -241,24 +253,40 @@ class FeatureBuilder:
 
     def build(self, items: Sequence[RankItem]) -> tuple[np.ndarray, list[int]]:
         """(matrix with one row per candidate, candidates per item)."""
-        vec = {}
+        vec: dict = {}
         items = [it.window() for it in items]
         per_candidate = "embedding" in self.groups  # one sentence per candidate, or one context per mention
-        if per_candidate or "embedding-mention" in self.groups:
+        pooled = "embedding-pooled" in self.groups  # the span's vector from its window's pass
+        if set(EMBEDDING_GROUPS) & set(self.groups):
             texts: list[str] = []
+            labels: list[str] = []
+            windows: list[tuple[str, int, int]] = []
             for it in items:
                 if not per_candidate and all(c.label == MASK for c in it.candidates):
                     continue  # a mention offering only *** has every embedding feature 0: nothing to embed
-                texts.append(it.span)
-                texts.append(it.sentence)
+                if pooled and it.span_start >= 0 and it.sentence[it.span_start : it.span_start + len(it.span)] == it.span:
+                    windows.append((it.sentence, it.span_start, it.span_start + len(it.span)))
+                else:
+                    texts.append(it.span)
+                    texts.append(it.sentence)
                 for c in it.candidates:
                     if c.label != MASK:  # *** is never compared (its cosines are 0)
-                        texts.append(c.label)
+                        labels.append(c.label)
                     if per_candidate:
                         texts.append(it.replaced(c.label))
             uniq = list(dict.fromkeys(texts))
             mat = self.embedder.encode(uniq)
             vec = {t: mat[i] for i, t in enumerate(uniq)}
+            uniq_labels = list(dict.fromkeys(labels))
+            # the label table where the embedder has one (kept across documents)
+            encode_labels = getattr(self.embedder, "encode_labels", self.embedder.encode)
+            vec.update(zip(uniq_labels, encode_labels(uniq_labels)))
+            uniq_windows = list(dict.fromkeys(windows))
+            if uniq_windows:
+                wmat, smat = self.embedder.encode_windows(uniq_windows)
+                for w, wv, sv in zip(uniq_windows, wmat, smat):
+                    vec[w[0]] = wv
+                    vec[("span",) + w] = sv
         blocks = [self._item_rows(it, vec) for it in items]
         sizes = [len(b) for b in blocks]
         if not blocks:
@@ -284,10 +312,11 @@ class FeatureBuilder:
             if j is not None:
                 block[i, j] = value
 
-        if "embedding-mention" in self.groups and not valid.any():
+        if set(PER_MENTION_GROUPS) & set(self.groups) and not valid.any():
             pass  # only ***: every embedding-mention column is 0 (cosines, ranks, gaps, best)
-        elif "embedding" in self.groups or "embedding-mention" in self.groups:
-            s, sent = vec[it.span], vec[it.sentence]
+        elif set(EMBEDDING_GROUPS) & set(self.groups):
+            pooled = ("span", it.sentence, it.span_start, it.span_start + len(it.span))
+            s, sent = vec[pooled] if pooled in vec else vec[it.span], vec[it.sentence]
             cos_sc = np.array([float(vec[l] @ s) if l != MASK else 0.0 for l in labels])
             if "embedding" in self.groups:
                 cos_sent = np.array([float(vec[it.replaced(l)] @ sent) for l in labels])

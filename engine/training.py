@@ -10,7 +10,7 @@ from typing import Any, Callable, Sequence
 
 from engine.embeddings import Embedder, default_cache_path
 from engine.engine import Engine
-from engine.features import ALL_GROUPS, FeatureBuilder, GraphStats
+from engine.features import ALL_GROUPS, EMBEDDING_GROUPS, FeatureBuilder, GraphStats
 from engine.ranker import DEFAULT_ROUNDS, Ranker
 from engine.selection import FeatureTable, train_ranker
 from engine.selection_data import LabelledItem, labelled_items
@@ -50,7 +50,7 @@ def prepare(
     if progress:
         progress(f"{len(docs)} documents, {len(items)} annotated mentions, {sum(len(i.item.candidates) for i in items)} candidates")
     embedder = embedder or Embedder(default_cache_path())
-    builder = FeatureBuilder(embedder if {"embedding", "embedding-mention"} & set(groups) else None, groups=groups, graph=GraphStats.from_engine(engine) if "graph" in groups else None)
+    builder = FeatureBuilder(embedder if set(EMBEDDING_GROUPS) & set(groups) else None, groups=groups, graph=GraphStats.from_engine(engine) if "graph" in groups else None)
     if progress:
         progress("computing features (embeddings are cached in " + str(embedder.cache_path) + ") …")
     table = FeatureTable.build(builder, items)

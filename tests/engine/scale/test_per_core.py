@@ -23,6 +23,12 @@ class _HashEmbedder:
         out = [np.random.default_rng(abs(hash(t)) % 2**32).normal(size=8) for t in texts]
         return np.array([v / np.linalg.norm(v) for v in out]).reshape(len(texts), 8)
 
+    def encode_labels(self, labels):
+        return self.encode(labels)
+
+    def encode_windows(self, windows):
+        return self.encode([w[0] for w in windows]), self.encode([f"{w[0]}\x00span {w[1]}-{w[2]}" for w in windows])
+
 
 def _items():
     masked = RankItem("Acme Holdings", EntityType.ORG, IdentifierType.QUASI, "She worked for Acme Holdings in 1990.",
