@@ -83,7 +83,7 @@ def test_given_precisions_then_resolved_or_rejected():
 def test_given_two_precisions_then_their_disk_cache_keys_differ(tmp_path):
     f32, b16 = Embedder(None, precision="float32"), Embedder(None, precision="bfloat16")
     assert f32._key("Oslo") != b16._key("Oslo")
-    assert f32.batch_size == 64 and b16.batch_size == 32
+    assert f32.batch_size == 16 and b16.batch_size == 32
     shared = Embedder.sharing_model(b16)
     assert shared.precision == "bfloat16" and shared._memory == {}
 

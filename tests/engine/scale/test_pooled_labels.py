@@ -5,7 +5,13 @@ import numpy as np
 import pytest
 
 from engine.embeddings import Embedder
-from engine.features import DEFAULT_GROUPS, FeatureBuilder, RankCandidate, RankItem, feature_names
+from engine.features import (
+    DEFAULT_GROUPS,
+    FeatureBuilder,
+    RankCandidate,
+    RankItem,
+    feature_names,
+)
 from engine.types import MASK, EntityType, IdentifierType
 
 
