@@ -511,7 +511,7 @@ def bench_sanitize_cmd(
     threads: int = typer.Option(1, "--threads", help="Torch threads (1 = one core)."),
     dense: Optional[int] = typer.Option(None, "--dense", min=1, help="Instead: one document repeated to this many mentions (and 500/2,000/8,000), seconds each."),
 ) -> None:
-    """Headline: unseen documents per CPU second (caches emptied), warm, their ratio; then latencies."""
+    """Headline: unseen documents per CPU second (documents' caches emptied, label table kept), cold (nothing kept), warm, their ratio; then latencies."""
     from engine.bench import bench_sanitize
 
     engine = build_engine(config, store)

@@ -116,6 +116,9 @@ def test_given_sample_graph_then_bench_sanitize_heads_with_unseen_warm_and_their
     assert next(iter(out)) == "headline" and out["documents"] == 2
     assert head["unseen_documents_per_cpu_second"] == out["batch_unseen"]["documents_per_cpu_second"] > 0
     assert head["warm_to_unseen_ratio"] == round(head["warm_documents_per_cpu_second"] / head["unseen_documents_per_cpu_second"], 1)
+    # the fully cold figure beside it (label table emptied too), and what was kept said
+    assert head["cold_documents_per_cpu_second"] == out["batch_cold"]["documents_per_cpu_second"] > 0
+    assert "label" in head["kept (label table)"] and "windows" in head["emptied_before_unseen"]
 
 
 def test_given_a_local_store_then_graph_ladders_are_remembered_and_equal_to_a_fresh_walk(sample_kg):
