@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
 ETYPES = tuple(t.value for t in EntityType)
-NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun")
+NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun", "compound")
 POS = ("NOUN", "PROPN", "ADJ", "NUM", "VERB", "ADV", "ADP", "DET", "PRON", "AUX", "CCONJ", "PUNCT", "X", "SYM", "PART", "SPACE", "INTJ", "SCONJ")
 DEPS = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "amod", "conj", "npadvmod", "nmod", "poss", "ROOT", "dep", "nummod", "prep")
 PREV_WORDS = ("in", "at", "of", "born", "from", "for", "by", "with", "the", "a", "an", "and", "to", "as", "on", "since", "until", "(", ",", "his", "her", "was", "is", "became", "named", "won", "–", "-")

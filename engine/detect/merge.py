@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from engine.detect.spans import DetectedSpan
+from engine.types import EntityType
 
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
 _OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
@@ -27,7 +28,7 @@ def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     typed = [s for layer in layers for s in layer if "syntax" not in s.sources]
     parsed = [s for layer in layers for s in layer if "syntax" in s.sources]
     # a parse span that would glue two spans of the other layers together is dropped
-    parsed = [p for p in parsed if sum(1 for t in typed if t.start < p.end and p.start < t.end) < 2]
+    parsed = [p for p in parsed if _may_glue(p, [t for t in typed if t.start < p.end and p.start < t.end])]
     spans = sorted(typed + parsed, key=lambda s: (s.start, -s.end))
     groups: list[list[DetectedSpan]] = []
     end = -1
@@ -42,11 +43,32 @@ def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     return _extend_positions(text, out)
 
 
+def _may_glue(parsed: DetectedSpan, typed: list[DetectedSpan]) -> bool:
+    """Whether a parse span may join the typed spans it overlaps into one.
+
+    A noun phrase or quoted title never glues two spans; a proper-noun run ("Tales from the
+    Crypt", "LXI Legislature of the Mexican Congress") may, unless it would join two
+    persons or swallow a date or quantity.
+    """
+    if len(typed) < 2:
+        return True
+    if parsed.ner_label == "compound":
+        return True
+    if parsed.ner_label != "propn":
+        return False
+    if any(t.entity_type in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE) for t in typed):
+        return False
+    return sum(t.entity_type is EntityType.PERSON for t in typed) < 2
+
+
 def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:
     if len(group) == 1:
         return group[0]
     typed = [s for s in group if s.sources != frozenset({"syntax"})]
     best = min(typed or group, key=_rank)
+    if any(s.ner_label == "compound" for s in group):  # "tennis coach": the head noun's type
+        end_ = max(s.end for s in group)
+        best = next((s for s in typed if s.end == end_ and s.gaz_kind), best)
     start, end = min(s.start for s in group), max(s.end for s in group)
     sources = frozenset().union(*(s.sources for s in group))
     gaz = [s for s in group if s.gaz_kind]
