@@ -48,7 +48,7 @@ def _may_glue(parsed: DetectedSpan, typed: list[DetectedSpan]) -> bool:
 
     A noun phrase or quoted title never glues two spans; a proper-noun run ("Tales from the
     Crypt", "LXI Legislature of the Mexican Congress") may, unless it would join two
-    persons or swallow a date or quantity.
+    persons or swallow a date or code.
     """
     if len(typed) < 2:
         return True
@@ -56,9 +56,9 @@ def _may_glue(parsed: DetectedSpan, typed: list[DetectedSpan]) -> bool:
         return True
     if parsed.ner_label != "propn":
         return False
-    if any(t.entity_type in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE) for t in typed):
+    if any(t.entity_type in (EntityType.DATETIME, EntityType.CODE) for t in typed):
         return False
-    return sum(t.entity_type is EntityType.PERSON for t in typed) < 2
+    return len({(t.start, t.end) for t in typed if t.entity_type is EntityType.PERSON}) < 2
 
 
 def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:

@@ -30,6 +30,9 @@ _NOT_MODIFIER = frozenset({"former", "retired", "professional", "amateur", "curr
                            "prominent", "successful", "renowned", "notable", "first", "later", "young", "active", "other"})
 #: gazetteer kinds of a role noun that a compound before it belongs to ("tennis coach", "club captain")
 ROLE_KINDS = frozenset({"occupation", "position"})
+_ARTICLES = frozenset({"the", "la", "le"})
+#: connectors that join two capitalised words only with an article after them ("Tales from the Crypt")
+_ARTICLE_ONLY = frozenset({"from"})
 #: connectors written without spaces around them ("A-League", "Coca-Cola")
 _TIGHT = frozenset({"-"})
 _ROLE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|ee|eer|ier|ess|ess|ive|ary|ect|ace|ach|ain|ard|ent|ger|oner)s?$")
@@ -49,14 +52,14 @@ def syntax_spans(doc: "Doc") -> list[DetectedSpan]:
             last = i
             while j + 1 < n:
                 nxt = doc[j + 1]
-                if _cap(nxt) or _cap_inside(nxt) or (j + 2 < n and _cap(doc[j + 2]) and (
-                        (nxt.lower_ in _CONNECT and nxt.whitespace_)
-                        or (nxt.text in _TIGHT and not doc[j].whitespace_ and not nxt.whitespace_))):
+                if _cap(nxt) or _cap_inside(nxt) or _connects(doc, j + 1):
                     j += 1
                     if _cap(doc[j]):
                         last = j
                 else:
                     break
+            if i > 0 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start:
+                i -= 1  # "The Doon School", "The Craft" (a capitalised "The" inside a sentence)
             span = doc[i:last + 1]
             if len(span) > 1 or not tok.is_sent_start:
                 out.append(_make(text, span.start_char, span.end_char, EntityType.MISC, "propn"))
@@ -92,6 +95,22 @@ def syntax_spans(doc: "Doc") -> list[DetectedSpan]:
 
 def _cap(tok) -> bool:
     return tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADJ", "NUM", "X") or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+
+
+def _connects(doc: "Doc", k: int) -> bool:
+    """Whether the token at ``k`` starts one or two connectors followed by a capitalised word
+    ("of the Mexican Congress", "from the Crypt", "A-League")."""
+    n = len(doc)
+    tok = doc[k]
+    if tok.text in _TIGHT:
+        return k + 1 < n and not doc[k - 1].whitespace_ and not tok.whitespace_ and _cap(doc[k + 1])
+    if not (tok.lower_ in _CONNECT and tok.whitespace_) or k + 1 >= n:
+        return False
+    if tok.lower_ not in _ARTICLE_ONLY and _cap(doc[k + 1]):
+        return True
+    # two connectors: a preposition and an article ("of the", "from the"; not "and the")
+    return (tok.lower_ not in ("and", "'s", "’s", "'", "’") and k + 2 < n and doc[k + 1].lower_ in _ARTICLES
+            and doc[k + 1].whitespace_ and _cap(doc[k + 2]))
 
 
 def _cap_inside(tok) -> bool:
