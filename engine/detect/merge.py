@@ -73,6 +73,8 @@ def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:
     sources = frozenset().union(*(s.sources for s in group))
     gaz = [s for s in group if s.gaz_kind]
     gaz_best = max(gaz, key=lambda s: s.end - s.start) if gaz else None
+    if best.gaz_kind and any(s.ner_label == "compound" for s in group):
+        gaz_best = best  # "tennis coach": the role's kind, not the longer modifier's
     ner = [s for s in group if "ner" in s.sources and s.ner_label]
     inner = tuple(sorted({f"{s.entity_type.value}:{s.gaz_kind or s.ner_label or ''}" for s in group if s is not best}))
     return DetectedSpan(
