@@ -15,6 +15,8 @@ import re
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
 
+#: a sentence end written without a space ("… in 1958.Forbes was born …", "1913.She")
+_GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)])\.(?=[A-Z][a-z])")
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
 _OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
 
@@ -23,8 +25,22 @@ def _rank(span: DetectedSpan) -> tuple[int, int, int]:
     return (-(span.end - span.start), min(_PRIORITY.get(s, 9) for s in span.sources), span.start)
 
 
+def cut_at_sentence_glue(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Spans that ran over a sentence end written without a space, cut before its period
+    (NER reads "1958.Forbes" as one date; masking it would take the next sentence's subject)."""
+    out = []
+    for s in spans:
+        m = _GLUED_SENTENCE.search(text, s.start, s.end)
+        if m is None:
+            out.append(s)
+        elif text[s.start:m.start()].strip():
+            out.append(s.with_(end=m.start(), text=text[s.start:m.start()]))
+    return out
+
+
 def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     """One list of non-overlapping spans from several layers (see the module docstring)."""
+    layers = tuple(cut_at_sentence_glue(text, layer) for layer in layers)
     typed = [s for layer in layers for s in layer if "syntax" not in s.sources]
     parsed = [s for layer in layers for s in layer if "syntax" in s.sources]
     # a parse span that would glue two spans of the other layers together is dropped

@@ -114,6 +114,12 @@ def test_given_proper_noun_run_when_merged_then_glues_names_but_not_two_persons_
     assert [s.text for s in merged] == ["Tales from the Crypt", "John Smith", "Mary Jones"]
 
 
+def test_given_sentence_end_without_space_when_merged_then_span_stops_at_the_period():
+    text = "She appeared in films between 1919 and 1958.Forbes was born in Hornsey."
+    merged = merge_spans(text, [_span(text, "1958.Forbes", EntityType.DATETIME), _span(text, "Hornsey", EntityType.LOC)])
+    assert [s.text for s in merged] == ["1958", "Hornsey"]
+
+
 def test_given_role_compound_when_merged_then_one_span_typed_by_the_role():
     text = "She is a British tennis coach."
     compound = _span(text, "tennis coach", EntityType.DEM, "syntax", ner_label="compound")
