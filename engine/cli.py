@@ -675,6 +675,12 @@ app.command("train-detect")(train_detect_cmd)
 evaluate_app.command("detection")(evaluate_detection_cmd)
 bench_app.command("detect")(bench_detect_cmd)
 
+# --- Spark (issue 15): implementations in engine/spark/ ----------------------------------
+from engine.spark.cli import bench_spark_cmd, spark_app  # noqa: E402
+
+app.add_typer(spark_app, name="spark")
+bench_app.command("spark")(bench_spark_cmd)
+
 
 def main() -> None:
     """Console-script entry point."""
