@@ -121,8 +121,12 @@ def bench_spark_cmd(
     """Spark documents/s at each master on documents never seen before, with the session
     (JVM) start-up and the engine load on the workers measured separately."""
     from engine.spark.bench import bench_spark
+    from engine.spark.session import require_spark
 
     with _errors():
+        require_spark()
+        if not data.is_file():
+            fail(ValueError(f"no such file: {data}"))
         if store is not None and not store.is_dir():
             fail(ValueError(f"no such store directory: {store}"))
         typer.echo(json.dumps(bench_spark(data, store, [m.strip() for m in masters.split(",") if m.strip()],

@@ -95,11 +95,15 @@ def spark_kg_filter(spark, dump: str, out: str, *, partitions: int | None = None
     if path_exists(spark, out):
         raise DumpError(f"{out} exists; Spark writes a new directory of parts (remove it or choose another)", path=out)
     t0 = time.perf_counter()
-    reader = spark.read.option("lineSep", "\n")
-    if partitions:
-        size = max(1 << 20, _size(spark, files[0]) // partitions)
-        spark.conf.set("spark.sql.files.maxPartitionBytes", str(size))
-    rows = reader.text(files[0]).selectExpr("CAST(value AS BINARY) AS value").rdd.map(lambda r: r.value)
+    key = "spark.sql.files.maxPartitionBytes"
+    saved = spark.conf.get(key)
+    if partitions:  # splits of at most size/partitions bytes (of the compressed file), at least 64 kB
+        spark.conf.set(key, str(max(1 << 16, _size(spark, files[0]) // partitions)))
+    try:
+        df = spark.read.option("lineSep", "\n").text(files[0]).selectExpr("CAST(value AS BINARY) AS value")
+        rows = df.rdd.map(lambda r: r.value)  # planned now: the split size is fixed here
+    finally:
+        spark.conf.set(key, saved)
     results = rows.mapPartitionsWithIndex(filter_partition).persist(StorageLevel.MEMORY_AND_DISK)
     report = FilterReport(source=dump, out=out)
     try:
