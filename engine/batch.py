@@ -10,7 +10,7 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.docio import AtomicWriter, BadRecord, DocRecord, Skipped, read_documents, result_to_dict
+from engine.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
 from engine.errors import InputError
 from engine.io.cli_checks import plural
 from engine.types import SanitizeResult
@@ -136,4 +136,5 @@ def run_sanitize(
         pass
     finally:
         bar.close()
+    summary.bad.sort(key=lambda b: position_order(b[0]))  # in input order, whether found reading or sanitizing
     return summary

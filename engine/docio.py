@@ -96,6 +96,16 @@ def duplicate_reason(first_position: str) -> str:
     return f"duplicate document id (first at {first_position})"
 
 
+def position_order(position: str) -> int:
+    """The line (``file:line``) or index (``file#index``) of a position, for sorting records
+    of one file in input order (0 for a whole-file position)."""
+    for sep in (":", "#"):
+        head, _, tail = position.rpartition(sep)
+        if head and tail.isdigit():
+            return int(tail)
+    return 0
+
+
 def detect_format(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
