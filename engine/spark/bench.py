@@ -10,7 +10,9 @@ For each master, in its own session (so its own JVM):
    into a temporary directory, on engines with empty embedding caches (in memory only, no
    disk cache: documents never seen before, as ``bench sanitize``'s headline). Its
    ``documents_per_second`` is wall time including Spark's own passes (reading, the id
-   check, sorting, writing); ``worker_cpu_seconds`` is the CPU the workers spent.
+   check, sorting, writing); ``worker_cpu_seconds`` is the CPU the Python workers spent
+   sanitizing, ``jvm_cpu_seconds`` the JVM's (local mode: driver and executor) — on a
+   shared machine, documents per CPU second is the per-core figure.
 """
 
 from __future__ import annotations
@@ -46,6 +48,18 @@ def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line:
     yield index, _os.getpid(), time.perf_counter() - t0
 
 
+def _jvm_cpu_seconds() -> float:
+    """CPU seconds of the JVM pyspark launched (local mode: driver and executors), from /proc."""
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    try:
+        fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    except (AttributeError, OSError, ValueError, IndexError):
+        return 0.0
+
+
 def cores_of(master: str) -> int | None:
     """N of ``local[N]`` (``None`` for other masters)."""
     if master.startswith("local[") and master.endswith("]") and master[6:-1].isdigit():
@@ -72,7 +86,9 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
                 t1 = time.perf_counter()
                 loads = sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _load_engines(i, it, settings, lines[0])).collect()
                 loaded = time.perf_counter() - t1
+                jvm0 = _jvm_cpu_seconds()
                 result = spark_sanitize(spark, str(src), str(Path(tmp) / f"out-{len(out['results'])}"), settings, partitions=n)
+                jvm_cpu = _jvm_cpu_seconds() - jvm0
             cores = cores_of(master)
             dps = len(lines) / result.seconds
             out["results"][master] = {
@@ -87,6 +103,9 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
                     "worker_cpu_seconds": round(result.worker_cpu_seconds, 2),
                     "documents_per_worker_cpu_second": round(len(lines) / result.worker_cpu_seconds, 2) if result.worker_cpu_seconds else None,
                     "engine_builds_during_run": result.engine_loads,
+                    "jvm_cpu_seconds": round(jvm_cpu, 2),
+                    "documents_per_cpu_second_workers_and_jvm": round(len(lines) / (result.worker_cpu_seconds + jvm_cpu), 2)
+                    if result.worker_cpu_seconds + jvm_cpu > 0 else None,
                 },
                 "load_average_1min": [round(load0, 2), round(os.getloadavg()[0], 2)],
             }

@@ -111,7 +111,6 @@ def sanitize_partition(lines: Iterable[Line], settings: WorkerSettings, duplicat
     cpu0 = time.process_time()
     load = [0.0]
     pending: list[DocRecord] = []
-    held: list[BadRecord] = []  # bad records after the pending documents: reported in line order
 
     def flush() -> Iterator[tuple]:
         if pending:

@@ -1,7 +1,7 @@
 """Spark in local mode (slow: starts Java): the same output and bad records as ``taxogen
 sanitize``, the same kept triples as ``kg build``'s filter, and no JVM left behind.
 
-``TAXOGEN_SPARK_TEST_DOCS`` sets how many of the 75 shared documents are compared (default 12,
+``TAXOGEN_SPARK_TEST_DOCS`` sets how many of the 75 shared documents are compared (default 8,
 to keep CI short; the full 75 were compared when this was written, see the README).
 """
 
@@ -30,7 +30,7 @@ from kg.parallel import parallel_filter  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(java_binary() is None, reason="no Java (apt-get install openjdk-17-jre-headless)")]
 
-N_DOCS = int(os.environ.get("TAXOGEN_SPARK_TEST_DOCS", "12"))
+N_DOCS = int(os.environ.get("TAXOGEN_SPARK_TEST_DOCS", "8"))
 
 
 @pytest.fixture(scope="module")
@@ -124,10 +124,10 @@ def test_given_split_bz2_dump_with_sitelinks_and_bad_lines_then_parts_build_the_
     from kg.build import build_from_dump
 
     with gzip.open(seed_path, "rt", encoding="utf-8") as fh:
-        head = [next(fh) for _ in range(60_000)]
+        head = [next(fh) for _ in range(30_000)]
     about = [f"<https://en.wikipedia.org/wiki/X{i}> <http://schema.org/about> <http://www.wikidata.org/entity/Q{5 + i % 7}> .\n" for i in range(500)]
     junk = ["this is not a triple\n", "<http://a> <http://b> .\n"]
-    body = head[:20_000] + about[:250] + junk[:1] + head[20_000:] + about[250:] + junk[1:]
+    body = head[:12_000] + about[:250] + junk[:1] + head[12_000:] + about[250:] + junk[1:]
     dump = tmp_path / "dump.nt.bz2"
     dump.write_bytes(bz2.compress("".join(body).encode("utf-8"), compresslevel=1))  # 100 kB blocks: splittable
 
@@ -143,7 +143,7 @@ def test_given_split_bz2_dump_with_sitelinks_and_bad_lines_then_parts_build_the_
     from_parts = build_from_dump(tmp_path / "parts", tmp_path / "store-parts", progress=False)
     from_dump = build_from_dump(dump, tmp_path / "store-dump", progress=False)
     assert from_parts.triples == from_dump.triples and from_parts.kept == from_dump.kept
-    same = lambda index: {k: v for k, v in index.items() if k != "seconds"}  # noqa: E731
+    same = lambda index: {k: v for k, v in index.items() if k != "seconds"}
     assert same(from_parts.index) == same(from_dump.index)
     assert from_dump.index["prominence"] == "sitelinks"
     for name in ("prominence_qid.npy", "prominence.npy"):  # the prior from the same sitelinks
