@@ -29,10 +29,11 @@ from engine.spark.session import spark_session
 from engine.spark.store import StoreSpec
 
 
-def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line: str) -> Iterator[tuple[int, int, float]]:
+def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line: str) -> Iterator[tuple[int, int, float, float]]:
     """Build this worker's engine and sanitize one document (model, ranker and store pages
     loaded), then forget every cross-document cache: the run starts from unseen documents."""
     import os as _os
+    import resource
 
     from engine.batch import sanitize_batch
     from engine.docio import DocRecord, jsonl_record
@@ -45,7 +46,7 @@ def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line:
         sanitize_batch(engine, [rec], overlap=settings.overlap)
     engine._embedder.clear_memory()
     empty_caches(engine)
-    yield index, _os.getpid(), time.perf_counter() - t0
+    yield index, _os.getpid(), time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _jvm_cpu_seconds() -> float:
@@ -94,7 +95,8 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
             out["results"][master] = {
                 "session_start_seconds": round(started, 2),
                 "engine_load_seconds": round(loaded, 2),
-                "python_workers": len({pid for _, pid, _ in loads}),
+                "python_workers": len({pid for _, pid, _, _ in loads}),
+                "worker_peak_rss_mb": max(round(max(rss for _, _, _, rss in loads)), result.worker_peak_rss_mb),
                 "partitions": result.partitions,
                 "run": {
                     "documents": result.run.documents, "mentions": result.run.mentions, "bad_records": len(result.run.bad),

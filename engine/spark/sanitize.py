@@ -59,6 +59,7 @@ class SparkRunSummary:
     seconds: float
     worker_cpu_seconds: float = 0.0
     engine_loads: list[float] = field(default_factory=list)  # seconds each engine build took on a worker
+    worker_peak_rss_mb: float = 0.0  # the largest Python worker (engine included)
 
 
 # --- executors ------------------------------------------------------------------------------
@@ -107,7 +108,7 @@ def _records(lines: Iterable[Line], duplicates: dict[tuple[int, str], tuple[int,
 def sanitize_partition(lines: Iterable[Line], settings: WorkerSettings, duplicates: dict) -> Iterator[tuple]:
     """Sanitize one range of lines. Yields, in input order, ``("doc", json_line, position,
     mentions, failed, merged_notes)`` and ``("bad", position, reason)``; last a
-    ``("stats", cpu_seconds, engine_load_seconds)`` entry."""
+    ``("stats", cpu_seconds, engine_load_seconds, peak_rss_mb)`` entry."""
     cpu0 = time.process_time()
     load = [0.0]
     pending: list[DocRecord] = []
@@ -133,7 +134,9 @@ def sanitize_partition(lines: Iterable[Line], settings: WorkerSettings, duplicat
         if len(pending) >= settings.batch:
             yield from flush()
     yield from flush()
-    yield ("stats", time.process_time() - cpu0, load[0])
+    import resource
+
+    yield ("stats", time.process_time() - cpu0, load[0], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
 def _summarize(entries: Iterable[tuple]) -> Iterator[tuple]:
@@ -218,7 +221,7 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
     results = ordered.mapPartitions(lambda it: sanitize_partition(it, settings, dup.value)).persist(StorageLevel.MEMORY_AND_DISK)
     try:
         summary = RunSummary()
-        cpu, loads = 0.0, []
+        cpu, loads, rss = 0.0, [], 0.0
         for entry in results.mapPartitions(_summarize).collect():  # partitions in order, each in line order
             if entry[0] == "doc":
                 _, _, position, mentions, failed, merged = entry
@@ -230,6 +233,7 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
                 summary.bad.append((entry[1], entry[2]))
             else:
                 cpu += entry[1]
+                rss = max(rss, entry[3])
                 if entry[2]:
                     loads.append(round(entry[2], 2))
         if summary.documents:
@@ -237,7 +241,7 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
     finally:
         results.unpersist()
         dup.destroy()
-    return SparkRunSummary(summary, files, n, time.perf_counter() - t0, cpu, loads)
+    return SparkRunSummary(summary, files, n, time.perf_counter() - t0, cpu, loads, round(rss))
 
 
 def main(argv: list[str] | None = None) -> None:
