@@ -31,7 +31,7 @@ class RunSummary:
         self.documents += 1
         self.mentions += len(result.replacements)
         self.failed_spans += len(result.errors)
-        self.merged += [(position, rep.note) for rep in result.replacements if "merged overlapping" in rep.note]
+        self.merged += [(position, note) for note in merged_notes(result)]
 
     def report(self, source: object, target: object, annotator: str | None = None) -> tuple[list[str], str]:
         """What ``taxogen sanitize`` prints for one file: stderr lines (bad records, notes), then
@@ -49,6 +49,11 @@ class _Abort(Exception):
 
 class _Empty(Exception):
     pass
+
+
+def merged_notes(result: SanitizeResult) -> list[str]:
+    """The notes of mentions merged from overlapping ones (reported as ``note POSITION: …``)."""
+    return [rep.note for rep in result.replacements if "merged overlapping" in rep.note]
 
 
 def sanitize_batch(engine, docs: Sequence[DocRecord], *, overlap: str = "merge") -> list[SanitizeResult | BadRecord]:

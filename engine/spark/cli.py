@@ -26,11 +26,17 @@ def resolve_master(master: Optional[str]) -> Optional[str]:
 
 
 def short_error(exc: BaseException) -> str:
-    """One line from a Spark/py4j failure (its Java stack trace is left out)."""
-    text = str(exc).strip()
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith(("at ", "Traceback", "File ")) and "An error occurred while calling" not in line:
+    """One line from a Spark/py4j failure: the Python error an executor raised when there is
+    one (``module.Error: message``), else the first line that is not a stack frame."""
+    import re
+
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    python = [m.group(1) for line in lines if (m := re.match(r"^((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception): .+)$", line))
+              and not line.startswith(("org.", "java.", "py4j.", "scala."))]
+    if python:
+        return python[-1][:400]
+    for line in lines:
+        if not line.startswith(("at ", "Traceback", "File ")) and "An error occurred while calling" not in line:
             return line[:400]
     return type(exc).__name__
 

@@ -26,11 +26,12 @@ Run it with ``taxogen spark sanitize IN OUT --master …``, or on a cluster with
 
 from __future__ import annotations
 
+import resource
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from engine.batch import RunSummary, result_line, sanitize_batch
+from engine.batch import RunSummary, merged_notes, result_line, sanitize_batch
 from engine.docio import BadRecord, DocRecord, duplicate_reason, jsonl_record
 from engine.errors import InputError
 from engine.io.contract import OVERLAP_POLICIES
@@ -121,8 +122,7 @@ def sanitize_partition(lines: Iterable[Line], settings: WorkerSettings, duplicat
                 if isinstance(r, BadRecord):
                     yield ("bad", r.position, r.reason)
                     continue
-                merged = [rep.note for rep in r.replacements if "merged overlapping" in rep.note]
-                yield ("doc", result_line(d.doc_id, r), d.position, len(r.replacements), len(r.errors), merged)
+                yield ("doc", result_line(d.doc_id, r), d.position, len(r.replacements), len(r.errors), merged_notes(r))
         pending.clear()
 
     for _, rec in _records(lines, duplicates):
@@ -134,8 +134,6 @@ def sanitize_partition(lines: Iterable[Line], settings: WorkerSettings, duplicat
         if len(pending) >= settings.batch:
             yield from flush()
     yield from flush()
-    import resource
-
     yield ("stats", time.process_time() - cpu0, load[0], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
