@@ -56,16 +56,23 @@ def require_spark() -> None:
 @contextmanager
 def spark_session(master: str | None = "local[2]", *, app: str = "taxogen", conf: Mapping[str, str] | None = None) -> Iterator["SparkSession"]:  # noqa: F821
     """A Spark session for the ``with`` block; stopped afterwards, and a JVM this process
-    launched (local mode) is shut down too."""
+    launched (local mode) is shut down too. ``master=None``: spark-submit's master, and its
+    ``--conf`` settings take precedence over :data:`DEFAULT_CONF`."""
     require_spark()
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers run this interpreter (the venv)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName(app)
+    settings = {**DEFAULT_CONF, **(conf or {})}
     if master:
         builder = builder.master(master)
-    for key, value in {**DEFAULT_CONF, **(conf or {})}.items():
+    else:  # under spark-submit: its --conf settings win over our defaults
+        from pyspark import SparkConf
+
+        given = SparkConf()  # spark-submit's settings (the JVM is already running)
+        settings = {k: v for k, v in settings.items() if k in (conf or {}) or not given.contains(k)}
+    for key, value in settings.items():
         builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
