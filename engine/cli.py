@@ -440,7 +440,7 @@ def sanitize(
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
     from engine.batch import run_sanitize
-    from engine.io.cli_checks import plural, sanitize_pairs
+    from engine.io.cli_checks import sanitize_pairs
     from kg.procs import exit_on_signals
 
     try:
@@ -458,18 +458,15 @@ def sanitize(
             except OSError as exc:  # checked up front, but the disk can fill or permissions change
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return
-            for pos, reason in summary.bad:
-                typer.echo(f"bad record {pos}: {reason}", err=True)
-            for pos, note in summary.merged:
-                typer.echo(f"note {pos}: {note}", err=True)
+            err_lines, line = summary.report(src, dst, annotator)
+            for text in err_lines:
+                typer.echo(text, err=True)
             if summary.aborted:
                 typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
                 raise typer.Exit(1)
             if summary.documents == 0:
                 empty.append(src)
-            skipped = f", {plural(len(summary.skipped), 'document')} not annotated by {annotator} left out" if summary.skipped else ""
-            typer.echo(f"{src} → {dst}: {plural(summary.documents, 'document')}, {plural(summary.mentions, 'mention')}, "
-                       f"{plural(len(summary.bad), 'bad record')} skipped{skipped}, {plural(summary.failed_spans, 'span')} failed closed")
+            typer.echo(line)
     if empty:
         fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
                         "no output written for it"))
@@ -677,6 +674,12 @@ app.command("detect")(detect_cmd)
 app.command("train-detect")(train_detect_cmd)
 evaluate_app.command("detection")(evaluate_detection_cmd)
 bench_app.command("detect")(bench_detect_cmd)
+
+# --- Spark (issue 15): implementations in engine/spark/ ----------------------------------
+from engine.spark.cli import bench_spark_cmd, spark_app  # noqa: E402
+
+app.add_typer(spark_app, name="spark")
+bench_app.command("spark")(bench_spark_cmd)
 
 
 def main() -> None:

@@ -74,6 +74,38 @@ def document_from_dict(d: Any, position: str, default_id: str) -> DocRecord:
     return DocRecord(doc_id or default_id, text, mentions, position)
 
 
+def jsonl_record(line: bytes | str, name: str, no: int) -> DocRecord | BadRecord | None:
+    """Line ``no`` (from 1) of the JSON-lines file ``name``: a document, a bad record, or
+    ``None`` for a blank line. The position is ``name:no``; the default id ``stem-no``.
+
+    The one reader of a JSONL line: ``taxogen sanitize`` and ``taxogen spark sanitize``
+    (:mod:`engine.spark.sanitize`) both parse through it. Duplicate ids are checked by
+    the caller, who sees the whole file.
+    """
+    if not line.strip():
+        return None
+    pos = f"{name}:{no}"
+    try:
+        return document_from_dict(contract.parse_json(line), pos, f"{Path(name).stem}-{no}")
+    except InputError as exc:
+        return BadRecord(pos, str(exc))
+
+
+def duplicate_reason(first_position: str) -> str:
+    """The reason of a :class:`BadRecord` whose id was seen before, at ``first_position``."""
+    return f"duplicate document id (first at {first_position})"
+
+
+def position_order(position: str) -> int:
+    """The line (``file:line``) or index (``file#index``) of a position, for sorting records
+    of one file in input order (0 for a whole-file position)."""
+    for sep in (":", "#"):
+        head, _, tail = position.rpartition(sep)
+        if head and tail.isdigit():
+            return int(tail)
+    return 0
+
+
 def detect_format(path: Path) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
@@ -108,19 +140,15 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
     def checked(rec: DocRecord) -> DocRecord | BadRecord:
         first = seen.setdefault(rec.doc_id, rec.position)
         if first != rec.position:
-            return BadRecord(rec.position, f"duplicate document id (first at {first})")
+            return BadRecord(rec.position, duplicate_reason(first))
         return rec
 
     if fmt == "jsonl":
         with open(p, "rb") as fh:
             for no, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                pos = f"{p.name}:{no}"
-                try:
-                    yield checked(document_from_dict(contract.parse_json(line), pos, f"{p.stem}-{no}"))
-                except InputError as exc:
-                    yield BadRecord(pos, str(exc))
+                rec = jsonl_record(line, p.name, no)
+                if rec is not None:
+                    yield checked(rec) if isinstance(rec, DocRecord) else rec
         return
     try:
         data = contract.parse_json(p.read_bytes())
