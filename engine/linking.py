@@ -186,7 +186,7 @@ class Linker:
         self.max_links = max_links
         self.approx_threshold = approx_threshold
         self.max_ranked = 64
-        self._ancestors: dict[str, frozenset[str]] = {}
+        self._ancestors: dict[tuple[str, int], frozenset[str]] = {}  # (item, hops) → classes above
         self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
 
     # --- public -------------------------------------------------------------------------
@@ -249,9 +249,12 @@ class Linker:
         self._ancestors.clear()
 
     def ancestors(self, qid: str, hops: int = 6) -> frozenset[str]:
-        """Classes above ``qid`` over P31/P279 within ``hops`` (cached)."""
-        if qid in self._ancestors:
-            return self._ancestors[qid]
+        """Classes above ``qid`` over P31/P279 within ``hops`` (cached per item and hops: a
+        set cached for 3 hops must not answer a 6-hop question, or a document's links would
+        depend on what the process linked before)."""
+        cached = self._ancestors.get((qid, hops))
+        if cached is not None:
+            return cached
         seen: set[str] = set()
         frontier = [qid]
         for _ in range(hops):
@@ -267,7 +270,7 @@ class Linker:
                 break
         result = frozenset(seen)
         if len(self._ancestors) < 200_000:
-            self._ancestors[qid] = result
+            self._ancestors[(qid, hops)] = result
         return result
 
     # --- methods ------------------------------------------------------------------------
