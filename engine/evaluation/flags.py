@@ -101,9 +101,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def is_class_label(label: str) -> bool:
-    """A lower-case common-noun phrase (not a date phrase, number, mask or placeholder)."""
+    """A lower-case common-noun phrase (not a date phrase, number, mask or placeholder:
+    "age X" and "X years" are rule outputs with a number placeholder)."""
     label = label.strip()
-    if not label or not label[0].islower() or any(ch.isdigit() for ch in label):
+    if not label or not label[0].islower() or any(ch.isdigit() for ch in label) or re.search(r"\bX\b", label):
         return False
     return not label.lower().startswith(("date in", "the ", "a ", "an "))
 

@@ -171,6 +171,7 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
     ("He lived there in the 1980s and the 1990s.", ["1980s", "1990s"]),
     ("He played college basketball for *** and a university.", ["***", "university"]),
     ("She studied law and politics at *** or a university.", ["***", "university"]),
+    ("She made her screen debut at age X in a leading role.", ["age X"]),
 ])
 def test_given_readable_sentence_then_nothing_is_flagged(sentence, labels):
     assert flag_text(sentence, regions_of(sentence, *labels)) == []
