@@ -256,7 +256,8 @@ class Trainer:
             self.items = served.items
             builder = FeatureBuilder(engine.embedder, groups=groups, graph=engine.graph_stats)
             self.table = FeatureTable.build(builder, self.items)
-            self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped)}
+            self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped),
+                            "mapped_to_ancestor": dict(served.mapped)}
         else:
             from engine.training import prepare
 

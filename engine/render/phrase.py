@@ -303,7 +303,8 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
         if slot.sentence_start and not slot.prev:
             return Rendered(label, len(before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{label}'")
-        listed = not slot.prev and before.rstrip().endswith((",", " and", " or"))  # "in a country, [a] city"
+        # "in a country, [a] city"; "for *** and [a] university"
+        listed = (not slot.prev and before.rstrip().endswith((",", " and", " or"))) or prev in ("and", "or")
         two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
         after_verb = _is_verb(prev) and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
         if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:

@@ -94,6 +94,8 @@ CASES = [
     ("She played in the Baltic leagues.", [("Baltic", "LOC")], {"Baltic": "countries bordering the Baltic Sea"},
      "She played in the leagues."),
     ("Oslo is big.", [("Oslo", "LOC")], {"Oslo": "city"}, "A city is big."),
+    ("He played college basketball for Duke and Cal State Fullerton.", [("Duke", "ORG"), ("Cal State Fullerton", "ORG")],
+     {"Duke": MASK, "Cal State Fullerton": "university"}, "He played college basketball for *** and a university."),
     ("He is an MP.", [("MP", "DEM")], {"MP": "member of parliament"}, "He is a member of parliament."),
     # *** or a class label in a modifier slot
     ("She is a Norwegian earth scientist.", [("Norwegian", "DEM")], {"Norwegian": MASK}, "She is an earth scientist."),
