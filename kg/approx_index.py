@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
+from functools import lru_cache
 from collections.abc import Iterable, Iterator
 
 #: The normalised edit distance the segment index is built for (the linker's ``approx_threshold``).
@@ -37,7 +38,8 @@ def max_edits(n: int, threshold: float) -> int:
     return d
 
 
-def segments(length: int, threshold: float = APPROX_THRESHOLD) -> list[tuple[int, int]]:
+@lru_cache(maxsize=4096)
+def segments(length: int, threshold: float = APPROX_THRESHOLD) -> tuple[tuple[int, int], ...]:
     """The even partition of a name of ``length`` characters: ``(start, size)`` of its
     ``max_edits(length) + 1`` segments (the last ``length mod k`` one character longer)."""
     k = min(max_edits(length, threshold) + 1, max(length, 1))
@@ -47,7 +49,7 @@ def segments(length: int, threshold: float = APPROX_THRESHOLD) -> list[tuple[int
         size = base + (1 if i >= k - extra else 0)
         out.append((start, size))
         start += size
-    return out
+    return tuple(out)
 
 
 def seg_hash(length: int, i: int, text: str) -> int:
@@ -58,8 +60,9 @@ def seg_hash(length: int, i: int, text: str) -> int:
 def name_rows(key_id: int, name: str, threshold: float = APPROX_THRESHOLD) -> Iterator[tuple[int, int]]:
     """The index rows ``(hash, id)`` of one name."""
     n = len(name)
+    crc = zlib.crc32
     for i, (start, size) in enumerate(segments(n, threshold)):
-        yield seg_hash(n, i, name[start : start + size]), key_id
+        yield ((((n << 6) | min(i, 63)) << 32) | crc(name[start : start + size].encode("utf-8"))), key_id
 
 
 def probe_hashes(key: str, threshold: float, built_for: float = APPROX_THRESHOLD) -> list[int]:
