@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import sqlite3
 import zlib
-from functools import lru_cache
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 #: The normalised edit distance the segment index is built for (the linker's ``approx_threshold``).
 APPROX_THRESHOLD = 0.15

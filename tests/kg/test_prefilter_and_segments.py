@@ -21,7 +21,14 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg import DumpError, DumpReport, read_dump
-from kg.approx_index import APPROX_THRESHOLD, build_segments, candidates, max_edits, probe_hashes, segments
+from kg.approx_index import (
+    APPROX_THRESHOLD,
+    build_segments,
+    candidates,
+    max_edits,
+    probe_hashes,
+    segments,
+)
 from kg.parallel import parallel_filter, prefilter_available
 from tests.conftest import FIXTURES
 
