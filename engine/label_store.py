@@ -7,7 +7,10 @@ start-up reads nothing and memory does not grow with the number of labels:
 
 - exact, alias, normalised, contained and demonym lookups: one B-tree lookup each
   (``names (key, kind, qid)``);
-- approximate (normalised edit distance below a threshold): the q-gram lemma bounds the
+- approximate (normalised edit distance below a threshold): the segment index
+  (:mod:`kg.approx_index`) yields every name that can be within the threshold in a few
+  B-tree seeks, and rapidfuzz computes the distance of each. Indices written before it
+  hold an FTS5 trigram index instead, read as follows. The q-gram lemma bounds the
   edit distance ``d`` a candidate of a key of ``n`` characters can have (``d < t·(n+d)``)
   and says that such a candidate shares at least ``n - 2 - 3d`` of the key's ``n - 2``
   trigrams; it misses at most ``3d`` distinct trigrams, so of ``3d + 1`` disjoint groups of
@@ -33,6 +36,7 @@ import pyoxigraph as ox
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from kg.approx_index import candidates, max_edits
 from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, fold, require_index
 from kg.indexed import CACHE_GRAPH_PREFIX
 from kg.store import KGStore
@@ -127,6 +131,7 @@ class SqliteLabelIndex:
         self._name_cache: _Cache = _Cache()
         self._main_cache: _Cache = _Cache()
         self._freq_cache: _Cache = _Cache()
+        self._segments = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'segs'").fetchone() is not None
 
     @classmethod
     def from_store(cls, kg: KGStore) -> "SqliteLabelIndex":
@@ -217,6 +222,17 @@ class SqliteLabelIndex:
 
     def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
         """Names within ``threshold`` normalised edit distance of ``key``, best first: ``(distance, name)``."""
+        if self._segments:
+            n = len(key)
+            d_max = max_edits(n, threshold)
+            cands = candidates(self._db, key, threshold)
+            cands += [k for table in (self.labels, self.aliases) for k in table.added if abs(len(k) - n) <= d_max]
+            found = process.extract(key, cands, scorer=Levenshtein.normalized_distance, score_cutoff=threshold, limit=None)
+            return sorted({(d, cand) for cand, d, _ in found if d < threshold})[:limit]
+        return self._approximate_fts(key, threshold, limit)
+
+    def _approximate_fts(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
+        """The same from an FTS5 trigram index (indices written before the segment index)."""
         n = len(key)
         d_max = 0
         while d_max + 1 < threshold * (n + d_max + 1):
