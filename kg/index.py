@@ -19,7 +19,7 @@ had ``schema:about`` lines, otherwise the number of kept statements pointing at 
 
 :func:`build_index` writes the indices (bounded memory: edges are streamed in chunks;
 SQLite sorts on disk); :func:`has_index` tells whether a store has them; the readers are
-:class:`kg.indexed.IndexedTaxonomy` and :class:`engine.label_store.SqliteLabelIndex`.
+:class:`kg.indexed.IndexedTaxonomy` and :class:`engine.generate.label_store.SqliteLabelIndex`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ _CHUNK = 1 << 22
 
 
 def fold(text: str) -> str:
-    """Case- and whitespace-folded text (the same folding as :func:`engine.linking.fold`)."""
+    """Case- and whitespace-folded text (the same folding as :func:`engine.generate.linking.fold`)."""
     text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     return " ".join(text.lower().split())
 

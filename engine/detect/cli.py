@@ -24,7 +24,7 @@ def _say(msg: str) -> None:
 
 def _texts(path: Path) -> list[tuple[str, str]]:
     """(id, text) of every document of a .txt, .json, .jsonl or WikiReplace file."""
-    from engine.docio import BadRecord, read_documents
+    from engine.io.docio import BadRecord, read_documents
 
     out = []
     for rec in read_documents(path):
@@ -188,7 +188,7 @@ def _gold(data: Path):
     """The annotated documents of a WikiReplace file, or exit 1 with one line."""
     from engine.detect.evaluate import gold_documents
     from engine.errors import SanitizerError
-    from engine.wikireplace import load_wikireplace
+    from engine.io.wikireplace import load_wikireplace
     from kg.cli import fail
 
     try:

@@ -36,7 +36,7 @@ from engine.detect.candidates import Candidates
 from engine.detect.decide import Decider, gold_label
 from engine.detect.ner import ner_spans
 from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRDocument, WRMention
+from engine.io.wikireplace import WRDocument, WRMention
 
 MASKED = (IdentifierType.DIRECT, IdentifierType.QUASI)
 Span3 = tuple[int, int, str]  # start, end, predicted entity type

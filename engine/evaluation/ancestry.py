@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Sequence
 
-from engine.linking import fold
+from engine.generate.linking import fold
 from engine.types import MASK, Candidate
 
 #: How many ``P279`` steps up from the annotators' class are searched.

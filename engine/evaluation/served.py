@@ -1,7 +1,7 @@
 """Training items from the product's own ladders ("train on what is served").
 
 For every annotated mention of a WikiReplace document, the ladder and the ranker's
-view (:class:`engine.features.RankItem`) are built exactly as ``Engine.sanitize``
+view (:class:`engine.select.features.RankItem`) are built exactly as ``Engine.sanitize``
 builds them — same candidate sources, document state, sentence and document facts —
 and the annotators' choice is mapped onto our rungs with
 :func:`engine.evaluation.labels.map_selection` (equivalent labels included). A mention
@@ -28,9 +28,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from engine.features import DEFAULT_GROUPS, FeatureBuilder, RankItem
+from engine.select.features import DEFAULT_GROUPS, FeatureBuilder, RankItem
 from engine.types import EntityType, Mention
-from engine.wikireplace import WRDocument, load_wikireplace
+from engine.io.wikireplace import WRDocument, load_wikireplace
 
 SERVED_ROUNDS = 40
 
@@ -66,10 +66,10 @@ class ServedItems:
 def prepare_document(engine, text: str, mentions: Sequence[Mention]) -> dict:
     """The sanitizer's own preparation step (ladders and rank items per mention index).
 
-    Goes through :class:`engine.sanitize.DocumentSanitizer` so that training sees what
+    Goes through :class:`engine.render.sanitize.DocumentSanitizer` so that training sees what
     serving sees; returns its dict (``mentions``, ``ladders``, ``items``).
     """
-    from engine.sanitize import DocumentSanitizer, SanitizeOptions
+    from engine.render.sanitize import DocumentSanitizer, SanitizeOptions
 
     opts = SanitizeOptions()
     return DocumentSanitizer(engine, opts)._prepare(text, list(mentions), opts)
@@ -118,12 +118,12 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
 
 
 def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = DEFAULT_GROUPS):
-    """:class:`engine.training.PreparedData` of served-ladder items: what ``taxogen train``
+    """:class:`engine.select.training.PreparedData` of served-ladder items: what ``taxogen train``
     fits by default (features from the same builder as ``Engine.rank_items``)."""
     import time
 
-    from engine.selection import FeatureTable
-    from engine.training import PreparedData
+    from engine.select.selection import FeatureTable
+    from engine.select.training import PreparedData
 
     t0 = time.perf_counter()
     docs = load_wikireplace(data)

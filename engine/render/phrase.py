@@ -28,7 +28,7 @@ label as a modifier    group politician" → "a politician"): a modifier says li
 Words are classified with lemminflect's English lexicon (is the next word a noun or
 adjective, or a verb? is a noun plural?) — a small pure-Python library that ships its
 lexicon and loads in under a second; articles follow the spelling rules of
-:func:`engine.readability.indefinite_article` ("an MP", "a university", "an hour").
+:func:`engine.render.readability.indefinite_article` ("an MP", "a university", "an hour").
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from engine.readability import at_sentence_start, capitalise
-from engine.readability import indefinite_article as _indefinite_article
+from engine.render.readability import at_sentence_start, capitalise
+from engine.render.readability import indefinite_article as _indefinite_article
 from engine.types import MASK, Candidate
 
 GRAPH_SOURCES = ("P31", "P279", "P8225", "P361")

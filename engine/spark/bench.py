@@ -35,8 +35,8 @@ def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line:
     import os as _os
     import resource
 
-    from engine.batch import sanitize_batch
-    from engine.docio import DocRecord, jsonl_record
+    from engine.io.batch import sanitize_batch
+    from engine.io.docio import DocRecord, jsonl_record
     from engine.scale import empty_caches
 
     t0 = time.perf_counter()

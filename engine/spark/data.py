@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from engine.docio import DocRecord, read_documents
+from engine.io.docio import DocRecord, read_documents
 from engine.types import Mention
 
 

@@ -6,19 +6,19 @@ The job, in order:
 1. List the input files (a file, a directory or a glob; any Hadoop file system: local,
    ``hdfs://``, ``s3a://``) and read each one's lines as raw bytes with their line numbers
    (``spark.read.text`` split on ``\\n`` only, cast to binary, ``zipWithIndex``): a line is
-   parsed by :func:`engine.docio.jsonl_record`, the reader of ``taxogen sanitize``, so
+   parsed by :func:`engine.io.docio.jsonl_record`, the reader of ``taxogen sanitize``, so
    positions (``file:line``), default ids and bad-record reasons are the same; invalid
    UTF-8 reaches the parser as the bytes it is.
 2. Find repeated document ids per file (a small ``reduceByKey`` over ids only): every
    repeat after the first is a bad record, as in the CLI.
 3. Sort the lines by (file, line) into ``partitions`` ranges and sanitize each range with
-   :func:`engine.batch.sanitize_batch` in batches of ``batch`` documents, on an engine
+   :func:`engine.io.batch.sanitize_batch` in batches of ``batch`` documents, on an engine
    built once per Python worker (:func:`worker_engine`).
 4. Collect the per-partition counts and bad records to the driver, then write the
    documents' JSON lines, in input order, as ``OUT/part-00000`` … (``saveAsTextFile``).
 
 With one input file, ``cat OUT/part-*`` equals the file ``taxogen sanitize IN --out FILE``
-writes, and the driver prints the same report lines (:meth:`engine.batch.RunSummary.report`).
+writes, and the driver prints the same report lines (:meth:`engine.io.batch.RunSummary.report`).
 Run it with ``taxogen spark sanitize IN OUT --master …``, or on a cluster with
 ``spark-submit --master spark://… $(python -c 'import engine.spark.sanitize as m; print(m.__file__)') IN OUT [options]``
 (see :func:`main`; the master then comes from spark-submit).
@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from engine.batch import RunSummary, merged_notes, result_line, sanitize_batch
-from engine.docio import BadRecord, DocRecord, duplicate_reason, jsonl_record
+from engine.io.batch import RunSummary, merged_notes, result_line, sanitize_batch
+from engine.io.docio import BadRecord, DocRecord, duplicate_reason, jsonl_record
 from engine.errors import InputError
 from engine.io.contract import OVERLAP_POLICIES
 from engine.spark.store import StoreSpec
@@ -84,7 +84,7 @@ def worker_engine(settings: WorkerSettings) -> tuple[Any, float]:
         overrides["privacy.k"] = settings.k
     engine = Engine.from_config(None, store=settings.store.local_path(), **overrides)
     if not settings.disk_cache:
-        from engine.embeddings import Embedder
+        from engine.select.embeddings import Embedder
 
         engine._embedder = Embedder(None)
     _ENGINES[settings] = engine

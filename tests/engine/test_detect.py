@@ -14,9 +14,9 @@ from engine.detect.gazetteer import Gazetteer, GazetteerEntry, store_entries
 from engine.detect.merge import merge_spans
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
-from engine.docio import read_documents
+from engine.io.docio import read_documents
 from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRMention
+from engine.io.wikireplace import WRMention
 
 
 def _span(text: str, part: str, etype: EntityType, source: str = "ner", **kw) -> DetectedSpan:

@@ -1,7 +1,7 @@
 import pytest
 
 from engine.engine import Engine
-from engine.linking import fold, normalised_forms
+from engine.generate.linking import fold, normalised_forms
 from engine.types import EntityType, LinkMethod, Span
 from tests.conftest import tiny_store
 

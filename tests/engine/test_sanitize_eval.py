@@ -9,7 +9,7 @@ from engine.evaluation.flags import FLAG_NAMES, Region, count_sentences, flag_te
 from engine.evaluation.labels import canonical, equivalent, map_selection, rung_index
 from engine.evaluation.sanitize_eval import LeakChecker, MentionScore, SanitizeEvaluation, score_document
 from engine.types import EntityType as T, IdentifierType as I, Mention, Replacement, SanitizeResult
-from engine.wikireplace import WRDocument, WRMention
+from engine.io.wikireplace import WRDocument, WRMention
 
 
 # --- label mapping -----------------------------------------------------------------------

@@ -13,8 +13,8 @@ from engine.engine import Engine
 from engine.evaluation.labels import canonical
 from engine.types import Mention
 from engine.evaluation.served import prepare_document, served_items
-from engine.features import ALL_GROUPS, FeatureBuilder
-from engine.wikireplace import load_wikireplace
+from engine.select.features import ALL_GROUPS, FeatureBuilder
+from engine.io.wikireplace import load_wikireplace
 
 pytestmark = pytest.mark.slow
 

@@ -237,7 +237,7 @@ def test_given_demo_with_shipped_model_then_no_raw_date_rungs_or_double_masks(sa
     import json
     from importlib import resources
 
-    from engine.docio import document_from_dict
+    from engine.io.docio import document_from_dict
 
     raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
     doc = document_from_dict(raw, "demo", "demo")

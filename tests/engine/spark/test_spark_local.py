@@ -18,8 +18,8 @@ import pytest
 
 pytest.importorskip("pyspark")
 
-from engine.batch import run_sanitize  # noqa: E402
-from engine.docio import position_order  # noqa: E402
+from engine.io.batch import run_sanitize  # noqa: E402
+from engine.io.docio import position_order  # noqa: E402
 from engine.engine import Engine  # noqa: E402
 from engine.spark.data import wikireplace_jsonl  # noqa: E402
 from engine.spark.kgfilter import spark_kg_filter  # noqa: E402

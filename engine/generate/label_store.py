@@ -1,7 +1,7 @@
 """The linker's label index over a store's ``index/labels.sqlite`` (see :mod:`kg.index`).
 
-:class:`SqliteLabelIndex` offers what :class:`engine.linking.Linker` asks of
-:class:`engine.linking.LabelIndex` — ``lookup`` (exact label, then alias), ``demonyms``,
+:class:`SqliteLabelIndex` offers what :class:`engine.generate.linking.Linker` asks of
+:class:`engine.generate.linking.LabelIndex` — ``lookup`` (exact label, then alias), ``demonyms``,
 ``main_label``, ``labels``, ``add``, ``approximate`` — from SQLite, opened read-only, so
 start-up reads nothing and memory does not grow with the number of labels:
 
@@ -275,7 +275,7 @@ def open_label_index(kg: KGStore):
     """The linker's label index: ``index/labels.sqlite`` of an on-disk store (:class:`KGError`
     when it has none), every label read into memory for an in-memory store."""
     if kg.path is None:
-        from engine.linking import LabelIndex
+        from engine.generate.linking import LabelIndex
 
         return LabelIndex.from_store(kg)
     return SqliteLabelIndex.from_store(kg)

@@ -34,8 +34,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from engine.embeddings import Embedder
-from engine.sources.datetime import datetime_ladder
+from engine.select.embeddings import Embedder
+from engine.generate.sources.datetime import datetime_ladder
 from engine.types import MASK, EntityType, IdentifierType
 
 #: Words kept on each side of the span in the context used for sentence embeddings.

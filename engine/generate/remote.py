@@ -15,7 +15,7 @@ import logging
 from kg.chains import ChainIndex, PreloadedTaxonomy
 from kg.errors import EndpointError
 from kg.remote_cache import FetchResult, RemoteTaxonomy
-from engine.linking import LabelIndex, Linker, normalised_forms
+from engine.generate.linking import LabelIndex, Linker, normalised_forms
 
 log = logging.getLogger(__name__)
 

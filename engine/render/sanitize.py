@@ -28,15 +28,15 @@ from enum import Enum
 from typing import Sequence
 
 from engine.errors import InputError
-from engine.features import DocumentFacts
+from engine.select.features import DocumentFacts
 from engine.io.spans import snap_to_graphemes, widen_to_words
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document
-from engine.sources.base import DocumentState
+from engine.generate.sources.base import DocumentState
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, SanitizeResult, ScoredCandidate, Skipped, Span,
 )
-from engine.wikireplace import SentenceIndex
+from engine.io.wikireplace import SentenceIndex
 
 log = logging.getLogger(__name__)
 

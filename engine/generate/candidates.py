@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.sources.base import DocumentState
-from engine.sources.registry import SourceRegistry
+from engine.generate.sources.base import DocumentState
+from engine.generate.sources.registry import SourceRegistry
 from engine.types import MASK, Candidate, Ladder, Span
 
 

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from engine.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
+from engine.io.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
 from engine.errors import InputError
 from engine.io.cli_checks import plural
 from engine.types import SanitizeResult

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.sources.numbers import is_number_token
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.sources.numbers import is_number_token
 from engine.types import Candidate, Span
 
 UNITS = frozenset(

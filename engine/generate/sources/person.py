@@ -12,7 +12,7 @@ import heapq
 import re
 import unicodedata
 
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.types import Candidate, Span
 
 _TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "prof", "professor", "saint", "st", "king", "queen"}

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from engine.errors import RankerError
-from engine.features import CONTEXT_WORDS, FEATURE_GROUPS, feature_names
+from engine.select.features import CONTEXT_WORDS, FEATURE_GROUPS, feature_names
 
 SCHEMA_VERSION = 1
 MODEL_FILE = "model.txt"

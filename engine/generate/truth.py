@@ -1,6 +1,6 @@
 """Truth rules: every offered rung is true of the whole span's referent.
 
-Four rules shape the graph ladders (:class:`engine.sources.graph.GraphSource`):
+Four rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSource`):
 
 1. **A part never lends its class to the whole.** A link found for a shorter run of the
    span's words (:attr:`LinkMethod.CONTAINED`) is not used: "Gujarat High Court" is not a
@@ -44,7 +44,7 @@ from typing import Iterable
 from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
 from kg.vocab import TG, local_id
-from engine.linking import LANGUAGE, LabelIndex, fold, normalised_forms
+from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.types import Candidate, EntityType, Link, Span
 
 NATIONALITY = "Q231002"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from engine.errors import UnknownComponentError
-from engine.sources.base import CandidateSource
+from engine.generate.sources.base import CandidateSource
 from engine.types import EntityType
 
 
@@ -55,10 +55,10 @@ class SourceRegistry:
 
 def rule_sources() -> SourceRegistry:
     """A registry with the rule-based sources (PERSON, DATETIME, QUANTITY, CODE)."""
-    from engine.sources.code import CodeSource
-    from engine.sources.datetime import DatetimeSource
-    from engine.sources.person import PersonSource
-    from engine.sources.quantity import QuantitySource
+    from engine.generate.sources.code import CodeSource
+    from engine.generate.sources.datetime import DatetimeSource
+    from engine.generate.sources.person import PersonSource
+    from engine.generate.sources.quantity import QuantitySource
 
     reg = SourceRegistry()
     reg.register(PersonSource(), entity_types=(EntityType.PERSON,))

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.sources.numbers import NUMBER_WORD
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.sources.numbers import NUMBER_WORD
 from engine.types import Candidate, Span
 
 MONTHS = [

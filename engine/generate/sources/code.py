@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.types import Span
 
 

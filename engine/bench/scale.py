@@ -227,7 +227,7 @@ items = [q for q in qids if engine.chains.view.parents(q, "P31")][:500]
 res["chain_cold"] = timed(engine.chains.chains, items)
 res["chain_warm"] = timed(engine.chains.chains, items)
 from importlib import resources
-from engine.docio import document_from_dict
+from engine.io.docio import document_from_dict
 raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
 doc = document_from_dict(raw, "demo", "demo")
 a = time.perf_counter(); engine.sanitize(doc.text, doc.mentions); first = time.perf_counter() - a

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.features import DocumentFacts, RankCandidate, RankItem
+from engine.select.features import DocumentFacts, RankCandidate, RankItem
 from engine.types import MASK
-from engine.wikireplace import WRDocument, WRMention, sentence_bounds
+from engine.io.wikireplace import WRDocument, WRMention, sentence_bounds
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,13 @@
 """LOC/ORG/DEM/MISC spans → ladders from the knowledge graph.
 
-The span is linked (:mod:`engine.linking`); the best-ranked link that has any chain is
+The span is linked (:mod:`engine.generate.linking`); the best-ranked link that has any chain is
 used (the next ones are tried when it has none). Its per-property ladders are merged in
 the order P31, P279, P8225, P361 — for each property: every direct value, then the
 *first* ladder, then the *longest*, ordered by depth (stable) — without duplicate labels,
 without labels equal to or containing the span (never more specific than the span),
 capped in length.
 
-The truth rules of :mod:`engine.truth` apply when a :class:`TruthFilter` is given (the
+The truth rules of :mod:`engine.generate.truth` apply when a :class:`TruthFilter` is given (the
 engine always gives one): a contained link never lends its class (the head noun of the
 span may name one instead), the linked item and every rung must fit the entity type, a
 demonym generalizes as a nationality, and rungs run from specific to general.
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
-from engine.linking import Linker, contains_words, fold
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.truth import NATIONALITY, TruthFilter
+from engine.generate.linking import Linker, contains_words, fold
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.truth import NATIONALITY, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -72,7 +72,7 @@ class GraphSource(CandidateSource):
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
     def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str]) -> SourceResult:
-        """The ladder under the truth rules (see :mod:`engine.truth`); ``notes`` so far (the endpoint's) are kept."""
+        """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept."""
         truth = self.truth
         assert truth is not None
         if truth.is_nationality(span, links):

@@ -17,10 +17,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from engine.features import ALL_GROUPS, FeatureBuilder
-from engine.ranker import DEFAULT_ROUNDS, Ranker
-from engine.selection_data import LabelledItem
-from engine.wikireplace import majority
+from engine.select.features import ALL_GROUPS, FeatureBuilder
+from engine.select.ranker import DEFAULT_ROUNDS, Ranker
+from engine.select.selection_data import LabelledItem
+from engine.io.wikireplace import majority
 
 
 @dataclass
@@ -268,7 +268,7 @@ def ablation(
     progress: Callable[[str], None] | None = None,
 ) -> list[dict[str, Any]]:
     """CV figures with all feature groups, without each group, and with each group alone."""
-    from engine.features import feature_names
+    from engine.select.features import feature_names
 
     names = feature_names(ALL_GROUPS)
     variants: list[tuple[str, tuple[str, ...]]] = [("all groups", ALL_GROUPS)]

@@ -157,7 +157,7 @@ class LabelIndex:
         return out
 
     def prominence(self, qid: str) -> int:
-        """No prominence prior in memory (stores with indices have one: ``engine.label_store``)."""
+        """No prominence prior in memory (stores with indices have one: ``engine.generate.label_store``)."""
         return 0
 
     def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:

@@ -8,9 +8,9 @@ from typing import Any
 
 from kg.bench import percentile
 from engine.engine import Engine
-from engine.sources.base import DocumentState
+from engine.generate.sources.base import DocumentState
 from engine.types import Span
-from engine.wikireplace import load_wikireplace, sentence_around
+from engine.io.wikireplace import load_wikireplace, sentence_around
 
 
 def wikireplace_spans(path: str | Path, n: int) -> list[Span]:
@@ -52,8 +52,8 @@ def bench_candidates(engine: Engine, spans: list[Span], *, warmup: int = 200) ->
 
 def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, Any]:
     """Rank ``n`` annotated mentions one by one: embeddings cached vs not cached (model warm)."""
-    from engine.embeddings import Embedder
-    from engine.selection_data import labelled_items
+    from engine.select.embeddings import Embedder
+    from engine.select.selection_data import labelled_items
 
     items = [li.item for li in labelled_items(load_wikireplace(data))]
     items = [items[i % len(items)] for i in range(n)]
@@ -98,8 +98,8 @@ def bench_sanitize(engine: Engine, data: str | Path, *, batch: int = 16, threads
 
     import torch
 
-    from engine.docio import DocRecord, read_documents
-    from engine.embeddings import Embedder
+    from engine.io.docio import DocRecord, read_documents
+    from engine.select.embeddings import Embedder
     from engine.scale import empty_caches, warm_up
 
     torch.set_num_threads(threads)

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from engine.embeddings import Embedder, default_cache_path
+from engine.select.embeddings import Embedder, default_cache_path
 from engine.engine import Engine
-from engine.features import ALL_GROUPS, FeatureBuilder, GraphStats
-from engine.ranker import DEFAULT_ROUNDS, Ranker
-from engine.selection import FeatureTable, train_ranker
-from engine.selection_data import LabelledItem, labelled_items
-from engine.wikireplace import load_wikireplace
+from engine.select.features import ALL_GROUPS, FeatureBuilder, GraphStats
+from engine.select.ranker import DEFAULT_ROUNDS, Ranker
+from engine.select.selection import FeatureTable, train_ranker
+from engine.select.selection_data import LabelledItem, labelled_items
+from engine.io.wikireplace import load_wikireplace
 
 
 def say(msg: str) -> None:
