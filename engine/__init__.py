@@ -5,8 +5,8 @@ from engine.engine import Engine
 from engine.errors import (
     ConfigError, InputError, KGError, LinkingError, QueryError, RankerError, SanitizerError, UnknownComponentError,
 )
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.sources.registry import SourceRegistry
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.sources.registry import SourceRegistry
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement, SanitizeResult,
     ScoredCandidate, Skipped, Span,

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engine.docio import result_to_dict
+from engine.io.docio import result_to_dict
 from engine.engine import Engine
 from engine.errors import InputError, SanitizerError, UnknownComponentError
 from engine.io.contract import LIMITS, document_text, parse_generalize_request, parse_json, parse_sanitize_request

@@ -25,7 +25,7 @@ def demo(
     """Sanitize the plain-text demo biography shipped in the package: detect its spans, then generalize them."""
     from importlib import resources
 
-    from engine.docio import DocRecord, result_to_dict
+    from engine.io.docio import DocRecord, result_to_dict
 
     text = (resources.files("engine") / "data" / "demo_biography.txt").read_text(encoding="utf-8").strip()
     engine = build_engine(None, store)
@@ -130,8 +130,8 @@ def evaluate_generation_cmd(
 ) -> None:
     """Compare our ladders with WikiReplace's options (rules and graph types)."""
     from engine.errors import SanitizerError
-    from engine.evaluate_generation import evaluate_generation
-    from engine.wikireplace import load_wikireplace
+    from engine.evaluation.generation import evaluate_generation
+    from engine.io.wikireplace import load_wikireplace
 
     engine = build_engine(config, store)
     try:
@@ -214,7 +214,7 @@ def bench_candidates_cmd(
     """Warm candidate generation: spans per second and latency percentiles."""
     import time as _time
 
-    from engine.bench import bench_candidates, wikireplace_spans
+    from engine.bench.sanitize import bench_candidates, wikireplace_spans
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store)
@@ -243,7 +243,7 @@ def train(
     from engine.errors import InputError, SanitizerError
     from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
     from engine.evaluation.served import prepare_served
-    from engine.training import prepare, say, train_model
+    from engine.select.training import prepare, say, train_model
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store, model="none")
@@ -268,7 +268,7 @@ def train(
 def _feature_groups(text: str | None) -> tuple[str, ...]:
     """``--groups a,b`` checked against the known feature groups (default: all)."""
     from engine.errors import InputError
-    from engine.features import DEFAULT_GROUPS, FEATURE_GROUPS
+    from engine.select.features import DEFAULT_GROUPS, FEATURE_GROUPS
 
     if not text:
         return DEFAULT_GROUPS
@@ -280,7 +280,7 @@ def _feature_groups(text: str | None) -> tuple[str, ...]:
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
-    """One line per (key, name): mean, then std and min–max (see ``engine.selection.spread``)."""
+    """One line per (key, name): mean, then std and min–max (see ``engine.select.selection.spread``)."""
     for key, name in rows:
         s = spreads[key]
         typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
@@ -301,16 +301,16 @@ def evaluate_selection_cmd(
 ) -> None:
     """Majority-vote accuracy, all-selections accuracy and MRR, per entity type, with the first-rung baseline."""
     from engine.errors import SanitizerError
-    from engine.ranker import Ranker, shipped_model_dir
-    from engine.selection import ablation as run_ablation
-    from engine.selection import (
+    from engine.select.ranker import Ranker, shipped_model_dir
+    from engine.select.selection import ablation as run_ablation
+    from engine.select.selection import (
         agreement_ceiling,
         cross_validate,
         evaluate,
         repeated_cv,
         split_scores,
     )
-    from engine.training import prepare, say, store_fingerprint
+    from engine.select.training import prepare, say, store_fingerprint
 
     engine = build_engine(config, store, model="none")
     report: dict = {"data": str(data), "graph_store": store_fingerprint(engine)}
@@ -391,7 +391,7 @@ def evaluate_sanitize_cmd(
     from engine.errors import SanitizerError
     from engine.evaluation.report import echo_sanitize_report
     from engine.evaluation.sanitize_eval import evaluate_sanitize
-    from engine.training import say
+    from engine.select.training import say
 
     engine = build_engine(config, store, model="none")
     try:
@@ -414,7 +414,7 @@ def bench_rank_cmd(
     n: int = typer.Option(300, "--n", help="Mentions per measurement."),
 ) -> None:
     """Mentions ranked per second, warm, with embeddings cached and uncached."""
-    from engine.bench import bench_rank
+    from engine.bench.sanitize import bench_rank
 
     engine = build_engine(config, store)
     typer.echo(json.dumps(bench_rank(engine, data, n=n), indent=2))
@@ -439,8 +439,8 @@ def sanitize(
     k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize further until at least K persons of the store fit (privacy.k; 0 only measures)."),
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
-    from engine.batch import run_sanitize
-    from engine.io.cli_checks import plural, sanitize_pairs
+    from engine.io.batch import run_sanitize
+    from engine.io.cli_checks import sanitize_pairs
     from kg.procs import exit_on_signals
 
     try:
@@ -458,18 +458,15 @@ def sanitize(
             except OSError as exc:  # checked up front, but the disk can fill or permissions change
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return
-            for pos, reason in summary.bad:
-                typer.echo(f"bad record {pos}: {reason}", err=True)
-            for pos, note in summary.merged:
-                typer.echo(f"note {pos}: {note}", err=True)
+            err_lines, line = summary.report(src, dst, annotator)
+            for text in err_lines:
+                typer.echo(text, err=True)
             if summary.aborted:
                 typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
                 raise typer.Exit(1)
             if summary.documents == 0:
                 empty.append(src)
-            skipped = f", {plural(len(summary.skipped), 'document')} not annotated by {annotator} left out" if summary.skipped else ""
-            typer.echo(f"{src} → {dst}: {plural(summary.documents, 'document')}, {plural(summary.mentions, 'mention')}, "
-                       f"{plural(len(summary.bad), 'bad record')} skipped{skipped}, {plural(summary.failed_spans, 'span')} failed closed")
+            typer.echo(line)
     if empty:
         fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
                         "no output written for it"))
@@ -512,7 +509,7 @@ def bench_sanitize_cmd(
     dense: Optional[int] = typer.Option(None, "--dense", min=1, help="Instead: one document repeated to this many mentions (and 500/2,000/8,000), seconds each."),
 ) -> None:
     """Headline: unseen documents per CPU second (documents' caches emptied, label table kept), cold (nothing kept), warm, their ratio; then latencies."""
-    from engine.bench import bench_sanitize
+    from engine.bench.sanitize import bench_sanitize
 
     engine = build_engine(config, store)
     if dense is not None:
@@ -532,7 +529,7 @@ def bench_endpoint_cmd(
                                         help="Dump the local Oxigraph server holds (default: the shared seed)."),
 ) -> None:
     """Requests, retries, time and results against a local SPARQL server with injected faults."""
-    from engine.bench_endpoint import run
+    from engine.bench.endpoint import run
 
     typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
 
@@ -564,7 +561,7 @@ def bench_scale_cmd(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Build Wikidata-shaped synthetic stores at fractions of the real counts; print build and engine figures."""
-    from engine.bench_scale import extrapolate, format_result, load_average, run_scale
+    from engine.bench.scale import extrapolate, format_result, load_average, run_scale
 
     try:
         values = [float(a) / float(b) if "/" in f else float(f) for f in fractions.split(",") for a, _, b in [f.partition("/")]]
@@ -600,7 +597,7 @@ def bench_filter_cmd(
     workdir: Path = typer.Option(Path("bench-filter"), "--workdir"),
 ) -> None:
     """Time only the build's parallel filter over a dump (lines/s, per-CPU figures, load average)."""
-    from engine.bench_scale import bench_filter
+    from engine.bench.scale import bench_filter
 
     if not source.is_file():
         fail(ValueError(f"no such dump: {source}"))
@@ -677,6 +674,12 @@ app.command("detect")(detect_cmd)
 app.command("train-detect")(train_detect_cmd)
 evaluate_app.command("detection")(evaluate_detection_cmd)
 bench_app.command("detect")(bench_detect_cmd)
+
+# --- Spark (issue 15): implementations in engine/spark/ ----------------------------------
+from engine.spark.cli import bench_spark_cmd, spark_app  # noqa: E402
+
+app.add_typer(spark_app, name="spark")
+bench_app.command("spark")(bench_spark_cmd)
 
 
 def main() -> None:

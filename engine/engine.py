@@ -7,15 +7,15 @@ from typing import Any
 
 from kg.chains import ChainIndex, open_taxonomy
 from kg.store import KGStore
-from engine.candidates import CandidateGenerator
+from engine.generate.candidates import CandidateGenerator
 from engine.config import EngineConfig
-from engine.label_store import open_label_index
-from engine.linking import Linker
-from engine.sources.base import DocumentState
-from engine.sources.graph import GraphSource
-from engine.sources.registry import SourceRegistry, rule_sources
-from engine.truth import TruthFilter, TruthRules
-from engine.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
+from engine.generate.label_store import open_label_index
+from engine.generate.linking import Linker
+from engine.generate.sources.base import DocumentState
+from engine.generate.sources.graph import GraphSource
+from engine.generate.sources.registry import SourceRegistry, rule_sources
+from engine.generate.truth import TruthFilter, TruthRules
+from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
 
 _LINK_METHOD = {
@@ -68,7 +68,7 @@ class Engine:
         linker = Linker(open_label_index(kg), taxonomy)
         remote = None
         if config.endpoint.enabled:
-            from engine.remote import RemoteFallback
+            from engine.generate.remote import RemoteFallback
             from kg.remote import SparqlClient
             from kg.remote_cache import RemoteTaxonomy
 
@@ -116,7 +116,7 @@ class Engine:
     def ranker(self):
         """The ranker of ``config.model`` (loaded on first use; ``None`` for ``"none"``)."""
         if not self._ranker_loaded:
-            from engine.ranker import Ranker, shipped_model_dir
+            from engine.select.ranker import Ranker, shipped_model_dir
 
             model = self.config.model
             if model == "none":
@@ -129,7 +129,7 @@ class Engine:
     @property
     def embedder(self):
         if self._embedder is None:
-            from engine.embeddings import Embedder, default_cache_path
+            from engine.select.embeddings import Embedder, default_cache_path
 
             self._embedder = Embedder(default_cache_path(), precision=self.config.embedding_precision)
         return self._embedder
@@ -163,7 +163,7 @@ class Engine:
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
         )
-        from engine.selection import split_scores
+        from engine.select.selection import split_scores
 
         X, sizes = builder.build(items)
         return [[float(v) for v in part] for part in split_scores(ranker.score(X), sizes)]
@@ -243,7 +243,7 @@ class Engine:
     # --- documents ----------------------------------------------------------------------
     def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
                  k: int | None = None):
-        """Generalize every masked mention of ``text`` (see :mod:`engine.sanitize`).
+        """Generalize every masked mention of ``text`` (see :mod:`engine.render.sanitize`).
 
         ``k``: climb until at least k persons of the store fit (default ``privacy.k``; 0
         only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
@@ -253,7 +253,7 @@ class Engine:
     def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
                       k: int | None = None):
         """Several ``(text, mentions)`` documents, ranked in one batch."""
-        from engine.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
+        from engine.render.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
 
         k = k if k is not None else (self.config.privacy.k or None)
         opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k)

@@ -76,13 +76,27 @@ def build_from_dump(
     ``strict``); the existing store is then untouched.
     """
     src = Path(source)
-    if not src.is_file():
+    if not src.is_file() and not src.is_dir():
         raise KGError(f"no such dump: {src}", path=str(src))
     dump = DumpReport(path=str(src), max_examples=max_examples)
 
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
-        if dump_format(src) == "nt":
+        if src.is_dir():  # parts of a dump (taxogen spark kg-filter), each through the same filter
+            from kg.parts import append_sitelinks, dump_parts
+
+            t0 = time.perf_counter()
+            part_out, part_sl = workdir / "part.nt", workdir / "part.i32"
+            with open(out, "wb") as fh, open(workdir / SITELINKS_FILE, "wb") as sl:
+                for part in dump_parts(src):
+                    report.filter_cpu_seconds += parallel_filter(part, part_out, dump, strict=strict, sitelinks=part_sl)
+                    for tmp, dst in ((part_out, fh), (part_sl, sl)):
+                        with open(tmp, "rb") as t:
+                            shutil.copyfileobj(t, dst)
+                        tmp.unlink()
+            append_sitelinks(src, workdir / SITELINKS_FILE)
+            report.filter_seconds = time.perf_counter() - t0
+        elif dump_format(src) == "nt":
             reader = Progress(progress, f"filtering {src.name}", src.stat().st_size, bool(decompressor(src)))
             t0, c0 = time.perf_counter(), time.process_time()
             try:

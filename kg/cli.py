@@ -37,7 +37,7 @@ def open_store(store: Optional[Path], *, read_only: bool = True) -> KGStore:
 @app.command()
 def build(
     store: Path = typer.Option(..., "--store", help="Store directory to create or replace."),
-    source: Optional[Path] = typer.Option(None, "--source", help="Wikidata dump: .nt/.json, optionally .gz/.bz2."),
+    source: Optional[Path] = typer.Option(None, "--source", help="Wikidata dump: .nt/.json, optionally .gz/.bz2, or a directory of N-Triples parts (taxogen spark kg-filter)."),
     endpoint: Optional[str] = typer.Option(None, "--endpoint", help="SPARQL endpoint URL to extract from."),
     roots: str = typer.Option("", "--roots", help="Comma-separated root classes for --endpoint (e.g. Q5,Q515)."),
     user_agent: Optional[str] = typer.Option(None, "--user-agent", help="User-Agent for --endpoint (name your tool and a contact)."),

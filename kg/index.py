@@ -19,7 +19,7 @@ had ``schema:about`` lines, otherwise the number of kept statements pointing at 
 
 :func:`build_index` writes the indices (bounded memory: edges are streamed in chunks;
 SQLite sorts on disk); :func:`has_index` tells whether a store has them; the readers are
-:class:`kg.indexed.IndexedTaxonomy` and :class:`engine.label_store.SqliteLabelIndex`.
+:class:`kg.indexed.IndexedTaxonomy` and :class:`engine.generate.label_store.SqliteLabelIndex`.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from typing import IO, Iterator
 import numpy as np
 import pyoxigraph as ox
 
+from kg.approx_index import build_segments
 from kg.errors import KGError
 from kg.store import KGStore
 from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
@@ -55,7 +56,7 @@ _CHUNK = 1 << 22
 
 
 def fold(text: str) -> str:
-    """Case- and whitespace-folded text (the same folding as :func:`engine.linking.fold`)."""
+    """Case- and whitespace-folded text (the same folding as :func:`engine.generate.linking.fold`)."""
     text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     return " ".join(text.lower().split())
 
@@ -68,6 +69,7 @@ class IndexReport:
     edges: dict[str, int] | None = None
     names: int = 0
     keys: int = 0
+    segments: int = 0
     prominence: str = "incoming"
     seconds: float = 0.0
     bytes: int = 0
@@ -285,19 +287,13 @@ def build_index(
             CREATE INDEX names_key ON names (key, kind, qid);
             CREATE INDEX names_qid ON names (qid, kind, key);
             INSERT INTO keys (key, n) SELECT key, length(key) AS n FROM names WHERE kind < 2 GROUP BY key ORDER BY n, key;
-            CREATE TABLE lengths (n INTEGER PRIMARY KEY, lo INTEGER NOT NULL, hi INTEGER NOT NULL);
-            INSERT INTO lengths SELECT n, min(id), max(id) FROM keys GROUP BY n;
-            CREATE VIRTUAL TABLE approx USING fts5 (key, content='keys', content_rowid='id',
-                tokenize='trigram case_sensitive 1', detail='none');
-            INSERT INTO approx (rowid, key) SELECT id, key FROM keys;
-            INSERT INTO approx (approx) VALUES ('optimize');
-            CREATE VIRTUAL TABLE temp.approx_vocab USING fts5vocab (main, approx, 'row');
-            CREATE TABLE grams (g TEXT PRIMARY KEY, c INTEGER NOT NULL) WITHOUT ROWID;
-            INSERT INTO grams SELECT term, doc FROM temp.approx_vocab;
             """
         )
         db.commit()
         report.keys = db.execute("SELECT count(*) FROM keys").fetchone()[0]
+        # approximate lookup: the segment (partition) index over the distinct names
+        report.segments = build_segments(db, db.execute("SELECT id, key FROM keys"))
+        db.commit()
         say(f"labels: {report.names} names, {report.keys} keys")
         _write_node_labels(db, nodes, graph)
         db.commit()

@@ -66,6 +66,8 @@ _ANY_BODY = rf"(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL
 #: Every line of a block: group 1 holds the (stripped) statement when ``keep_line`` keeps
 #: it, is empty for other valid lines (statements, comments, blanks); invalid lines do not match.
 _LINE = re.compile(rf"^{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
+#: The same for the prefilter's output, whose lines start with their line number (``N:``).
+_NUMBERED_LINE = re.compile(rf"^[0-9]+:{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
 #: The object of a ``schema:about`` statement (in a block whose lines are all valid).
 _ABOUT = re.compile(rf"<{re.escape(SCHEMA_ABOUT)}>{_WS}+<{re.escape(WD)}Q([0-9]+)>{_WS}*\.")
 
@@ -107,22 +109,23 @@ class BlockResult:
 def filter_block(block: bytes) -> BlockResult:
     """Filter one block of whole lines (ends with a newline)."""
     t0 = time.process_time()
-    res = _filter_block(block)
+    res = _filter_block(block, _LINE) or _filter_slow(block, block.count(b"\n"))
     res.cpu_s = time.process_time() - t0
     return res
 
 
-def _filter_block(block: bytes) -> BlockResult:
+def _filter_block(block: bytes, line_re: re.Pattern[str]) -> BlockResult | None:
+    """The fast path: ``None`` when the block holds a malformed or non-UTF-8 line."""
     n_lines = block.count(b"\n")
     about = None
     try:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
-        return _filter_slow(block, n_lines)
-    found = _LINE.findall(text)
-    # ``^…$`` also matches the empty string after the final newline
-    if len(found) != n_lines + 1:
-        return _filter_slow(block, n_lines)
+        return None
+    found = line_re.findall(text)
+    # ``^…$`` also matches the empty string after the final newline (not numbered)
+    if len(found) != n_lines + (line_re is _LINE):
+        return None
     kept = [line for line in found if line]
     if SCHEMA_ABOUT in text:
         found = _ABOUT.findall(text)
@@ -130,6 +133,26 @@ def _filter_block(block: bytes) -> BlockResult:
             about = np.array(found, dtype=np.int64).astype(np.int32)
     out = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
     return BlockResult(n_lines, out, len(kept), about=about)
+
+
+_NUMBER = re.compile(rb"^([0-9]+):", re.M)
+
+
+def filter_numbered_block(block: bytes) -> BlockResult:
+    """Filter a block of the prefilter's output: lines ``N:line`` (``N`` the dump's line number).
+
+    ``lines`` of the result is the dump line number of the block's last line; malformed
+    lines carry their dump line numbers."""
+    t0 = time.process_time()
+    res = _filter_block(block, _NUMBERED_LINE)
+    if res is None:  # a malformed line: line by line, with the dump's line numbers
+        numbers = _NUMBER.findall(block)
+        res = _filter_slow(_NUMBER.sub(b"", block), block.count(b"\n"))
+        res.malformed = [(int(numbers[no - 1]), reason, line) for no, reason, line in res.malformed]
+    m = _NUMBER.match(block, block.rfind(b"\n", 0, len(block) - 1) + 1)
+    res.lines = int(m.group(1)) if m else 0
+    res.cpu_s = time.process_time() - t0
+    return res
 
 
 def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
@@ -234,6 +257,152 @@ class BlockReader:
                     raise DumpError(f"{self.path}: {self.external[0]} failed: {err.strip()[:200]}", path=self.path)
 
 
+def prefilter_patterns() -> list[str]:
+    """POSIX extended expressions (``grep -E``) matching every line the filter can keep or
+    count (a superset: the Python filter decides): a kept item property, an English label,
+    alias or description, a ``schema:about`` line, and lines that are plainly not
+    statements (they start with neither ``<``, ``_:``, ``#`` nor white space, or do not end
+    with ``.``), so that the malformed-line report still sees them."""
+    def esc(iri: str) -> str:
+        return re.sub(r"([.^$*+?()\[\]{}|\\])", r"\\\1", iri)
+
+    pats = [f"<{esc(p)}>" for p in sorted(KEPT_PREDICATES)]
+    pats += [f'<{esc(p)}>[ \t].*"@[eE][nN][ \t]*\\.' for p in sorted(TEXT_PREDICATES)]
+    pats += [f"<{esc(SCHEMA_ABOUT)}>", "^[^<_#[:space:]]", "[^.[:space:]][[:space:]]*$"]
+    return pats
+
+
+def prefilter_available() -> bool:
+    """GNU grep and coreutils' tee are installed and ``TAXOGEN_NO_PREFILTER`` is unset."""
+    if os.environ.get("TAXOGEN_NO_PREFILTER"):
+        return False
+    if not (shutil.which("grep") and shutil.which("tee")):
+        return False
+    try:
+        out = subprocess.run(["grep", "--version"], capture_output=True, text=True, check=False, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "GNU grep" in out
+
+
+class PrefilterReader:
+    """Whole-line blocks of the lines of a dump that ``grep -E`` (:func:`prefilter_patterns`)
+    passes, each as ``N:line``; the dump's lines are counted beside it (``grep -c ''``).
+
+    Decompression (lbzip2/pigz or Python's), the prefilter and the count run in their own
+    processes at C speed, so Python sees only the lines that can be kept."""
+
+    def __init__(self, path: str | Path, block: int = BLOCK) -> None:
+        self.path = str(path)
+        self.block = block
+        self.external = decompressor(path)
+        self.proc: subprocess.Popen | None = None  # the process reading the dump file
+        self.procs: list[subprocess.Popen] = []
+        self.bytes_read = 0
+        self.total_lines = 0
+        self._feeder: Any = None
+        self._counter: subprocess.Popen | None = None
+
+    def _start(self) -> IO[bytes]:
+        env = {**os.environ, "LC_ALL": "C"}
+        grep = ["grep", "-n", "-E"] + [a for p in prefilter_patterns() for a in ("-e", p)]
+        count = ["grep", "-c", ""]
+        try:
+            if self.external is None and not self.path.endswith((".gz", ".bz2")):
+                self.proc = subprocess.Popen([*grep, "--", self.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                self._counter = subprocess.Popen([*count, "--", self.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                self.procs = [self.proc, self._counter]
+                assert self.proc.stdout is not None
+                return self.proc.stdout
+            r, w = os.pipe()
+            counter = self._counter = subprocess.Popen(count, stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            os.close(r)
+            if self.external is not None:
+                self.proc = subprocess.Popen(self.external, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                source = self.proc.stdout
+            else:
+                source = subprocess.PIPE
+            tee = subprocess.Popen(["tee", f"/dev/fd/{w}"], stdin=source, stdout=subprocess.PIPE, pass_fds=(w,), env=env)
+            os.close(w)
+            if self.proc is not None and self.proc.stdout is not None:
+                self.proc.stdout.close()
+            main = subprocess.Popen(grep, stdin=tee.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            assert tee.stdout is not None and main.stdout is not None
+            tee.stdout.close()
+            self.procs = [p for p in (self.proc, tee, main, counter) if p is not None]
+            if self.external is None:  # Python decompresses into tee from a thread
+                self._feeder = _Feeder(self.path, tee)
+            return main.stdout
+        except OSError as exc:
+            raise DumpError(f"cannot open {self.path}: {exc}", path=self.path) from exc
+
+    def __iter__(self) -> Iterator[bytes]:
+        fh = self._start()
+        rest = b""
+        ok = False
+        try:
+            while True:
+                data = fh.read(self.block)
+                if not data:
+                    break
+                data = rest + data
+                cut = data.rfind(b"\n")
+                if cut < 0:
+                    rest = data
+                    continue
+                rest = data[cut + 1 :]
+                yield data[: cut + 1]
+            if rest:
+                yield rest + b"\n"
+            ok = True
+        finally:
+            fh.close()
+            if self._feeder is not None:
+                self._feeder.join()
+            errors = []
+            for p in self.procs:
+                err = p.stderr.read() if p.stderr else b""
+                out = p.stdout.read() if p is self._counter and p.stdout else b""
+                p.wait()
+                # grep: 0 lines found, 1 none found, 2 trouble
+                if p.returncode not in (0, 1) or (p.args[0] != "grep" and p.returncode != 0):
+                    errors.append(f"{p.args[0]} failed: {err.decode(errors='replace').strip()[:200] if err else p.returncode}")
+                if p is self._counter and out.strip():
+                    self.total_lines = int(out.split()[0])
+            if self._feeder is not None and self._feeder.error is not None:
+                errors.insert(0, str(self._feeder.error))
+            if errors and ok:
+                raise DumpError(f"{self.path}: truncated or corrupt: {errors[0]}", path=self.path)
+
+
+class _Feeder:
+    """Python's decompression (no lbzip2/pigz) written into the prefilter's pipe from a thread."""
+
+    def __init__(self, path: str, proc: subprocess.Popen) -> None:
+        import threading
+
+        self.path, self.proc, self.error = path, proc, None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        opener = gzip.open if self.path.endswith(".gz") else bz2.open
+        try:
+            with opener(self.path, "rb") as src:
+                while data := src.read(BLOCK):
+                    self.proc.stdin.write(data)
+        except (EOFError, OSError) as exc:
+            self.error = exc
+        finally:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def join(self) -> None:
+        self.thread.join()
+
+
 def workers() -> int:
     """Worker processes for the parallel passes (``TAXOGEN_BUILD_WORKERS`` or the cores)."""
     env = os.environ.get("TAXOGEN_BUILD_WORKERS")
@@ -283,29 +452,32 @@ def parallel_filter(
 
     Returns the CPU seconds the workers spent filtering (a load-independent cost figure)."""
     cpu = [0.0]
-    reader = BlockReader(path)
+    pre = not strict and prefilter_available()
+    reader: BlockReader | PrefilterReader = PrefilterReader(path) if pre else BlockReader(path)
     total = Path(path).stat().st_size
     with open(out, "wb") as fh, (open(sitelinks, "wb") if sitelinks else open(os.devnull, "wb")) as sl:
 
         def consume(res: BlockResult) -> None:
-            base = report.lines
+            base = 0 if pre else report.lines
             for no, reason, line in res.malformed:
                 report.bad(base + no, line, reason, strict=strict)
             report.malformed += res.n_malformed - len(res.malformed)
-            report.lines += res.lines
+            report.lines = max(report.lines, res.lines) if pre else report.lines + res.lines
             report.kept += res.n_kept
             cpu[0] += res.cpu_s
             fh.write(res.kept)
             if res.about is not None:
                 res.about.tofile(sl)
             if on_progress is not None:
-                on_progress(report.lines, reader.bytes_read if not reader.external else _compressed_pos(reader, total))
+                on_progress(report.lines, reader.bytes_read if not (reader.external or pre) else _compressed_pos(reader, total))
 
-        run_blocks(iter(reader), filter_block, consume)
+        run_blocks(iter(reader), filter_numbered_block if pre else filter_block, consume)
+    if isinstance(reader, PrefilterReader):
+        report.lines = reader.total_lines
     return cpu[0]
 
 
-def _compressed_pos(reader: BlockReader, total: int) -> int:
+def _compressed_pos(reader: BlockReader | PrefilterReader, total: int) -> int:
     """How far the external decompressor has read its input (from /proc), else 0."""
     proc = reader.proc
     if proc is None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.features import RankCandidate, RankItem
-from engine.selection_data import LabelledItem
+from engine.select.features import RankCandidate, RankItem
+from engine.select.selection_data import LabelledItem
 from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRMention
+from engine.io.wikireplace import WRMention
 
 
 def labelled_item(

@@ -28,9 +28,9 @@ DOCS = ROOT.parent / "shared" / "data" / "wikireplace" / "wikireplace_dev.json"
 def snapshot(store: str | Path, docs_path: str | Path = DOCS, *, model: str = "shipped") -> dict[str, Any]:
     """Links, ladders and sanitized-text hashes of the documents on ``store``."""
     from engine import Engine
-    from engine.docio import DocRecord, read_documents
+    from engine.io.docio import DocRecord, read_documents
     from engine.types import Span
-    from engine.wikireplace import sentence_around
+    from engine.io.wikireplace import sentence_around
 
     engine = Engine.from_config(store=str(store), model=model)
     records = [r for r in read_documents(Path(docs_path), "wikireplace") if isinstance(r, DocRecord)]

@@ -25,15 +25,15 @@ import lightgbm as lgb
 import numpy as np
 
 from engine.engine import Engine
-from engine.ranker import DEFAULT_ROUNDS, lightgbm_params
-from engine.selection import (
+from engine.select.ranker import DEFAULT_ROUNDS, lightgbm_params
+from engine.select.selection import (
     FeatureTable,
     evaluate,
     grouped_folds,
     relevance,
     split_scores,
 )
-from engine.training import prepare
+from engine.select.training import prepare
 
 
 def per_candidate(items, columns) -> np.ndarray:

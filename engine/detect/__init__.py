@@ -49,8 +49,19 @@ class Detector:
 
     @classmethod
     def from_store(cls, kg: "KGStore", taxonomy=None, **kwargs) -> "Detector":
-        """A detector whose gazetteer is read from ``kg`` (``taxonomy``: a preloaded one to reuse)."""
+        """A detector whose gazetteer is read from ``kg`` (``taxonomy``: the engine's view, to reuse).
+
+        An on-disk store with a label index (``index/``, written by ``kg build``) feeds the
+        gazetteer from it (:mod:`engine.detect.index_feed`: no SPARQL, nothing preloaded);
+        an in-memory store from the named queries ``all_labels`` and ``all_demonyms``.
+        """
         from kg.chains import PreloadedTaxonomy
+        from kg.index import has_index, index_path
+
+        if kg.path is not None and has_index(kg.path) and taxonomy is not None and not isinstance(taxonomy, PreloadedTaxonomy):
+            from engine.detect.index_feed import IndexDegree, index_entries
+
+            return cls.from_entries(index_entries(index_path(kg.path), taxonomy), degree=IndexDegree(taxonomy), **kwargs)
 
         taxonomy = taxonomy if isinstance(taxonomy, PreloadedTaxonomy) else PreloadedTaxonomy.from_store(kg)
         degree = {q: taxonomy.children_count.get(q, 0) + taxonomy.instance_count.get(q, 0)

@@ -11,7 +11,7 @@ from kg.bench import percentile
 
 def bench_detect(engine, data: str | Path, *, repeats: int = 1) -> dict[str, Any]:
     """Detect every document of a WikiReplace file, one at a time, after one warm-up document."""
-    from engine.wikireplace import load_wikireplace
+    from engine.io.wikireplace import load_wikireplace
 
     docs = load_wikireplace(data)
     t0 = time.perf_counter()

@@ -24,7 +24,7 @@ def _say(msg: str) -> None:
 
 def _texts(path: Path) -> list[tuple[str, str]]:
     """(id, text) of every document of a .txt, .json, .jsonl or WikiReplace file."""
-    from engine.docio import BadRecord, read_documents
+    from engine.io.docio import BadRecord, read_documents
 
     out = []
     for rec in read_documents(path):
@@ -68,6 +68,7 @@ def evaluate_detection_cmd(
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
     threshold: Optional[float] = typer.Option(None, "--threshold", help="P(mask) from which a span is masked (default: the shipped decider's)."),
+    type_threshold: Optional[list[str]] = typer.Option(None, "--type-threshold", help="TYPE=P: the threshold of one entity type (e.g. DEM=0.05); repeatable."),
     baselines: bool = typer.Option(True, "--baselines/--no-baselines", help="Also score spaCy alone and Presidio's analyzer."),
     seed: int = typer.Option(13, "--seed"),
     as_json: bool = typer.Option(False, "--json"),
@@ -77,11 +78,13 @@ def evaluate_detection_cmd(
     from engine.detect.evaluate import evaluate_detection
     from kg.cli import fail
 
+    per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
     if len(docs) < folds:
         fail(ValueError(f"{data} has {len(docs)} annotated documents, fewer than --folds {folds}"))
     engine = build_engine(config, store)
-    report = evaluate_detection(engine.detector, docs, folds=folds, seed=seed, threshold=threshold, baselines=baselines,
+    report = evaluate_detection(engine.detector, docs, folds=folds, seed=seed, threshold=threshold,
+                                type_thresholds=per_type, baselines=baselines,
                                 progress=None if as_json else _say)
     report.update({"data": str(data), "store": str(store) if store else "embedded sample graph"})
     if as_json:
@@ -95,7 +98,8 @@ def _print_report(report: dict) -> None:
         return "   —  " if v is None else f"{v:6.3f}"
 
     typer.echo(f"detection on {Path(report['data']).name} — {report['documents']} documents, gold: {report['gold']}")
-    typer.echo(f"  taxogen: {report['folds']}-fold CV grouped by document (seed {report['seed']}), mask when P(mask) ≥ {report['threshold']}; "
+    per_type = "".join(f", {t} ≥ {p}" for t, p in sorted((report.get("type_thresholds") or {}).items()))
+    typer.echo(f"  taxogen: {report['folds']}-fold CV grouped by document (seed {report['seed']}), mask when P(mask) ≥ {report['threshold']}{per_type}; "
                f"gazetteer from {report['store']}")
     typer.echo(f"  {'system':<20}{'DIRECT':>8}{'QUASI':>8}{'DIRECT':>8}{'QUASI':>8}{'entity D':>10}{'entity Q':>10}{'precision':>11}{'DEM':>7}{'MISC':>7}")
     typer.echo(f"  {'':<20}{'strict':>8}{'strict':>8}{'loose':>8}{'loose':>8}{'':>10}{'':>10}{'':>11}{'strict':>7}{'strict':>7}")
@@ -145,23 +149,46 @@ def train_detect_cmd(
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
     threshold: float = typer.Option(0.3, "--threshold", help="P(mask) from which a span is masked."),
+    type_threshold: Optional[list[str]] = typer.Option(None, "--type-threshold", help="TYPE=P: the threshold of one entity type (e.g. DEM=0.05), kept in the model; repeatable."),
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Train the masking decider on every document of DATA (first annotator as gold)."""
     from engine.cli import build_engine
     from engine.detect.training import train_decider
 
+    per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
     engine = build_engine(config, store)
-    train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, data_name=data.name,
+    train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type, data_name=data.name,
                   store=str(store) if store else "embedded sample graph", progress=_say)
+
+
+def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
+    """``["DEM=0.05"]`` → ``{"DEM": 0.05}``; exit 1 with one line on a bad value."""
+    from engine.types import EntityType
+    from kg.cli import fail
+
+    if not values:
+        return None
+    out: dict[str, float] = {}
+    types = {t.value for t in EntityType}
+    for v in values:
+        name, _, num = v.partition("=")
+        try:
+            p = float(num)
+        except ValueError:
+            p = -1.0
+        if name.upper() not in types or not 0.0 <= p <= 1.0:
+            fail(ValueError(f"--type-threshold {v!r}: expected TYPE=P with TYPE one of {', '.join(sorted(types))} and 0 ≤ P ≤ 1"))
+        out[name.upper()] = p
+    return out
 
 
 def _gold(data: Path):
     """The annotated documents of a WikiReplace file, or exit 1 with one line."""
     from engine.detect.evaluate import gold_documents
     from engine.errors import SanitizerError
-    from engine.wikireplace import load_wikireplace
+    from engine.io.wikireplace import load_wikireplace
     from kg.cli import fail
 
     try:

@@ -8,8 +8,10 @@ smoothed towards the overall rate and, for a training document, counted without 
 document — trained on the annotated
 documents (WikiReplace/TAB format; a candidate takes the identifier type of the annotated
 mention it overlaps most — DIRECT before QUASI before NO_MASK — and NO_MASK when it
-overlaps none). A span is masked when ``P(DIRECT) + P(QUASI) >= threshold``; it is then
-DIRECT or QUASI, whichever is likelier. The shipped model lives in
+overlaps none). A span is masked when ``P(DIRECT) + P(QUASI) >= threshold`` — or the
+threshold of its entity type, when ``type_thresholds`` names one (a policy: ``{"DEM": 0.05}``
+masks nationalities, occupations and languages more readily); it is then DIRECT or QUASI,
+whichever is likelier. The shipped model lives in
 ``engine/models/detect/`` (``model.txt`` + ``decider.json``).
 """
 
@@ -102,6 +104,7 @@ class Decider:
     info: dict[str, Any] = field(default_factory=dict)
     priors: dict[str, list[int]] = field(default_factory=dict)
     base_rate: float = 0.5
+    type_thresholds: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def train(cls, docs: Sequence[tuple[list[DetectedSpan], np.ndarray, Sequence[IdentifierType]]], *, seed: int = 13,
@@ -136,14 +139,17 @@ class Decider:
             return np.zeros((0, 3))
         return np.asarray(self.booster.predict(add_priors(spans, X, self.priors, self.base_rate)))
 
-    def decide(self, spans: list[DetectedSpan], X: np.ndarray, threshold: float | None = None) -> list[DetectedSpan]:
-        """``spans`` with ``identifier_type`` and ``score`` (P(mask)) set."""
+    def decide(self, spans: list[DetectedSpan], X: np.ndarray, threshold: float | None = None,
+               type_thresholds: dict[str, float] | None = None) -> list[DetectedSpan]:
+        """``spans`` with ``identifier_type`` and ``score`` (P(mask)) set (``type_thresholds``:
+        per entity type, over the decider's own)."""
         t = self.threshold if threshold is None else threshold
+        per_type = dict(self.type_thresholds, **(type_thresholds or {}))
         P = self.probabilities(spans, X)
         out = []
         for s, p in zip(spans, P):
             mask = float(p[1] + p[2])
-            ident = IdentifierType.NO_MASK if mask < t else (IdentifierType.DIRECT if p[1] >= p[2] else IdentifierType.QUASI)
+            ident = IdentifierType.NO_MASK if mask < per_type.get(s.entity_type.value, t) else (IdentifierType.DIRECT if p[1] >= p[2] else IdentifierType.QUASI)
             out.append(s.with_(identifier_type=ident, score=mask))
         return out
 
@@ -152,6 +158,7 @@ class Decider:
         d.mkdir(parents=True, exist_ok=True)
         self.booster.save_model(str(d / MODEL_FILE))
         meta = {"features": list(ALL_FEATURES), "classes": [c.value for c in CLASSES], "threshold": self.threshold,
+                "type_thresholds": dict(sorted(self.type_thresholds.items())),
                 "params": PARAMS, "info": self.info, "base_rate": self.base_rate,
                 "priors": dict(sorted(self.priors.items()))}
         (d / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -170,4 +177,5 @@ class Decider:
             raise RankerError(f"the decider in {d} was trained with another feature schema; retrain it "
                               "(taxogen train-detect)", path=str(d))
         return cls(booster, float(meta.get("threshold", DEFAULT_THRESHOLD)), meta.get("info", {}),
-                   {k: list(v) for k, v in meta.get("priors", {}).items()}, float(meta.get("base_rate", 0.5)))
+                   {k: list(v) for k, v in meta.get("priors", {}).items()}, float(meta.get("base_rate", 0.5)),
+                   {k: float(v) for k, v in meta.get("type_thresholds", {}).items()})

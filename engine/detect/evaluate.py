@@ -36,7 +36,7 @@ from engine.detect.candidates import Candidates
 from engine.detect.decide import Decider, gold_label
 from engine.detect.ner import ner_spans
 from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRDocument, WRMention
+from engine.io.wikireplace import WRDocument, WRMention
 
 MASKED = (IdentifierType.DIRECT, IdentifierType.QUASI)
 Span3 = tuple[int, int, str]  # start, end, predicted entity type
@@ -153,7 +153,8 @@ def fold_ids(n: int, folds: int, seed: int) -> list[int]:
     return out
 
 
-def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold: float | None = None) -> list[list]:
+def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold: float | None = None,
+                   type_thresholds: dict[str, float] | None = None) -> list[list]:
     """Decided spans of every document, each from a model trained on the other folds."""
     assign = fold_ids(len(prep.docs), folds, seed)
     decided: list[list] = [[] for _ in prep.docs]
@@ -162,7 +163,7 @@ def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold:
         model = Decider.train([(prep.cands[i].spans, prep.X[i], prep.y[i]) for i in train], seed=seed)
         for i, a in enumerate(assign):
             if a == f:
-                decided[i] = model.decide(prep.cands[i].spans, prep.X[i], threshold)
+                decided[i] = model.decide(prep.cands[i].spans, prep.X[i], threshold, type_thresholds)
     return decided
 
 
@@ -181,12 +182,14 @@ def presidio_predictions(docs: list[GoldDoc]) -> list[list[Span3]] | None:
 
 
 def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 5, seed: int = 13,
-                       threshold: float | None = None, baselines: bool = True,
+                       threshold: float | None = None, type_thresholds: dict[str, float] | None = None,
+                       baselines: bool = True,
                        progress: Callable[[str], None] | None = None) -> dict:
     """The report of ``taxogen evaluate detection`` (see the module docstring)."""
     prep = prepare(docs, detector, progress)
     thr = threshold if threshold is not None else (detector.threshold or Decider.load().threshold)
-    decided = cross_validate(prep, folds=folds, seed=seed, threshold=thr)
+    per_type = type_thresholds if type_thresholds is not None else detector.decider.type_thresholds
+    decided = cross_validate(prep, folds=folds, seed=seed, threshold=thr, type_thresholds=per_type)
     systems: dict[str, dict] = {}
     systems["taxogen"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in spans if s.masked] for spans in decided])
     systems["all candidates"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in c.spans] for c in prep.cands])
@@ -205,7 +208,7 @@ def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 
         curve[str(t)] = {k: r[k] for k in ("direct_strict", "quasi_strict", "precision", "dem_strict")}
     annotators = sorted({d.annotator for d in docs})
     return {
-        "documents": len(docs), "folds": folds, "seed": seed, "threshold": thr,
+        "documents": len(docs), "folds": folds, "seed": seed, "threshold": thr, "type_thresholds": per_type,
         "gold": f"first annotator of each document ({', '.join(annotators[:5])}{'…' if len(annotators) > 5 else ''})",
         "systems": systems, "threshold_curve": curve,
     }

@@ -23,13 +23,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
 ETYPES = tuple(t.value for t in EntityType)
-NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun")
+NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun", "compound")
 POS = ("NOUN", "PROPN", "ADJ", "NUM", "VERB", "ADV", "ADP", "DET", "PRON", "AUX", "CCONJ", "PUNCT", "X", "SYM", "PART", "SPACE", "INTJ", "SCONJ")
 DEPS = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "amod", "conj", "npadvmod", "nmod", "poss", "ROOT", "dep", "nummod", "prep")
 PREV_WORDS = ("in", "at", "of", "born", "from", "for", "by", "with", "the", "a", "an", "and", "to", "as", "on", "since", "until", "(", ",", "his", "her", "was", "is", "became", "named", "won", "–", "-")
 SOURCES = ("ner", "gazetteer", "rule", "coref", "title", "syntax")
 _MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b", re.I)
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+_DESCRIPTION = re.compile(r"\)?\s*(?:is|was|were|are)\s+(?:an?|the|one of the)\s", re.I)
+_LIST_AFTER = re.compile(r"\s*(?:,|and\b|or\b)\s*[a-z]")
+_LIST_BEFORE = re.compile(r"[a-z]\s*(?:,|\band)\s*$")
+_ROLE_AFTER = re.compile(r"\s+(?:[a-z]+\s+){0,2}[a-z]+(?:er|or|ist|ian|ant|ent|man|woman|ess|ive|ach|ain)\b")
 _DAYNUM = re.compile(r"\b([12][0-9]|3[01]|0?[1-9])(st|nd|rd|th)?\b")
 
 CATEGORICAL = {"etype": ETYPES, "ner_label": NER_LABELS, "gaz_kind": KINDS, "root_pos": POS, "root_dep": DEPS,
@@ -40,6 +44,7 @@ NUMERIC = (
     "sent_start", "rel_pos", "sent_index", "first_sentence", "freq_text", "freq_entity", "first_of_entity",
     "is_subject", "person_rank", "inner_n", "inner_dem", "inner_loc", "inner_org", "has_year", "has_month", "has_day",
     "doc_len", "doc_spans", "doc_persons", "in_parens", "after_born",
+    "next_is_person", "prev_is_person", "subject_description", "in_role_list", "nationality_role",
 )
 FEATURES = tuple(CATEGORICAL) + NUMERIC
 
@@ -64,7 +69,12 @@ def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapp
     persons = [s.entity_id for s in spans if s.entity_type is EntityType.PERSON]
     person_order = list(dict.fromkeys(persons))
     rows = []
-    for s in spans:
+    first_end = sents[0][1]
+    desc = _DESCRIPTION.search(text, 0, first_end)
+    for idx, s in enumerate(spans):
+        nxt_span = spans[idx + 1] if idx + 1 < len(spans) else None
+        prv_span = spans[idx - 1] if idx > 0 else None
+        after = text[s.end:s.end + 40]
         si = next((i for i, (a, b) in enumerate(sents) if a <= s.start < b), len(sents) - 1)
         root = doc.char_span(s.start, s.end, alignment_mode="expand")
         head = root.root if root is not None and len(root) else None
@@ -120,6 +130,15 @@ def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapp
             "doc_persons": float(len(person_order)),
             "in_parens": float(text[:s.start].count("(") > text[:s.start].count(")")),
             "after_born": float("born" in before or "née" in before),
+            # "Soviet defender Eduard Dubinsky", "British actor Charles Quartermaine": a role of another person
+            "next_is_person": float(nxt_span is not None and nxt_span.entity_type is EntityType.PERSON
+                                    and nxt_span.start - s.end <= 2 and s.entity_type is not EntityType.PERSON),
+            "prev_is_person": float(prv_span is not None and prv_span.entity_type is EntityType.PERSON
+                                    and 0 <= s.start - prv_span.end <= 3),
+            # the subject's description in the opening sentence: "… is a Serbian artist, fashion photographer …"
+            "subject_description": float(desc is not None and desc.end() <= s.start < first_end),
+            "in_role_list": float(bool(_LIST_AFTER.match(after)) or bool(_LIST_BEFORE.search(before))),
+            "nationality_role": float(s.gaz_kind == "nationality" and bool(_ROLE_AFTER.match(after))),
         }
         seen.add(s.entity_id)
         rows.append([float(cat[k]) for k in CATEGORICAL] + [num[k] for k in NUMERIC])

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 
 from engine.detect.spans import DetectedSpan
+from engine.types import EntityType
 
+#: a sentence end written without a space ("… in 1958.Forbes was born …", "1913.She")
+_GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)])\.(?=[A-Z][a-z])")
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
 _OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
 
@@ -22,12 +25,26 @@ def _rank(span: DetectedSpan) -> tuple[int, int, int]:
     return (-(span.end - span.start), min(_PRIORITY.get(s, 9) for s in span.sources), span.start)
 
 
+def cut_at_sentence_glue(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Spans that ran over a sentence end written without a space, cut before its period
+    (NER reads "1958.Forbes" as one date; masking it would take the next sentence's subject)."""
+    out = []
+    for s in spans:
+        m = _GLUED_SENTENCE.search(text, s.start, s.end)
+        if m is None:
+            out.append(s)
+        elif text[s.start:m.start()].strip():
+            out.append(s.with_(end=m.start(), text=text[s.start:m.start()]))
+    return out
+
+
 def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     """One list of non-overlapping spans from several layers (see the module docstring)."""
+    layers = tuple(cut_at_sentence_glue(text, layer) for layer in layers)
     typed = [s for layer in layers for s in layer if "syntax" not in s.sources]
     parsed = [s for layer in layers for s in layer if "syntax" in s.sources]
     # a parse span that would glue two spans of the other layers together is dropped
-    parsed = [p for p in parsed if sum(1 for t in typed if t.start < p.end and p.start < t.end) < 2]
+    parsed = [p for p in parsed if _may_glue(p, [t for t in typed if t.start < p.end and p.start < t.end])]
     spans = sorted(typed + parsed, key=lambda s: (s.start, -s.end))
     groups: list[list[DetectedSpan]] = []
     end = -1
@@ -42,15 +59,38 @@ def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     return _extend_positions(text, out)
 
 
+def _may_glue(parsed: DetectedSpan, typed: list[DetectedSpan]) -> bool:
+    """Whether a parse span may join the typed spans it overlaps into one.
+
+    A noun phrase or quoted title never glues two spans; a proper-noun run ("Tales from the
+    Crypt", "LXI Legislature of the Mexican Congress") may, unless it would join two
+    persons or swallow a date or code.
+    """
+    if len(typed) < 2:
+        return True
+    if parsed.ner_label == "compound":
+        return True
+    if parsed.ner_label != "propn":
+        return False
+    if any(t.entity_type in (EntityType.DATETIME, EntityType.CODE) for t in typed):
+        return False
+    return len({(t.start, t.end) for t in typed if t.entity_type is EntityType.PERSON}) < 2
+
+
 def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:
     if len(group) == 1:
         return group[0]
     typed = [s for s in group if s.sources != frozenset({"syntax"})]
     best = min(typed or group, key=_rank)
+    if any(s.ner_label == "compound" for s in group):  # "tennis coach": the head noun's type
+        end_ = max(s.end for s in group)
+        best = next((s for s in typed if s.end == end_ and s.gaz_kind), best)
     start, end = min(s.start for s in group), max(s.end for s in group)
     sources = frozenset().union(*(s.sources for s in group))
     gaz = [s for s in group if s.gaz_kind]
     gaz_best = max(gaz, key=lambda s: s.end - s.start) if gaz else None
+    if best.gaz_kind and any(s.ner_label == "compound" for s in group):
+        gaz_best = best  # "tennis coach": the role's kind, not the longer modifier's
     ner = [s for s in group if "ner" in s.sources and s.ner_label]
     inner = tuple(sorted({f"{s.entity_type.value}:{s.gaz_kind or s.ner_label or ''}" for s in group if s is not best}))
     return DetectedSpan(

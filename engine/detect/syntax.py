@@ -23,7 +23,18 @@ from engine.types import EntityType
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
-_CONNECT = frozenset({"of", "the", "&", "de", "du", "la", "le", "von", "van", "der", "del", "da", "di"})
+_CONNECT = frozenset({"of", "the", "&", "de", "du", "la", "le", "von", "van", "der", "del", "da", "di", "for", "from", "and",
+                      "'s", "’s", "'", "’"})
+#: modifiers that say nothing of the role itself ("former lawyer", "professional footballer")
+_NOT_MODIFIER = frozenset({"former", "retired", "professional", "amateur", "current", "late", "famous", "noted", "leading",
+                           "prominent", "successful", "renowned", "notable", "first", "later", "young", "active", "other"})
+#: gazetteer kinds of a role noun that a compound before it belongs to ("tennis coach", "club captain")
+ROLE_KINDS = frozenset({"occupation", "position"})
+_ARTICLES = frozenset({"the", "la", "le"})
+#: connectors that join two capitalised words only with an article after them ("Tales from the Crypt")
+_ARTICLE_ONLY = frozenset({"from"})
+#: connectors written without spaces around them ("A-League", "Coca-Cola")
+_TIGHT = frozenset({"-"})
 _ROLE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|ee|eer|ier|ess|ess|ive|ary|ect|ace|ach|ain|ard|ent|ger|oner)s?$")
 _QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,60})[\"”»]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
@@ -41,12 +52,14 @@ def syntax_spans(doc: "Doc") -> list[DetectedSpan]:
             last = i
             while j + 1 < n:
                 nxt = doc[j + 1]
-                if _cap(nxt) or (nxt.lower_ in _CONNECT and j + 2 < n and _cap(doc[j + 2]) and nxt.whitespace_):
+                if _cap(nxt) or _cap_inside(nxt) or _connects(doc, j + 1):
                     j += 1
                     if _cap(doc[j]):
                         last = j
                 else:
                     break
+            if i > 0 and doc[i - 1].text == "The" and not doc[i - 1].is_sent_start:
+                i -= 1  # "The Doon School", "The Craft" (a capitalised "The" inside a sentence)
             span = doc[i:last + 1]
             if len(span) > 1 or not tok.is_sent_start:
                 out.append(_make(text, span.start_char, span.end_char, EntityType.MISC, "propn"))
@@ -63,16 +76,46 @@ def syntax_spans(doc: "Doc") -> list[DetectedSpan]:
             continue
         left = tok
         k = tok.i - 1
-        while k >= 0 and doc[k].head.i in range(tok.i - 3, tok.i + 1) and doc[k].dep_ in ("amod", "compound") and doc[k].is_lower and doc[k].is_alpha:
+        while (k >= 0 and doc[k].head.i in range(tok.i - 3, tok.i + 1) and doc[k].dep_ in ("amod", "compound")
+               and doc[k].is_lower and doc[k].is_alpha and doc[k].lower_ not in _NOT_MODIFIER):
             left = doc[k]
             k -= 1
         etype = EntityType.DEM if _ROLE.search(tok.lower_) else EntityType.MISC
         out.append(_make(text, left.idx, tok.idx + len(tok), etype, "noun"))
+        # the same noun with its noun compounds only ("tennis coach", "defensive midfielder", not "skilled player")
+        k, left = tok.i - 1, tok
+        while (k >= 0 and doc[k].head.i in range(tok.i - 3, tok.i + 1) and doc[k].is_lower and doc[k].is_alpha
+               and (doc[k].dep_ == "compound" or doc[k].lower_.endswith("ive")) and doc[k].lower_ not in _NOT_MODIFIER):
+            left = doc[k]
+            k -= 1
+        if left is not tok:
+            out.append(_make(text, left.idx, tok.idx + len(tok), etype, "compound"))
     return out
 
 
 def _cap(tok) -> bool:
     return tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADJ", "NUM", "X") or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+
+
+def _connects(doc: "Doc", k: int) -> bool:
+    """Whether the token at ``k`` starts one or two connectors followed by a capitalised word
+    ("of the Mexican Congress", "from the Crypt", "A-League")."""
+    n = len(doc)
+    tok = doc[k]
+    if tok.text in _TIGHT:
+        return k + 1 < n and not doc[k - 1].whitespace_ and not tok.whitespace_ and _cap(doc[k + 1])
+    if not (tok.lower_ in _CONNECT and tok.whitespace_) or k + 1 >= n:
+        return False
+    if tok.lower_ not in _ARTICLE_ONLY and _cap(doc[k + 1]):
+        return True
+    # two connectors: a preposition and an article ("of the", "from the"; not "and the")
+    return (tok.lower_ not in ("and", "'s", "’s", "'", "’") and k + 2 < n and doc[k + 1].lower_ in _ARTICLES
+            and doc[k + 1].whitespace_ and _cap(doc[k + 2]))
+
+
+def _cap_inside(tok) -> bool:
+    """A capitalised word inside a run that the tagger did not call a noun ("Best Supporting Actress")."""
+    return tok.is_alpha and tok.text[:1].isupper() and not tok.is_sent_start and tok.pos_ in ("VERB", "ADV")
 
 
 def _make(text: str, start: int, end: int, etype: EntityType, kind: str) -> DetectedSpan:
@@ -81,10 +124,24 @@ def _make(text: str, start: int, end: int, etype: EntityType, kind: str) -> Dete
 
 def uncovered(spans: list[DetectedSpan], others: list[DetectedSpan]) -> list[DetectedSpan]:
     """Syntax spans that add something: nouns only where no other span is; the rest always."""
-    covered = [(s.start, s.end) for s in others]
     out = []
     for s in spans:
-        if s.ner_label == "noun" and any(s.start < e and b < s.end for b, e in covered):
+        if s.ner_label == "compound":
+            inside = [o for o in others if s.start < o.end and o.start < s.end]
+            if _role_compound(s, inside):
+                out.append(s)
+            continue
+        if s.ner_label == "noun" and any(s.start < o.end and o.start < s.end for o in others):
             continue
         out.append(s)
     return out
+
+
+def _role_compound(noun: DetectedSpan, inside: list[DetectedSpan]) -> bool:
+    """A noun phrase ending in a gazetteer role ("tennis coach", "head basketball coach") that
+    reaches left of it over lower-case words and gazetteer words only."""
+    head = [o for o in inside if o.end == noun.end and o.gaz_kind in ROLE_KINDS]
+    return (bool(head) and noun.start < head[0].start
+            and all(o.start >= noun.start and o.end <= noun.end for o in inside)
+            and all(o.gaz_kind not in (None, "nationality") or "ner" not in o.sources for o in inside)
+            and all(o.entity_type is not EntityType.PERSON for o in inside))

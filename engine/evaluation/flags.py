@@ -2,7 +2,7 @@
 
 The detectors read only the final text, where each replacement sits in it
 (:class:`Region`) and which replacements the annotators say name one person. They share
-no code with the rendering (``engine.readability``, ``engine.sanitize``): the
+no code with the rendering (``engine.render.readability``, ``engine.render.sanitize``): the
 measurement is not the implementation.
 
 Each pattern is named after the construction of issue 10 it catches:
@@ -16,8 +16,9 @@ Each pattern is named after the construction of issue 10 it catches:
 ``*** ***``                two masks side by side
 ``a *** noun``             ``***`` in a modifier slot ("a *** earth scientist")
 ``class label modifier``   a class label in a modifier slot ("an ethnic group politician")
-``missing article``        a singular class label after a preposition or copula with no
-                           determiner ("Born in city of the United States")
+``missing article``        a singular class label after a preposition, copula, "and" or
+                           "or" with no determiner ("Born in city of the United States",
+                           "for *** and university")
 ``the class label``        "the" before a class label ("by the state of India", "at the university")
 ``adjacent replacements``  two replacements with only spaces between them
                            ("date in the 2000s state of India")
@@ -50,6 +51,7 @@ PREPOSITIONS = frozenset(
     "against among amongst toward towards upon alongside beside besides beyond despite except versus".split()
 )
 COPULAS = frozenset("is was are were be been being became become becomes".split())
+_CONJUNCTIONS = frozenset(("and", "or"))  # "for *** and university"
 DETERMINERS = frozenset("a an the his her their its our my your this that these those another any each every some no".split())
 #: Words that may follow a noun phrase without it being a modifier (closed classes and
 #: frequent verbs of biographies).
@@ -99,9 +101,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def is_class_label(label: str) -> bool:
-    """A lower-case common-noun phrase (not a date phrase, number, mask or placeholder)."""
+    """A lower-case common-noun phrase (not a date phrase, number, mask or placeholder:
+    "age X" and "X years" are rule outputs with a number placeholder)."""
     label = label.strip()
-    if not label or not label[0].islower() or any(ch.isdigit() for ch in label):
+    if not label or not label[0].islower() or any(ch.isdigit() for ch in label) or re.search(r"\bX\b", label):
         return False
     return not label.lower().startswith(("date in", "the ", "a ", "an "))
 
@@ -152,7 +155,7 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
         if is_class_label(label):
             if modifier_slot:
                 flags.append(Flag("class label modifier", r.start, r.end + after.end()))
-            if prev.lower() in PREPOSITIONS | COPULAS and not _head_is_plural(label):
+            if prev.lower() in PREPOSITIONS | COPULAS | _CONJUNCTIONS and not _head_is_plural(label):
                 flags.append(Flag("missing article", prev_start, r.end))
             if prev.lower() == "the":
                 flags.append(Flag("the class label", prev_start, r.end))

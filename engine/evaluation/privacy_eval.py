@@ -21,14 +21,14 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from engine.docio import DocRecord, read_documents
+from engine.io.docio import DocRecord, read_documents
 from engine.errors import InputError
 from engine.evaluation.labels import canonical
-from engine.linking import fold
+from engine.generate.linking import fold
 from engine.privacy.anonymity import LOWER_BOUND_NOTE
-from engine.sanitize import DocumentSanitizer, SanitizeOptions
+from engine.render.sanitize import DocumentSanitizer, SanitizeOptions
 from engine.types import MASK, IdentifierType
-from engine.wikireplace import load_wikireplace
+from engine.io.wikireplace import load_wikireplace
 
 RELEASES = ("original", "annotators", "taxogen", "taxogen --k", "full masking")
 

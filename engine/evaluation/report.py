@@ -17,6 +17,9 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
         t = report.training
         echo(f"  training items: {t['training_items']} of {t['annotated']} annotated mentions on our ladders; left out: "
              + (", ".join(f"{k} {v}" for k, v in sorted(t["skipped"].items())) or "none"))
+        if t.get("mapped_to_ancestor"):
+            echo("  labelled with the nearest offered ancestor of the annotators' class: "
+                 + ", ".join(f"{k} {v}" for k, v in sorted(t["mapped_to_ancestor"].items())))
     echo("  agreement of the replacement with the annotators (labels compared without case, articles, 'date in', PERSON numbers):")
     echo(f"    {'type':<10}{'mentions':>9}{'majority':>10}{'any':>8}{'ceiling':>9}{'*** ours':>10}{'*** annot.':>12}")
     for t, st in d["per_type"].items():

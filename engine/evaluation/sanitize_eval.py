@@ -33,7 +33,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Sequence
 
-from engine.docio import BadRecord, DocRecord, read_documents
+from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.errors import InputError
 from engine.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
 from engine.evaluation.labels import (
@@ -42,9 +42,9 @@ from engine.evaluation.labels import (
     canonical_set,
     majority_label,
 )
-from engine.linking import LinkMethod, contains_words, fold
+from engine.generate.linking import LinkMethod, contains_words, fold
 from engine.types import MASK, EntityType, SanitizeResult
-from engine.wikireplace import WRDocument, WRMention, load_wikireplace
+from engine.io.wikireplace import WRDocument, WRMention, load_wikireplace
 
 TRAIN_MODES = ("served", "wikireplace")
 _NAMING_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM)
@@ -230,7 +230,7 @@ class LeakChecker:
 # --- folds and models ------------------------------------------------------------------
 def document_folds(docs: Sequence[WRDocument], k: int, seed: int = 13) -> list[set[str]]:
     """Document ids per fold — the assignment of ``evaluate selection`` (same seed, same sizes)."""
-    from engine.selection import grouped_folds
+    from engine.select.selection import grouped_folds
 
     stubs = [SimpleNamespace(item=SimpleNamespace(group=d.doc_id)) for d in docs for m in d.all_mentions() if m.annotated]
     return [{stubs[i].item.group for i in fold_idx} for fold_idx in grouped_folds(stubs, k, seed)]
@@ -241,10 +241,10 @@ class Trainer:
 
     def __init__(self, engine, data: Path, docs: Sequence[WRDocument], mode: str, *, seed: int = 13, progress: Callable[[str], None] | None = None,
                  groups: Sequence[str] | None = None) -> None:
-        from engine.features import DEFAULT_GROUPS, FeatureBuilder
+        from engine.select.features import DEFAULT_GROUPS, FeatureBuilder
 
         groups = tuple(groups) if groups else DEFAULT_GROUPS
-        from engine.selection import FeatureTable
+        from engine.select.selection import FeatureTable
 
         if mode not in TRAIN_MODES:
             raise InputError(f"unknown training ladders {mode!r}; expected one of {', '.join(TRAIN_MODES)}")
@@ -256,9 +256,10 @@ class Trainer:
             self.items = served.items
             builder = FeatureBuilder(engine.embedder, groups=groups, graph=engine.graph_stats)
             self.table = FeatureTable.build(builder, self.items)
-            self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped)}
+            self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped),
+                            "mapped_to_ancestor": dict(served.mapped)}
         else:
-            from engine.training import prepare
+            from engine.select.training import prepare
 
             prepared = prepare(data, engine, groups=groups, progress=progress)
             self.items, self.table = prepared.items, prepared.table
@@ -267,7 +268,7 @@ class Trainer:
         self.summary["rounds"] = self.rounds = rounds_for(mode)
 
     def train(self, doc_ids: set[str]):
-        from engine.selection import train_ranker
+        from engine.select.selection import train_ranker
 
         idx = [i for i, it in enumerate(self.items) if it.item.group in doc_ids]
         return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed, rounds=self.rounds)
@@ -276,7 +277,7 @@ class Trainer:
 def rounds_for(ladders: str) -> int:
     """Default boosting rounds of a training mode (see :data:`engine.evaluation.served.SERVED_ROUNDS`)."""
     from engine.evaluation.served import SERVED_ROUNDS
-    from engine.ranker import DEFAULT_ROUNDS
+    from engine.select.ranker import DEFAULT_ROUNDS
 
     return SERVED_ROUNDS if ladders == "served" else DEFAULT_ROUNDS
 
@@ -369,7 +370,7 @@ def evaluate_sanitize(
     ``"shipped"``) scores one existing ranker, otherwise ``folds``-fold CV trains one
     ranker per fold on ``train_on`` ladders (``served`` or ``wikireplace``).
     """
-    from engine.ranker import Ranker, shipped_model_dir
+    from engine.select.ranker import Ranker, shipped_model_dir
 
     docs = load_wikireplace(data)
     records = _records(data)

@@ -1,11 +1,17 @@
 """Training items from the product's own ladders ("train on what is served").
 
 For every annotated mention of a WikiReplace document, the ladder and the ranker's
-view (:class:`engine.features.RankItem`) are built exactly as ``Engine.sanitize``
+view (:class:`engine.select.features.RankItem`) are built exactly as ``Engine.sanitize``
 builds them — same candidate sources, document state, sentence and document facts —
 and the annotators' choice is mapped onto our rungs with
 :func:`engine.evaluation.labels.map_selection` (equivalent labels included). A mention
-whose majority choice is not in our ladder is left out of training (``***`` always is).
+whose majority choice (a class) is not in our ladder is labelled with the offered rung
+nearest above that class in the graph (:func:`engine.evaluation.ancestry.ancestor_rung`:
+"country in Central Europe" → "country"), and left out when no offered rung generalizes
+it (``***`` is always offered). Leaving all of them out made the training items of
+graph types mostly ``***`` (the mentions whose annotators chose a class we do not offer
+were the ones dropped), one reason the ranker answered ``***`` for nearly every place,
+organisation and nationality.
 
 Every mention gets its own ladder (the sanitizer ranks only the first mention of an
 entity and reuses its choice; for training, later mentions are examples too).
@@ -22,9 +28,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from engine.features import DEFAULT_GROUPS, FeatureBuilder, RankItem
+from engine.select.features import DEFAULT_GROUPS, FeatureBuilder, RankItem
 from engine.types import EntityType, Mention
-from engine.wikireplace import WRDocument, load_wikireplace
+from engine.io.wikireplace import WRDocument, load_wikireplace
 
 SERVED_ROUNDS = 40
 
@@ -39,6 +45,8 @@ class ServedItem:
     votes: tuple[int, ...]
     chosen: frozenset[int]
     doc_id: str
+    #: the annotators' class is not offered; ``gold_index`` is the nearest offered ancestor
+    mapped: bool = False
 
     @property
     def entity_type(self) -> EntityType:
@@ -51,25 +59,30 @@ class ServedItems:
 
     items: list[ServedItem] = field(default_factory=list)
     skipped: Counter = field(default_factory=Counter)
+    mapped: Counter = field(default_factory=Counter)
     annotated: int = 0
 
 
 def prepare_document(engine, text: str, mentions: Sequence[Mention]) -> dict:
     """The sanitizer's own preparation step (ladders and rank items per mention index).
 
-    Goes through :class:`engine.sanitize.DocumentSanitizer` so that training sees what
+    Goes through :class:`engine.render.sanitize.DocumentSanitizer` so that training sees what
     serving sees; returns its dict (``mentions``, ``ladders``, ``items``).
     """
-    from engine.sanitize import DocumentSanitizer, SanitizeOptions
+    from engine.render.sanitize import DocumentSanitizer, SanitizeOptions
 
     opts = SanitizeOptions()
     return DocumentSanitizer(engine, opts)._prepare(text, list(mentions), opts)
 
 
-def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], None] | None = None) -> ServedItems:
-    """Served-ladder items of every annotated mention of ``docs`` (see the module docstring)."""
-    from engine.evaluation.labels import map_selection
+def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], None] | None = None, *,
+                 ancestors: bool = True) -> ServedItems:
+    """Served-ladder items of every annotated mention of ``docs`` (see the module docstring);
+    ``ancestors=False`` leaves out every mention whose majority choice is not offered."""
+    from engine.evaluation.ancestry import ancestor_rung, engine_lookups
+    from engine.evaluation.labels import majority_label, map_selection
 
+    parents, lookup = engine_lookups(engine) if ancestors else (None, None)
     out = ServedItems()
     for n, doc in enumerate(docs, start=1):
         for mentions in doc.mentions.values():
@@ -86,11 +99,17 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
                 found.add((vm.start, vm.end))
                 labels = tuple(p["ladders"][k].labels)
                 gold, votes = map_selection(wm.selection, labels)
+                mapped = False
+                if gold is None and parents is not None:
+                    gold = ancestor_rung(majority_label(wm.selection) or "", p["ladders"][k].candidates, parents, lookup)
+                    mapped = gold is not None
                 if gold is None:
                     out.skipped[f"{wm.entity_type.value}: choice not in our ladder"] += 1
                     continue
+                if mapped:
+                    out.mapped[wm.entity_type.value] += 1
                 chosen = frozenset(i for i, v in enumerate(votes) if v)
-                out.items.append(ServedItem(replace(item, group=doc.doc_id), labels, gold, votes, chosen, doc.doc_id))
+                out.items.append(ServedItem(replace(item, group=doc.doc_id), labels, gold, votes, chosen, doc.doc_id, mapped))
             for key in set(by_offsets) - found:
                 out.skipped[f"{by_offsets[key].entity_type.value}: no ladder (merged or failed)"] += 1
         if progress and n % 25 == 0:
@@ -99,19 +118,21 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
 
 
 def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = DEFAULT_GROUPS):
-    """:class:`engine.training.PreparedData` of served-ladder items: what ``taxogen train``
+    """:class:`engine.select.training.PreparedData` of served-ladder items: what ``taxogen train``
     fits by default (features from the same builder as ``Engine.rank_items``)."""
     import time
 
-    from engine.selection import FeatureTable
-    from engine.training import PreparedData
+    from engine.select.selection import FeatureTable
+    from engine.select.training import PreparedData
 
     t0 = time.perf_counter()
     docs = load_wikireplace(data)
     served = served_items(engine, docs, progress)
     if progress:
         skipped = ", ".join(f"{k} {v}" for k, v in sorted(served.skipped.items())) or "none"
-        progress(f"{len(docs)} documents, {served.annotated} annotated mentions, {len(served.items)} on our ladders (left out: {skipped})")
+        mapped = ", ".join(f"{k} {v}" for k, v in sorted(served.mapped.items())) or "none"
+        progress(f"{len(docs)} documents, {served.annotated} annotated mentions, {len(served.items)} on our ladders "
+                 f"(labelled with the nearest offered ancestor of the annotators' class: {mapped}; left out: {skipped})")
     builder = FeatureBuilder(engine.embedder, groups=groups, graph=engine.graph_stats)
     table = FeatureTable.build(builder, served.items)
     return PreparedData(served.items, table, builder, time.perf_counter() - t0)

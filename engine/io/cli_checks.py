@@ -24,7 +24,7 @@ def sanitize_pairs(source: Path, out: Path, *, fmt: str, overlap: str, batch: in
     Refused: an unknown ``--format`` or ``--overlap``, ``--batch`` below 1, a missing
     input, an output that would overwrite an input, an output that cannot be written.
     """
-    from engine.docio import FORMATS
+    from engine.io.docio import FORMATS
 
     if fmt not in FORMATS:
         raise ValueError(f"unknown --format {fmt!r}; expected one of {', '.join(FORMATS)}")

@@ -1,6 +1,6 @@
 """The one input contract of taxogen: what a document, a mention and a request may hold.
 
-The HTTP API (``engine.api``) and the command line (``engine.docio`` → ``taxogen
+The HTTP API (``engine.api``) and the command line (``engine.io.docio`` → ``taxogen
 sanitize``, ``taxogen generalize``) both validate through this module, so they accept and
 reject exactly the same inputs, with the same one-line messages:
 

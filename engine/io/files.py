@@ -1,7 +1,7 @@
 """Output files: stale temporary parts, permissions, writability checks.
 
 Result files are written under a temporary name ``.<name>.<pid>.<random>.part`` beside
-the target and renamed into place on success (:class:`engine.docio.AtomicWriter`).
+the target and renamed into place on success (:class:`engine.io.docio.AtomicWriter`).
 
 - On SIGTERM/SIGHUP/Ctrl-C the CLI removes the part file (:func:`kg.procs.exit_on_signals`).
 - A SIGKILL cannot be caught: the next run that writes the same target removes every

@@ -38,7 +38,7 @@ from pyroaring import BitMap, FrozenBitMap
 
 from kg.store import KGStore
 from kg.vocab import WDT, local_id
-from engine.linking import fold
+from engine.generate.linking import fold
 
 #: Item-valued properties of the background, in report order.
 ITEM_PROPS: tuple[str, ...] = ("P106", "P27", "P19", "P20", "P69", "P463", "P102", "P140", "P172", "P21", "P39", "P166")

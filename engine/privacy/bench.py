@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.docio import DocRecord, read_documents
+from engine.io.docio import DocRecord, read_documents
 from engine.privacy.background import Background
 
 

@@ -48,9 +48,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.linking import fold
+from engine.generate.linking import fold
 from engine.privacy.background import DATE_PROPS, ITEM_PROPS, NAME, PROPERTY_LABELS, date_anchors, name_tokens
-from engine.sources.datetime import datetime_ladder
+from engine.generate.sources.datetime import datetime_ladder
 from engine.types import MASK, Candidate, EntityType, LinkMethod
 
 #: Link methods whose item *is* what the span names (contained/approximate links are not).

@@ -10,7 +10,7 @@ slot, then to masked spans before NO_MASK ones. Every move is reported as a :cla
 refuse (the span's own text, a graph rung for a direct PERSON identifier).
 
 :meth:`PrivacyGuard.apply` is called once per document by
-:class:`engine.sanitize.DocumentSanitizer` (``SanitizeOptions.k``); ``k=0`` measures
+:class:`engine.render.sanitize.DocumentSanitizer` (``SanitizeOptions.k``); ``k=0`` measures
 without climbing.
 """
 
@@ -27,7 +27,7 @@ from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Span
-from engine.wikireplace import SentenceIndex, sentence_bounds
+from engine.io.wikireplace import SentenceIndex, sentence_bounds
 
 _GRAPH = ("P31", "P279", "P8225", "P361")
 
@@ -128,7 +128,7 @@ class PrivacyGuard:
     def _link(self, text: str, m: Mention) -> str | None:
         """The item a kept span names: exact label or alias, demonym, then normalised forms
         (the linker's trusted stages only; no contained or approximate matching)."""
-        from engine.linking import fold, normalised_forms
+        from engine.generate.linking import fold, normalised_forms
 
         index = self.engine.linker.index
         key = fold(text[m.start:m.end])

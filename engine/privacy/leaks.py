@@ -1,7 +1,7 @@
 """No leak across mentions: a replacement never reveals what another mask hides.
 
 A candidate *leaks* when its label contains, as whole words (case- and accent-insensitive
-after :func:`engine.linking.fold`):
+after :func:`engine.generate.linking.fold`):
 
 - the text of another masked mention of the document, or one of its normalised forms
   ("Brazil" in "municipality of Brazil");
@@ -33,7 +33,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from engine.linking import LabelIndex, fold, normalised_forms
+from engine.generate.linking import LabelIndex, fold, normalised_forms
 from engine.types import IdentifierType, Ladder, LinkMethod, Mention
 
 #: Links that name the item (a contained or approximate link names something else).

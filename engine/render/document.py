@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from engine.readability import at_sentence_start, capitalise
+from engine.render.readability import at_sentence_start, capitalise
 from engine.render.phrase import RungKind, head_is_plural, indefinite_article, kind_of, render_phrase
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 

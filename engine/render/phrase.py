@@ -28,7 +28,7 @@ label as a modifier    group politician" → "a politician"): a modifier says li
 Words are classified with lemminflect's English lexicon (is the next word a noun or
 adjective, or a verb? is a noun plural?) — a small pure-Python library that ships its
 lexicon and loads in under a second; articles follow the spelling rules of
-:func:`engine.readability.indefinite_article` ("an MP", "a university", "an hour").
+:func:`engine.render.readability.indefinite_article` ("an MP", "a university", "an hour").
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from engine.readability import at_sentence_start, capitalise
-from engine.readability import indefinite_article as _indefinite_article
+from engine.render.readability import at_sentence_start, capitalise
+from engine.render.readability import indefinite_article as _indefinite_article
 from engine.types import MASK, Candidate
 
 GRAPH_SOURCES = ("P31", "P279", "P8225", "P361")
@@ -303,7 +303,8 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
         if slot.sentence_start and not slot.prev:
             return Rendered(label, len(before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{label}'")
-        listed = not slot.prev and before.rstrip().endswith((",", " and", " or"))  # "in a country, [a] city"
+        # "in a country, [a] city"; "for *** and [a] university"
+        listed = (not slot.prev and before.rstrip().endswith((",", " and", " or"))) or prev in ("and", "or")
         two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
         after_verb = _is_verb(prev) and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
         if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from engine.docio import DocRecord, read_documents
+from engine.io.docio import DocRecord, read_documents
 from engine.scale import empty_caches
 from engine.types import Mention
 
@@ -40,7 +40,7 @@ def dense_document(text: str, mentions: Sequence[Mention], n: int) -> tuple[str,
 
 def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = None, steps: Sequence[int] = STEPS) -> dict[str, Any]:
     """Seconds to sanitize dense documents of ``steps`` and ``n`` mentions (see the module docstring)."""
-    from engine.embeddings import Embedder
+    from engine.select.embeddings import Embedder
 
     docs = [d for d in read_documents(data, "wikireplace") if isinstance(d, DocRecord)]
     base = max(docs, key=lambda d: len(d.mentions)) if doc_index is None else docs[doc_index % len(docs)]

@@ -4,7 +4,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.cli import app
-from engine.docio import AtomicWriter, BadRecord, read_documents
+from engine.io.docio import AtomicWriter, BadRecord, read_documents
 
 runner = CliRunner()
 

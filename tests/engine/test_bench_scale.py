@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.bench_scale import WIKIDATA, generate_dump
+from engine.bench.scale import WIKIDATA, generate_dump
 from engine.cli import app
 from kg import build_from_dump
 from kg.parallel import filter_block

@@ -2,8 +2,8 @@ import pytest
 
 from engine.engine import Engine
 from engine.errors import InputError, UnknownComponentError
-from engine.sources.base import DocumentState
-from engine.sources.registry import SourceRegistry, rule_sources
+from engine.generate.sources.base import DocumentState
+from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.types import MASK, EntityType
 
 

@@ -14,9 +14,9 @@ from engine.detect.gazetteer import Gazetteer, GazetteerEntry, store_entries
 from engine.detect.merge import merge_spans
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
-from engine.docio import read_documents
+from engine.io.docio import read_documents
 from engine.types import EntityType, IdentifierType
-from engine.wikireplace import WRMention
+from engine.io.wikireplace import WRMention
 
 
 def _span(text: str, part: str, etype: EntityType, source: str = "ner", **kw) -> DetectedSpan:
@@ -104,6 +104,49 @@ def test_given_position_when_followed_by_of_name_then_extended():
     assert [s.text for s in merged][0] == "President of Cyprus"
 
 
+def test_given_proper_noun_run_when_merged_then_glues_names_but_not_two_persons_or_a_date():
+    text = "He acted in Tales from the Crypt with John Smith and Mary Jones in May 1990."
+    run = _span(text, "Tales from the Crypt", EntityType.MISC, "syntax", ner_label="propn")
+    persons = _span(text, "John Smith and Mary Jones", EntityType.MISC, "syntax", ner_label="propn")
+    merged = merge_spans(text, [_span(text, "Tales", EntityType.MISC), _span(text, "Crypt", EntityType.PERSON),
+                                _span(text, "John Smith", EntityType.PERSON), _span(text, "Mary Jones", EntityType.PERSON)],
+                         [run, persons])
+    assert [s.text for s in merged] == ["Tales from the Crypt", "John Smith", "Mary Jones"]
+
+
+def test_given_sentence_end_without_space_when_merged_then_span_stops_at_the_period():
+    text = "She appeared in films between 1919 and 1958.Forbes was born in Hornsey."
+    merged = merge_spans(text, [_span(text, "1958.Forbes", EntityType.DATETIME), _span(text, "Hornsey", EntityType.LOC)])
+    assert [s.text for s in merged] == ["1958", "Hornsey"]
+
+
+def test_given_role_compound_when_merged_then_one_span_typed_by_the_role():
+    text = "She is a British tennis coach."
+    compound = _span(text, "tennis coach", EntityType.DEM, "syntax", ner_label="compound")
+    merged = merge_spans(text, [_span(text, "British", EntityType.DEM, "gazetteer", gaz_kind="nationality"),
+                                _span(text, "tennis", EntityType.MISC, "gazetteer", gaz_kind="work"),
+                                _span(text, "coach", EntityType.DEM, "gazetteer", gaz_kind="occupation")], [compound])
+    assert [(s.text, s.entity_type, s.gaz_kind) for s in merged][-1] == ("tennis coach", EntityType.DEM, "occupation")
+    assert merged[0].text == "British"
+
+
+def test_given_indexed_store_when_gazetteer_fed_from_label_index_then_same_names_and_kinds_as_sparql(tmp_path, sample_kg):
+    from engine.detect.index_feed import IndexDegree, index_entries
+    from kg import build_from_dump
+    from kg.chains import open_taxonomy
+    from kg.index import index_path
+    from kg.store import KGStore, sample_graph_path
+
+    target = tmp_path / "store"
+    build_from_dump(sample_graph_path(), target, progress=False)
+    kg = KGStore.open(target)
+    view = open_taxonomy(kg)
+    indexed = {(e.label.casefold(), e.item, e.kind) for e in index_entries(index_path(target), view)}
+    queried = {(" ".join(e.label.casefold().split()), e.item, e.kind) for e in store_entries(kg)}
+    assert indexed and indexed == queried
+    assert IndexDegree(view).get("Q5", 0) >= 0
+
+
 def test_given_surname_and_initials_when_linking_then_one_person_id():
     text = "Dr. Donald Blake met Mary Kay. Blake left; Kay stayed. D. Blake returned. Donald came back."
     spans = [_span(text, "Donald Blake", EntityType.PERSON), _span(text, "Mary Kay", EntityType.PERSON),
@@ -157,6 +200,12 @@ def test_given_separable_data_when_decider_trained_then_learns_and_round_trips(t
     meta = json.loads((tmp_path / "decider.json").read_text())
     assert meta["threshold"] == 0.5
     assert not any("only in document" in k for k in meta["priors"])  # one document's texts are not kept
+    # a threshold per type: MISC spans masked from P ≥ 0, PERSON never (P < 1.01 is impossible to reach)
+    policy = dec.decide(spans, X, type_thresholds={"MISC": 0.0, "PERSON": 1.01})
+    assert all(s.masked == (s.entity_type is EntityType.MISC) for s in policy)
+    dec.type_thresholds = {"MISC": 0.0}
+    dec.save(tmp_path)
+    assert all(s.masked for s in Decider.load(tmp_path).decide(spans, X))
 
 
 def test_given_shipped_decider_then_loads_with_current_schema():

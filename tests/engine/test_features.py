@@ -1,6 +1,6 @@
 import pytest
 
-from engine.features import ALL_GROUPS, FEATURE_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem, feature_names
+from engine.select.features import ALL_GROUPS, FEATURE_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem, feature_names
 from engine.types import MASK, EntityType, IdentifierType
 
 
@@ -66,7 +66,7 @@ class _HashEmbedder:
 
 
 def test_given_embedding_mention_then_one_context_per_mention_and_the_same_per_mention_features():
-    from engine.features import RankCandidate
+    from engine.select.features import RankCandidate
 
     it = RankItem("Oslo", EntityType.LOC, IdentifierType.QUASI, "She moved to Oslo in 1990.",
                   (RankCandidate("capital"), RankCandidate("city in Norway"), RankCandidate("***", "mask")), span_start=13)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.api import create_app
 from engine.config import EngineConfig
-from engine.docio import BadRecord, DocRecord, read_documents
+from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.engine import Engine
 from engine.types import EntityType, IdentifierType
 from tests.engine.live import uvicorn_server

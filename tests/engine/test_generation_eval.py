@@ -1,7 +1,7 @@
 
 from engine.engine import Engine
-from engine.evaluate_generation import evaluate_generation, in_order
-from engine.wikireplace import load_wikireplace
+from engine.evaluation.generation import evaluate_generation, in_order
+from engine.io.wikireplace import load_wikireplace
 
 
 def test_given_order_check_then_extra_rungs_allowed_but_order_kept():

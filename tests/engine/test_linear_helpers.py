@@ -4,7 +4,7 @@ import random
 
 from engine.render.document import OffsetMap, _scan_offset
 from engine.types import Segment
-from engine.wikireplace import SentenceIndex, sentence_bounds
+from engine.io.wikireplace import SentenceIndex, sentence_bounds
 
 
 def test_given_random_texts_then_sentence_index_equals_sentence_bounds():
@@ -64,7 +64,7 @@ def test_given_a_long_document_then_windowed_rendering_equals_rendering_on_the_w
 
 def _numbers_by_scan(names):
     """PERSON numbers as the plain scan of every known name gives them (the definition)."""
-    from engine.sources.person import name_tokens, same_person
+    from engine.generate.sources.person import name_tokens, same_person
 
     known, ids, out = [], {}, []
     for text, eid in names:
@@ -83,8 +83,8 @@ def _numbers_by_scan(names):
 
 
 def test_given_many_names_then_indexed_person_numbers_equal_the_scan():
-    from engine.sources.base import DocumentState
-    from engine.sources.person import person_number
+    from engine.generate.sources.base import DocumentState
+    from engine.generate.sources.person import person_number
 
     rng = random.Random(11)
     first = ["Percy", "Ada", "John", "Théodolinde", "Joséphine", "Dr", ""]

@@ -1,7 +1,7 @@
 import pytest
 
 from engine.engine import Engine
-from engine.linking import fold, normalised_forms
+from engine.generate.linking import fold, normalised_forms
 from engine.types import EntityType, LinkMethod, Span
 from tests.conftest import tiny_store
 
@@ -73,3 +73,11 @@ def test_given_entity_type_then_matching_kind_of_item_ranks_first():
     )
     assert link(eng, "Mercury", "LOC")[0].qid == "Q1"
     assert link(eng, "Mercury", "ORG")[0].qid == "Q2"
+
+
+def test_given_ancestors_asked_for_3_hops_first_then_6_hops_are_not_cut_short():
+    # Q1 → Q2 → Q3 → Q4 → Q5: a 3-hop set cached per item alone answered the 6-hop question,
+    # so a document's links depended on what the process had linked before.
+    eng = _tiny({f"Q{i}": f"class {i}" for i in range(1, 6)}, [(f"Q{i}", "P279", f"Q{i + 1}") for i in range(1, 5)])
+    assert eng.linker.ancestors("Q1", hops=3) == {"Q2", "Q3", "Q4"}
+    assert eng.linker.ancestors("Q1") == {"Q2", "Q3", "Q4", "Q5"}

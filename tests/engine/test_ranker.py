@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from engine.errors import RankerError
-from engine.features import FeatureBuilder
-from engine.ranker import Ranker, shipped_model_dir
-from engine.selection import (
+from engine.select.features import FeatureBuilder
+from engine.select.ranker import Ranker, shipped_model_dir
+from engine.select.selection import (
     FeatureTable,
     agreement_ceiling,
     evaluate,
@@ -16,8 +16,8 @@ from engine.selection import (
     split_scores,
     train_ranker,
 )
-from engine.selection_data import labelled_items
-from engine.wikireplace import load_wikireplace
+from engine.select.selection_data import labelled_items
+from engine.io.wikireplace import load_wikireplace
 from tests.factories import labelled_item
 
 GROUPS = ("structure", "document")

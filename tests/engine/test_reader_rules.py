@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.engine import Engine
-from engine.truth import TruthRules
+from engine.generate.truth import TruthRules
 from engine.types import MASK
 from kg.overlay import validate_overlay
 from tests.conftest import tiny_store

@@ -3,10 +3,10 @@ from importlib import resources
 
 import pytest
 
-from engine.docio import document_from_dict
+from engine.io.docio import document_from_dict
 from engine.engine import Engine
 from engine.errors import InputError
-from engine.sanitize import group_entities, validate_mentions, OverlapPolicy
+from engine.render.sanitize import group_entities, validate_mentions, OverlapPolicy
 from engine.types import EntityType as T, IdentifierType as I, Mention
 
 

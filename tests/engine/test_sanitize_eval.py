@@ -9,7 +9,7 @@ from engine.evaluation.flags import FLAG_NAMES, Region, count_sentences, flag_te
 from engine.evaluation.labels import canonical, equivalent, map_selection, rung_index
 from engine.evaluation.sanitize_eval import LeakChecker, MentionScore, SanitizeEvaluation, score_document
 from engine.types import EntityType as T, IdentifierType as I, Mention, Replacement, SanitizeResult
-from engine.wikireplace import WRDocument, WRMention
+from engine.io.wikireplace import WRDocument, WRMention
 
 
 # --- label mapping -----------------------------------------------------------------------
@@ -141,6 +141,7 @@ def regions_of(text, *labels):
     ("He is an ethnic group politician.", ["ethnic group"], "class label modifier"),
     ("Born in city of the United States, she studied law.", ["city of the United States"], "missing article"),
     ("He was born in city with millions of inhabitants.", ["city with millions of inhabitants"], "missing article"),
+    ("He played college basketball for *** and university.", ["***", "university"], "missing article"),
     ("The case was heard by the state of India.", ["state of India"], "the class label"),
     ("He taught at the university.", ["university"], "the class label"),
     ("They met in *** *** last year.", ["***", "***"], "*** ***"),
@@ -168,6 +169,9 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
     ("He lost his seat at the general election in the 2010s.", ["in the 2010s"]),
     ("He made his debut during a tour of *** in the 1980s.", ["***", "the 1980s"]),
     ("He lived there in the 1980s and the 1990s.", ["1980s", "1990s"]),
+    ("He played college basketball for *** and a university.", ["***", "university"]),
+    ("She studied law and politics at *** or a university.", ["***", "university"]),
+    ("She made her screen debut at age X in a leading role.", ["age X"]),
 ])
 def test_given_readable_sentence_then_nothing_is_flagged(sentence, labels):
     assert flag_text(sentence, regions_of(sentence, *labels)) == []

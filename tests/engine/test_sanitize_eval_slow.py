@@ -13,8 +13,8 @@ from engine.engine import Engine
 from engine.evaluation.labels import canonical
 from engine.types import Mention
 from engine.evaluation.served import prepare_document, served_items
-from engine.features import ALL_GROUPS, FeatureBuilder
-from engine.wikireplace import load_wikireplace
+from engine.select.features import ALL_GROUPS, FeatureBuilder
+from engine.io.wikireplace import load_wikireplace
 
 pytestmark = pytest.mark.slow
 
@@ -31,8 +31,12 @@ def test_given_served_items_then_training_sees_the_ladders_and_features_that_ser
     docs = load_wikireplace(three_docs)
     served = served_items(engine, docs)
     assert served.items and len(served.items) + sum(served.skipped.values()) == served.annotated
+    assert sum(it.mapped for it in served.items) == sum(served.mapped.values())
     for it in served.items:
         assert it.labels[-1] == "***" and 0 <= it.gold_index < len(it.labels)
+        if it.mapped:  # the annotators' class is not offered: its nearest offered ancestor, never ***
+            assert it.labels[it.gold_index] != "***" and it.votes[it.gold_index] == 0
+            continue
         assert it.votes[it.gold_index] > 0 or it.labels[it.gold_index] == "***"
         assert canonical(it.labels[it.gold_index]) == canonical(it.labels[max(range(len(it.votes)), key=it.votes.__getitem__)]) or it.labels[it.gold_index] == "***"
     # the items of a document are those the sanitizer itself prepares for its masked mentions

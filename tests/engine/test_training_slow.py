@@ -7,9 +7,9 @@ from typer.testing import CliRunner
 
 from engine.cli import app
 from engine.engine import Engine
-from engine.features import ALL_GROUPS
-from engine.selection import evaluate, grouped_folds, split_scores, train_ranker
-from engine.training import prepare
+from engine.select.features import ALL_GROUPS
+from engine.select.selection import evaluate, grouped_folds, split_scores, train_ranker
+from engine.select.training import prepare
 
 pytestmark = pytest.mark.slow
 

@@ -1,4 +1,4 @@
-"""Truth rules (engine/truth.py) on a tiny hand-written graph of real Wikidata facts."""
+"""Truth rules (engine/generate/truth.py) on a tiny hand-written graph of real Wikidata facts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pyoxigraph as ox
 import pytest
 
 from engine.engine import Engine
-from engine.truth import head_grams, head_index, span_words
+from engine.generate.truth import head_grams, head_index, span_words
 from engine.types import MASK
 from tests.conftest import tiny_store
 
@@ -118,7 +118,7 @@ def test_given_misc_name_with_a_person_head_noun_then_no_person_class(engine):
 
 
 def test_given_non_subsective_modifier_then_its_noun_is_not_offered():
-    from engine.truth import TruthFilter
+    from engine.generate.truth import TruthFilter
 
     negated = TruthFilter.negated_by_modifier
     assert negated(None, "Vice President", "president")

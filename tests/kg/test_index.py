@@ -1,4 +1,4 @@
-"""Derived indices (kg/index.py, kg/indexed.py, engine/label_store.py) and the parallel filter (kg/parallel.py).
+"""Derived indices (kg/index.py, kg/indexed.py, engine/generate/label_store.py) and the parallel filter (kg/parallel.py).
 
 Fast tests build the shipped sample graph into a store (with its indices) and compare every
 answer with the in-memory views read from the same graph; slow tests do the same on the seed.
@@ -21,8 +21,8 @@ from kg.indexed import IndexedTaxonomy
 from kg.parallel import BlockReader, filter_block, parallel_filter, run_blocks
 from kg.store import sample_graph_path
 from kg.vocab import TAXONOMY_PROPS
-from engine.label_store import SqliteLabelIndex, open_label_index
-from engine.linking import LabelIndex, Linker
+from engine.generate.label_store import SqliteLabelIndex, open_label_index
+from engine.generate.linking import LabelIndex, Linker
 from engine.types import EntityType, Span
 from tests.conftest import FIXTURES
 
@@ -221,7 +221,7 @@ def test_given_seed_store_then_label_index_answers_like_the_in_memory_one(seed_s
 
 
 def test_given_names_then_index_folding_is_the_linkers_folding() -> None:
-    from engine.linking import fold as linker_fold
+    from engine.generate.linking import fold as linker_fold
     from kg.index import fold as index_fold
 
     for text in ("  Oslo ", "Côte d’Ivoire", "ＮＡＳＡ", "the  United\tStates", "O‘Brien's"):

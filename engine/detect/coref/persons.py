@@ -31,7 +31,7 @@ TITLES = (
     "Dr", "Dr.", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Miss", "Prof", "Prof.", "Professor", "Sir", "Dame", "Lord",
     "Lady", "President", "Vice President", "Prime Minister", "Governor", "Senator", "King", "Queen", "Prince",
     "Princess", "Saint", "St.", "Pope", "Bishop", "Archbishop", "Cardinal", "Father", "Rev.", "Reverend", "General",
-    "Gen.", "Colonel", "Col.", "Captain", "Capt.", "Lieutenant", "Lt.", "Major", "Sgt.", "Sergeant", "Judge", "Justice",
+    "Gen.", "Gen", "Lt", "Colonel", "Col.", "Captain", "Capt.", "Lieutenant", "Lt.", "Major", "Sgt.", "Sergeant", "Judge", "Justice",
     "Chancellor", "Emperor", "Empress", "Sheikh", "Imam", "Rabbi", "Chief", "Mayor", "Minister",
 )
 _TITLE_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True)) + r")\s+)+$")

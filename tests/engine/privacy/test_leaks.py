@@ -4,9 +4,9 @@ skipped, the next safe rung is used, and the result says what was skipped and wh
 import pytest
 
 from engine.config import EngineConfig
-from engine.docio import result_to_dict
+from engine.io.docio import result_to_dict
 from engine.engine import Engine
-from engine.linking import LabelIndex
+from engine.generate.linking import LabelIndex
 from engine.privacy.leaks import DocumentLeakGuard, ItemNames
 from engine.types import MASK, Candidate, EntityType as T, IdentifierType as I, Ladder, Link, LinkMethod, Mention, Span
 from tests.conftest import tiny_store
@@ -138,7 +138,7 @@ def test_given_rio_municipality_of_brazil_and_alias_then_guard_finds_both():
 
 def _scan(guard, entity, label):
     """The check as a plain scan of every revealer in check order (the definition)."""
-    from engine.linking import fold
+    from engine.generate.linking import fold
 
     key = fold(label)
     order = [entity] + [e for e in guard._by_entity if e != entity]

@@ -94,6 +94,8 @@ CASES = [
     ("She played in the Baltic leagues.", [("Baltic", "LOC")], {"Baltic": "countries bordering the Baltic Sea"},
      "She played in the leagues."),
     ("Oslo is big.", [("Oslo", "LOC")], {"Oslo": "city"}, "A city is big."),
+    ("He played college basketball for Duke and Cal State Fullerton.", [("Duke", "ORG"), ("Cal State Fullerton", "ORG")],
+     {"Duke": MASK, "Cal State Fullerton": "university"}, "He played college basketball for *** and a university."),
     ("He is an MP.", [("MP", "DEM")], {"MP": "member of parliament"}, "He is a member of parliament."),
     # *** or a class label in a modifier slot
     ("She is a Norwegian earth scientist.", [("Norwegian", "DEM")], {"Norwegian": MASK}, "She is an earth scientist."),
@@ -235,7 +237,7 @@ def test_given_demo_with_shipped_model_then_no_raw_date_rungs_or_double_masks(sa
     import json
     from importlib import resources
 
-    from engine.docio import document_from_dict
+    from engine.io.docio import document_from_dict
 
     raw = json.loads((resources.files("engine") / "data" / "demo_biography.json").read_text(encoding="utf-8"))
     doc = document_from_dict(raw, "demo", "demo")

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from engine.config import ConfigError, EngineConfig
-from engine.embeddings import Embedder, cpu_has_native_bf16, resolve_precision
-from engine.features import DEFAULT_GROUPS, FeatureBuilder, RankCandidate, RankItem
+from engine.select.embeddings import Embedder, cpu_has_native_bf16, resolve_precision
+from engine.select.features import DEFAULT_GROUPS, FeatureBuilder, RankCandidate, RankItem
 from engine.types import MASK, EntityType, IdentifierType
 
 
@@ -100,7 +100,7 @@ def test_given_bfloat16_then_vectors_match_float32():
 
 @pytest.mark.slow
 def test_given_sample_graph_then_bench_sanitize_heads_with_unseen_warm_and_their_ratio(sample_kg, tmp_path):
-    from engine.bench import bench_sanitize
+    from engine.bench.sanitize import bench_sanitize
     from engine.engine import Engine
 
     doc = {"doc_id": "d", "text": "Ada Lovelace was born in London in 1815. She lived in Paris.", "annotations": {"a": {"entity_mentions": [
@@ -124,7 +124,7 @@ def test_given_sample_graph_then_bench_sanitize_heads_with_unseen_warm_and_their
 def test_given_a_local_store_then_graph_ladders_are_remembered_and_equal_to_a_fresh_walk(sample_kg):
     from engine.engine import Engine
     from engine.scale import empty_caches
-    from engine.sources.base import DocumentState
+    from engine.generate.sources.base import DocumentState
     from engine.types import Span
 
     eng = Engine.from_store(sample_kg, EngineConfig(model="none"))

@@ -4,8 +4,8 @@ table kept across documents (:meth:`Embedder.encode_labels`)."""
 import numpy as np
 import pytest
 
-from engine.embeddings import Embedder
-from engine.features import (
+from engine.select.embeddings import Embedder
+from engine.select.features import (
     DEFAULT_GROUPS,
     FeatureBuilder,
     RankCandidate,

@@ -1,5 +1,5 @@
-from engine.sources.base import DocumentState
-from engine.sources.code import CodeSource
+from engine.generate.sources.base import DocumentState
+from engine.generate.sources.code import CodeSource
 from engine.types import EntityType, Span
 
 

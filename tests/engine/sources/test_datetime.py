@@ -1,6 +1,6 @@
 import pytest
 
-from engine.sources.datetime import century, datetime_ladder, ordinal
+from engine.generate.sources.datetime import century, datetime_ladder, ordinal
 
 D = "DATE"
 

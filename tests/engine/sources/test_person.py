@@ -1,5 +1,5 @@
-from engine.sources.base import DocumentState
-from engine.sources.person import PersonSource, name_tokens, same_person
+from engine.generate.sources.base import DocumentState
+from engine.generate.sources.person import PersonSource, name_tokens, same_person
 from engine.types import EntityType, Span
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from engine.sources.quantity import quantity_label
+from engine.generate.sources.quantity import quantity_label
 
 
 @pytest.mark.parametrize(

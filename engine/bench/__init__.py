@@ -1,0 +1,1 @@
+"""Benchmarks: sanitize throughput, the HTTP endpoint and the whole-Wikidata scale bench."""

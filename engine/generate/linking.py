@@ -1,0 +1,392 @@
+"""Link a span to knowledge-graph items.
+
+Methods are tried in stages, the first stage that finds anything wins (as in Olstad
+2023, then better): exact label, alias or demonym (P1549, linking "Norwegian" to Norway
+as well as to the language) → the same for normalised forms (case, leading "the",
+possessive, plural) → an item label contained in the span (longest first) → approximate
+match (character edit distance below 15 %, rapidfuzz).
+
+Within a method, items are ranked by the entity type (DEM → occupations, nationalities,
+ethnic groups, languages; LOC → places; ORG → organisations), by the context sentence
+("She speaks Norwegian" → the language, "She is Norwegian" → the nationality), then by
+how connected the item is in the taxonomy and its Q-number.
+
+A link to an item *more specific* than the span is rejected: an item whose label
+contains the span and more ("attorney" → "attorney general"; "footballer" → "Footballer
+of the Year").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from kg.chains import PreloadedTaxonomy
+from kg.store import KGStore
+from kg.vocab import local_id, qid_number
+from engine.types import EntityType, Link, LinkMethod, Span
+
+#: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops).
+TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {
+    EntityType.LOC: frozenset({
+        "Q2221906", "Q486972", "Q6256", "Q56061", "Q82794", "Q515", "Q618123", "Q17334923",
+        "Q1048835", "Q15642541", "Q7275", "Q3624078", "Q5107", "Q23442", "Q4022", "Q8502", "Q271669",
+    }),
+    EntityType.ORG: frozenset({
+        "Q43229", "Q4830453", "Q783794", "Q3918", "Q7278", "Q327333", "Q2385804", "Q476028",
+        "Q4438121", "Q163740", "Q31855", "Q1331793", "Q15911314", "Q11032", "Q2659904", "Q847017",
+    }),
+    EntityType.DEM: frozenset({
+        "Q28640", "Q12737077", "Q41710", "Q231002", "Q215627", "Q34770", "Q4164871", "Q294414",
+        "Q6256", "Q5", "Q7278", "Q9174", "Q879146", "Q1126006",
+    }),
+    EntityType.MISC: frozenset({
+        "Q386724", "Q1656682", "Q618779", "Q349", "Q7725634", "Q11424", "Q482994", "Q134556",
+        "Q1371849", "Q9174", "Q34770", "Q27020041", "Q13406554",
+    }),
+}
+LANGUAGE = "Q34770"
+NATIONALITY_CLASSES = frozenset({"Q6256", "Q231002", "Q41710", "Q3624078"})
+_LANGUAGE_CUES = re.compile(
+    r"\b(speak|speaks|spoke|spoken|speaking|language|languages|fluent|translat\w*|written in|writes in|wrote in|dialect|native tongue|mother tongue)\b",
+    re.I,
+)
+_NATIONALITY_CUES = re.compile(
+    r"\b(is|was|are|were|became|born|citizen\w*|nationality|national|descent|origin|people|immigrant|ethnic\w*)\b", re.I
+)
+_BASE_SCORE = {
+    LinkMethod.EXACT: 1.0, LinkMethod.ALIAS: 0.9, LinkMethod.NORMALISED: 0.85,
+    LinkMethod.DEMONYM: 0.8, LinkMethod.CONTAINED: 0.6, LinkMethod.APPROXIMATE: 0.5,
+}
+
+
+def fold(text: str) -> str:
+    """Case- and whitespace-folded text (NFKC, lower case, single spaces, curly quotes straightened)."""
+    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
+    return " ".join(text.lower().split())
+
+
+def contains_words(text: str, words: str) -> bool:
+    """``words`` occurs in ``text`` as whole words (both already folded)."""
+    return bool(re.search(rf"(^|\W){re.escape(words)}(\W|$)", text))
+
+
+def normalised_forms(text: str) -> list[str]:
+    """Variants of a folded span: without a leading "the", a possessive, a plural."""
+    base = fold(text)
+    forms: list[str] = []
+
+    def add(f: str) -> None:
+        if f and f != base and f not in forms:
+            forms.append(f)
+
+    no_the = re.sub(r"^the ", "", base)
+    add(no_the)
+    for f in list(forms) + [base]:
+        add(re.sub(r"'s$|'$", "", f))
+    for f in [f for f in list(forms) + [base] if "'" not in f]:
+        if f.endswith("ies") and len(f) > 4:
+            add(f[:-3] + "y")
+        elif f.endswith(("ses", "xes", "zes", "ches", "shes")) and len(f) > 4:
+            add(f[:-2])
+        elif f.endswith("s") and not f.endswith("ss") and len(f) > 3:
+            add(f[:-1])
+    return forms
+
+
+@dataclass
+class LabelIndex:
+    """Folded labels, aliases and demonyms of a store, for linking."""
+
+    labels: dict[str, list[str]]
+    aliases: dict[str, list[str]]
+    demonyms: dict[str, list[str]]
+    by_length: dict[int, list[str]]
+    main_label: dict[str, str]
+
+    @classmethod
+    def from_store(cls, kg: KGStore) -> "LabelIndex":
+        labels: dict[str, list[str]] = defaultdict(list)
+        aliases: dict[str, list[str]] = defaultdict(list)
+        main: dict[str, str] = {}
+        for row in kg.select("all_labels"):
+            qid = local_id(row["item"])
+            if not qid.startswith("Q"):
+                continue
+            key = fold(row["text"])
+            if row["kind"] == "label":
+                labels[key].append(qid)
+                main.setdefault(qid, row["text"])
+            else:
+                aliases[key].append(qid)
+        demonyms: dict[str, list[str]] = defaultdict(list)
+        for row in kg.select("all_demonyms"):
+            demonyms[fold(row["demonym"])].append(local_id(row["country"]))
+        by_length: dict[int, list[str]] = defaultdict(list)
+        for key in set(labels) | set(aliases):
+            by_length[len(key)].append(key)
+        for table in (labels, aliases, demonyms):
+            for key, items in table.items():
+                table[key] = sorted(set(items), key=qid_number)
+        return cls(dict(labels), dict(aliases), dict(demonyms), dict(by_length), main)
+
+    def add(self, qid: str, text: str, kind: str = "label") -> None:
+        """Add a label or alias (e.g. fetched remotely)."""
+        key = fold(text)
+        table = self.labels if kind == "label" else self.aliases
+        items = table.setdefault(key, [])
+        if qid not in items:
+            items.append(qid)
+            items.sort(key=qid_number)
+        if kind == "label":
+            self.main_label.setdefault(qid, text)
+        bucket = self.by_length.setdefault(len(key), [])
+        if key not in bucket:
+            bucket.append(key)
+
+    def lookup(self, key: str) -> list[tuple[str, LinkMethod]]:
+        out = [(q, LinkMethod.EXACT) for q in self.labels.get(key, ())]
+        out += [(q, LinkMethod.ALIAS) for q in self.aliases.get(key, ()) if q not in {o[0] for o in out}]
+        return out
+
+    def prominence(self, qid: str) -> int:
+        """No prominence prior in memory (stores with indices have one: ``engine.generate.label_store``)."""
+        return 0
+
+    def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
+        """Names within ``threshold`` normalised edit distance of ``key`` (length-bucketed scan), best first."""
+        max_dist = int(len(key) * threshold / (1 - threshold)) + 1
+        best: list[tuple[float, str]] = []
+        for length in range(len(key) - max_dist, len(key) + max_dist + 1):
+            bucket = self.by_length.get(length)
+            if not bucket:
+                continue
+            for cand, d, _ in process.extract(
+                key, bucket, scorer=Levenshtein.normalized_distance, score_cutoff=threshold, limit=5
+            ):
+                if d < threshold:
+                    best.append((d, cand))
+        best.sort()
+        return best[:limit]
+
+
+class Linker:
+    """Links spans to items of one store (see the module docstring for the method order)."""
+
+    def __init__(self, index: LabelIndex, taxonomy: PreloadedTaxonomy, *, max_links: int = 5, approx_threshold: float = 0.15) -> None:
+        self.index = index
+        self.taxonomy = taxonomy
+        self.max_links = max_links
+        self.approx_threshold = approx_threshold
+        self.max_ranked = 64
+        self._ancestors: dict[tuple[str, int], frozenset[str]] = {}  # (item, hops) → classes above
+        self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
+
+    # --- public -------------------------------------------------------------------------
+    def link(self, span: Span) -> list[Link]:
+        """Ranked links for ``span`` (empty when nothing acceptable matches)."""
+        key = fold(span.text)
+        if not key:
+            return []
+        stages = (
+            lambda: self._exact(span, key) + self._demonym(span, [key]),
+            lambda: self._normalised(span, key) + self._demonym(span, normalised_forms(span.text)),
+            lambda: self._contained(span, key),
+            lambda: self._approximate(span, key),
+        )
+        for stage in stages:
+            accepted = self.reject_more_specific(key, _unique(stage()))
+            if accepted:
+                return self._rank(span, self._shortlist(accepted))[: self.max_links]
+        return []
+
+    def _shortlist(self, links: list[Link]) -> list[Link]:
+        """At most ``max_ranked`` links (ranking walks each one's ancestors; a name can have
+        hundreds of homonyms at full scale): the best matched, then the most prominent."""
+        if len(links) <= self.max_ranked:
+            return links
+        order = sorted(range(len(links)), key=lambda i: (-links[i].score, -self.index.prominence(links[i].qid), qid_number(links[i].qid)))
+        keep = set(order[: self.max_ranked])
+        return [link for i, link in enumerate(links) if i in keep]
+
+    def extends(self, key: str, link: Link) -> bool:
+        """The item's main label contains the span and says more ("attorney general" for "attorney")."""
+        label = fold(self.index.main_label.get(link.qid, link.matched))
+        if label == key or len(label) <= len(key):
+            return False
+        return contains_words(label, key)
+
+    def reject_more_specific(self, key: str, links: list[Link]) -> list[Link]:
+        """Drop links to items more specific than the span.
+
+        An item whose label extends the span is dropped when another candidate does not,
+        when it was not matched by one of its own names (contained/approximate), or when
+        it sits below an item named by the span ("attorney general" ⊂ "attorney"). It is
+        kept otherwise: "United States" is an alias of "United States of America".
+        """
+        plain = [l for l in links if not self.extends(key, l)]
+        if plain:
+            return plain
+        named = {q for q, _ in self.index.lookup(key)}
+        keep = []
+        for link in links:
+            if link.method in (LinkMethod.CONTAINED, LinkMethod.APPROXIMATE):
+                continue
+            if named - {link.qid} and (self.ancestors(link.qid, hops=3) & (named - {link.qid})):
+                continue
+            keep.append(link)
+        return keep
+
+    def invalidate(self) -> None:
+        """Forget cached ancestor sets (after the taxonomy grew)."""
+        self._ancestors.clear()
+
+    def ancestors(self, qid: str, hops: int = 6) -> frozenset[str]:
+        """Classes above ``qid`` over P31/P279 within ``hops`` (cached per item and hops: a
+        set cached for 3 hops must not answer a 6-hop question, or a document's links would
+        depend on what the process linked before)."""
+        cached = self._ancestors.get((qid, hops))
+        if cached is not None:
+            return cached
+        seen: set[str] = set()
+        frontier = [qid]
+        for _ in range(hops):
+            nxt = []
+            for node in frontier:
+                for prop in ("P31", "P279"):
+                    for parent in self.taxonomy.parents(node, prop):
+                        if parent not in seen:
+                            seen.add(parent)
+                            nxt.append(parent)
+            frontier = nxt
+            if not frontier:
+                break
+        result = frozenset(seen)
+        if len(self._ancestors) < 200_000:
+            self._ancestors[(qid, hops)] = result
+        return result
+
+    # --- methods ------------------------------------------------------------------------
+    def _links(self, items: Iterable[tuple[str, LinkMethod]], matched: str) -> list[Link]:
+        return [
+            Link(q, self.index.main_label.get(q, matched), m, matched, _BASE_SCORE[m])
+            for q, m in items
+        ]
+
+    def _exact(self, span: Span, key: str) -> list[Link]:
+        return self._links(self.index.lookup(key), span.text)
+
+    def _normalised(self, span: Span, key: str) -> list[Link]:
+        out: list[Link] = []
+        for form in normalised_forms(span.text):
+            for q, _ in self.index.lookup(form):
+                if q not in {l.qid for l in out}:
+                    out.append(Link(q, self.index.main_label.get(q, form), LinkMethod.NORMALISED, form, _BASE_SCORE[LinkMethod.NORMALISED]))
+        return out
+
+    def _demonym(self, span: Span, forms: list[str]) -> list[Link]:
+        out: list[Link] = []
+        for form in forms:
+            for q in self.index.demonyms.get(form, ()):
+                if q not in {l.qid for l in out}:
+                    out.append(Link(q, self.index.main_label.get(q, form), LinkMethod.DEMONYM, form, _BASE_SCORE[LinkMethod.DEMONYM]))
+        return out
+
+    def _contained(self, span: Span, key: str) -> list[Link]:
+        """Items whose label is a shorter run of the span's words (longest runs first)."""
+        words = key.split()
+        for n in range(len(words) - 1, 0, -1):
+            found: list[Link] = []
+            for i in range(len(words) - n + 1):
+                gram = " ".join(words[i : i + n])
+                if len(gram) < 3:
+                    continue
+                for form in [gram] + normalised_forms(gram):
+                    for q, _ in self.index.lookup(form):
+                        if q not in {l.qid for l in found}:
+                            found.append(Link(q, self.index.main_label.get(q, gram), LinkMethod.CONTAINED, gram, _BASE_SCORE[LinkMethod.CONTAINED] + 0.01 * n))
+            if found:
+                return found
+        return []
+
+    #: Keys whose approximate links are remembered (a scan costs milliseconds; names repeat).
+    APPROX_CACHE = 50_000
+
+    def _approximate(self, span: Span, key: str) -> list[Link]:
+        """Labels within ``approx_threshold`` normalised edit distance (``LabelIndex.approximate``),
+        remembered per key."""
+        if len(key) < 4:
+            return []
+        found = self._approx.get(key)
+        if found is None:
+            found = tuple(self._approximate_scan(key))
+            if len(self._approx) >= self.APPROX_CACHE:
+                self._approx.clear()
+            self._approx[key] = found
+        return list(found)
+
+    def _approximate_scan(self, key: str) -> list[Link]:
+        out: list[Link] = []
+        for d, cand in self.index.approximate(key, self.approx_threshold, 5):
+            for q, _ in self.index.lookup(cand):
+                if q not in {l.qid for l in out}:
+                    out.append(Link(q, self.index.main_label.get(q, cand), LinkMethod.APPROXIMATE, cand, _BASE_SCORE[LinkMethod.APPROXIMATE] - d))
+        return out
+
+    # --- ranking ------------------------------------------------------------------------
+    def _rank(self, span: Span, links: list[Link]) -> list[Link]:
+        anchors = TYPE_ANCHORS.get(span.entity_type, frozenset())
+        context = span.context or ""
+        wants_language = bool(_LANGUAGE_CUES.search(context))
+        wants_nationality = bool(context) and not wants_language and bool(_NATIONALITY_CUES.search(context))
+        scored = []
+        for link in links:
+            anc = self.ancestors(link.qid) | {link.qid}
+            score = link.score
+            if anc & anchors:
+                score += 0.3
+            if span.entity_type in (EntityType.DEM, EntityType.MISC) and (wants_language or wants_nationality):
+                is_language = LANGUAGE in anc
+                is_nation = bool(anc & NATIONALITY_CLASSES) or link.method is LinkMethod.DEMONYM
+                if wants_language and is_language or wants_nationality and is_nation and not is_language:
+                    score += 0.25
+                elif wants_language and not is_language or wants_nationality and is_language:
+                    score -= 0.25
+            degree = sum(len(self.taxonomy.parents(link.qid, p)) for p in ("P31", "P279", "P361"))
+            score += min(0.1, 0.02 * math.log1p(degree + self.taxonomy.children_count.get(link.qid, 0) + self.taxonomy.instance_count.get(link.qid, 0)))
+            scored.append((round(score, 6), link))
+        scored.sort(key=lambda t: (-t[0], qid_number(t[1].qid)))
+        scored = self._prefer_prominent(scored)
+        return [Link(l.qid, l.label, l.method, l.matched, s) for s, l in scored]
+
+    def _prefer_prominent(self, scored: list[tuple[float, Link]]) -> list[tuple[float, Link]]:
+        """Among homonyms (links of equal score matched by the same name), the more prominent
+        item first (``index.prominence``: sitelinks or incoming statements); others keep their places."""
+        out = list(scored)
+        slots: dict[tuple[float, str], list[int]] = defaultdict(list)
+        for i, (score, link) in enumerate(out):
+            slots[(score, link.matched)].append(i)
+        for positions in slots.values():
+            if len(positions) > 1:
+                group = sorted((out[i] for i in positions), key=lambda t: -self.index.prominence(t[1].qid))
+                for i, item in zip(positions, group):
+                    out[i] = item
+        return out
+
+
+def _unique(links: list[Link]) -> list[Link]:
+    """First link per item (earlier methods win)."""
+    seen: set[str] = set()
+    out = []
+    for link in links:
+        if link.qid not in seen:
+            seen.add(link.qid)
+            out.append(link)
+    return out

@@ -1,0 +1,208 @@
+"""LOC/ORG/DEM/MISC spans → ladders from the knowledge graph.
+
+The span is linked (:mod:`engine.generate.linking`); the best-ranked link that has any chain is
+used (the next ones are tried when it has none). Its per-property ladders are merged in
+the order P31, P279, P8225, P361 — for each property: every direct value, then the
+*first* ladder, then the *longest*, ordered by depth (stable) — without duplicate labels,
+without labels equal to or containing the span (never more specific than the span),
+capped in length.
+
+The truth rules of :mod:`engine.generate.truth` apply when a :class:`TruthFilter` is given (the
+engine always gives one): a contained link never lends its class (the head noun of the
+span may name one instead), the linked item and every rung must fit the entity type, a
+demonym generalizes as a nationality, and rungs run from specific to general.
+"""
+
+from __future__ import annotations
+
+from kg.chains import ChainIndex
+from kg.vocab import TAXONOMY_PROPS
+from engine.generate.linking import Linker, contains_words, fold
+from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.truth import NATIONALITY, TruthFilter
+from engine.types import Candidate, EntityType, Link, LinkMethod, Span
+
+
+#: Ladders walked from the class a head noun names. A DEM span names an occupation or a
+#: position itself, so what the class is an instance of is true of it ("coach" is a
+#: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
+#: true (the Horst Wessel Song is a song, not a genre).
+_HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: ("P31", "P279")}
+
+
+class GraphSource(CandidateSource):
+    """Ladders from the taxonomy chains of the span's linked item."""
+
+    name = "graph"
+
+    def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None,
+                 truth: TruthFilter | None = None, truth_longest: bool = False) -> None:
+        self.linker = linker
+        self.truth = truth
+        self.truth_longest = truth_longest
+        self.chains = chains
+        self.max_ladder = max_ladder or chains.rules.max_ladder
+        self.max_tries = max_tries
+        self.remote = remote  # engine.remote.RemoteFallback, when an endpoint is enabled
+        #: ladders remembered per (item, span, type, properties) on a local store, where a
+        #: ladder depends on nothing else (with an endpoint, fetched chains may extend it)
+        self._ladders: dict[tuple, tuple[Candidate, ...]] = {}
+
+    def generate(self, span: Span, state: DocumentState) -> SourceResult:
+        notes: list[str] = []
+        links = self.linker.link(span)
+        if not links and self.remote is not None:
+            notes.append(self.remote.lookup_label(span.text))
+            links = self.linker.link(span)
+        if not links:
+            return SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
+        key = fold(span.text)
+        if self.truth is not None:
+            return self._truthful(span, links, key, notes)
+        for link in links[: self.max_tries]:
+            candidates = self.ladder_for(link.qid, key)
+            if not candidates and self.remote is not None:
+                notes.append(self.remote.fetch_chains(link.qid))
+                candidates = self.ladder_for(link.qid, key)
+            if candidates:
+                chosen = (link,) + tuple(l for l in links if l is not link)
+                reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
+                return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+        reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
+        return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
+
+    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str]) -> SourceResult:
+        """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept."""
+        truth = self.truth
+        assert truth is not None
+        if truth.is_nationality(span, links):
+            label = self.chains.label(NATIONALITY) or "nationality"
+            cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
+            return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
+        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls")
+        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
+        fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
+        notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        for link in fitting[: self.max_tries]:
+            candidates = self.ladder_for(link.qid, key, span.entity_type)
+            if not candidates and self.remote is not None:
+                notes.append(self.remote.fetch_chains(link.qid))
+                candidates = self.ladder_for(link.qid, key, span.entity_type)
+            if candidates:
+                candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
+                chosen = (link,) + tuple(l for l in links if l is not link)
+                reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
+                return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+        for qid, gram in truth.head_classes(span)[: self.max_tries]:
+            label = self.chains.label(qid)
+            if not label or fold(label) == key:
+                continue
+            head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
+            candidates = [head] + [
+                c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
+                if fold(c.label) != fold(label)
+            ][: self.max_ladder - 1]
+            link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
+            reason = f"head noun {gram!r} names {qid} ({label})"
+            return SourceResult(truth.order(candidates), links=(link,), reason="; ".join([reason] + notes))
+        parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
+        why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
+        return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
+        """``candidates`` with the composed rungs of a class the item *is* through its classes
+        but whose walk did not pass ("city in the United States", "city" for Los Angeles, a
+        "city of the United States": every city of the United States is a city).
+
+        The class must be reached from the item over P31 then P279 without an edge a reader
+        does not read as "is a", and fit the entity type; a composed label that only
+        rewords a rung already offered ("city in X" beside "city of X") is not added. The
+        new rungs go after the last rung more specific than the class, the ladder is then
+        ordered and capped."""
+        truth = self.truth
+        if truth is None or not self.chains.rules.composed:
+            return candidates
+        have = {c.qid for c in candidates if c.qid} | {c.rule for c in candidates if c.rule}
+        shown = {_reworded(c.label) for c in candidates}
+        reached = truth.is_a_closure(qid, "P31")
+        out = list(candidates)
+        for rule in self.chains.rules.composed:
+            cls = rule.applies_to
+            if cls not in reached or rule.name in have or not truth.class_fits(cls, entity_type):
+                continue
+            label = self.chains.label(cls)
+            new = [Candidate(text, source="P31", qid=None, path=f"P31/P279+ + {rule.via}", rule=rule.name, depth=2, link_qid=qid)
+                   for text in self.chains.composed_labels(qid, rule) if _reworded(text) not in shown and fold(text) != span_key]
+            if label and cls not in have and fold(label) != span_key:
+                new.append(Candidate(label, source="P31", qid=cls, path="P31/P279+", depth=2, link_qid=qid))
+            new = [c for c in new if truth.rung_fits(c, entity_type)]
+            if not new:
+                continue
+            below = [i for i, c in enumerate(out) if c.qid and cls in truth.superclasses(c.qid) and c.qid != cls]
+            at = below[-1] + 1 if below else len(out)
+            out[at:at] = new
+            have |= {c.qid for c in new if c.qid} | {rule.name}
+            shown |= {_reworded(c.label) for c in new}
+        if len(out) == len(candidates):
+            return candidates
+        return truth.order(out)[: self.max_ladder]
+
+    def ladder_for(self, qid: str, span_key: str, entity_type: EntityType | None = None, *, props: tuple[str, ...] = TAXONOMY_PROPS) -> list[Candidate]:
+        """Merged, pruned, capped ladder of ``qid`` for a span whose folded text is ``span_key``.
+
+        With ``entity_type`` (and a truth filter) rungs that do not fit the type are
+        dropped and the ladder is ordered from specific to general.
+        """
+        if self.remote is not None:
+            return self._ladder_for(qid, span_key, entity_type, props=props)
+        key = (qid, span_key, entity_type, props)
+        cached = self._ladders.get(key)
+        if cached is None:
+            if len(self._ladders) >= 200_000:
+                self._ladders.clear()
+            cached = self._ladders[key] = tuple(self._ladder_for(qid, span_key, entity_type, props=props))
+        return list(cached)
+
+    def _ladder_for(self, qid: str, span_key: str, entity_type: EntityType | None = None, *,
+                    props: tuple[str, ...] = TAXONOMY_PROPS) -> list[Candidate]:
+        chains = self.chains.chains(qid)
+        seen: set[str] = set()
+        out: list[Candidate] = []
+        check = self.truth if entity_type is not None else None
+        for prop in props:
+            ladders = chains.ladders.get(prop)
+            if ladders is None:
+                continue
+            rungs = []
+            # under the truth rules the *longest* walk is not used: it buys rungs through side
+            # branches of the class graph ("university" → "research institute"), false too often
+            walked = ladders.direct + ladders.first if check is not None and not self.truth_longest else ladders.direct + ladders.first + ladders.longest
+            for rung in walked:
+                label_key = fold(rung.label)
+                if label_key in seen or not label_key:
+                    continue
+                if label_key == span_key or contains_words(label_key, span_key):
+                    continue  # not a generalization: the span itself, or more specific than it
+                seen.add(label_key)
+                rungs.append(rung)
+            rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
+            for rung in rungs:
+                cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
+                if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)
+                                          or not check.reached_as_is_a(cand)):
+                    continue
+                out.append(cand)
+                if len(out) >= self.max_ladder:
+                    return check.order(out) if check is not None else out
+        return check.order(out) if check is not None else out
+
+
+def _reworded(label: str) -> str:
+    """A label with "in"/"of" and a leading "the" of its place alike ("city in the X" ≡ "city of X")."""
+    return fold(label).replace(" in the ", " of ").replace(" of the ", " of ").replace(" in ", " of ")
+
+
+def _common_noun_for_name(text: str, link: Link, truth: TruthFilter) -> bool:
+    """A lower-case span linked to a capitalised name that is not a class ("girls" → the series "Girls")."""
+    label = link.label.strip()
+    return text.islower() and bool(label) and label[0].isupper() and not truth.is_class(link.qid)

@@ -1,0 +1,145 @@
+"""Sanitizing files: documents in batches, bad records reported, output written atomically."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from tqdm import tqdm
+
+from engine.io.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
+from engine.errors import InputError
+from engine.io.cli_checks import plural
+from engine.types import SanitizeResult
+
+
+@dataclass
+class RunSummary:
+    documents: int = 0
+    mentions: int = 0
+    failed_spans: int = 0
+    bad: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    merged: list[tuple[str, str]] = field(default_factory=list)
+    aborted: bool = False
+
+    def add(self, position: str, result: SanitizeResult) -> None:
+        """Count one sanitized document (its mentions, failed spans, merged overlaps)."""
+        self.documents += 1
+        self.mentions += len(result.replacements)
+        self.failed_spans += len(result.errors)
+        self.merged += [(position, note) for note in merged_notes(result)]
+
+    def report(self, source: object, target: object, annotator: str | None = None) -> tuple[list[str], str]:
+        """What ``taxogen sanitize`` prints for one file: stderr lines (bad records, notes), then
+        its summary line. ``taxogen spark sanitize`` prints the same."""
+        err = [f"bad record {pos}: {reason}" for pos, reason in self.bad] + [f"note {pos}: {note}" for pos, note in self.merged]
+        skipped = f", {plural(len(self.skipped), 'document')} not annotated by {annotator} left out" if self.skipped else ""
+        line = (f"{source} → {target}: {plural(self.documents, 'document')}, {plural(self.mentions, 'mention')}, "
+                f"{plural(len(self.bad), 'bad record')} skipped{skipped}, {plural(self.failed_spans, 'span')} failed closed")
+        return err, line
+
+
+class _Abort(Exception):
+    pass
+
+
+class _Empty(Exception):
+    pass
+
+
+def merged_notes(result: SanitizeResult) -> list[str]:
+    """The notes of mentions merged from overlapping ones (reported as ``note POSITION: …``)."""
+    return [rep.note for rep in result.replacements if "merged overlapping" in rep.note]
+
+
+def sanitize_batch(engine, docs: Sequence[DocRecord], *, overlap: str = "merge") -> list[SanitizeResult | BadRecord]:
+    """Sanitize ``docs`` ranked together: a result per document, or a :class:`BadRecord` for a
+    document the engine refuses (then the others are redone one by one). Documents without
+    mentions are detected first (issue 13). Shared by ``taxogen sanitize`` and Spark."""
+    docs = [d if d.mentions is not None else DocRecord(d.doc_id, d.text, tuple(engine.detect_mentions(d.text)), d.position)
+            for d in docs]
+    try:
+        return list(engine.sanitize_many([(d.text, d.mentions) for d in docs], overlap=overlap))
+    except InputError:
+        pass
+    out: list[SanitizeResult | BadRecord] = []
+    for d in docs:  # one document is invalid: redo them one by one to find it
+        try:
+            out.append(engine.sanitize(d.text, d.mentions, overlap=overlap))
+        except InputError as exc:
+            out.append(BadRecord(d.position, str(exc)))
+    return out
+
+
+def result_line(doc_id: str, result: SanitizeResult, *, with_originals: bool = False) -> str:
+    """One output line (JSON, no newline) of a sanitized document."""
+    return json.dumps(result_to_dict(doc_id, result, with_originals=with_originals), ensure_ascii=False)
+
+
+def run_sanitize(
+    engine,
+    source: Path,
+    target: Path,
+    *,
+    fmt: str = "auto",
+    annotator: str | None = None,
+    strict: bool = False,
+    with_originals: bool = False,
+    overlap: str = "merge",
+    batch: int = 16,
+    progress: bool = True,
+) -> RunSummary:
+    """Sanitize every document of ``source`` into ``target`` (JSON lines).
+
+    Bad records are listed in ``summary.bad`` (position, reason); documents left out on
+    purpose (another annotator's) in ``summary.skipped``; merged overlapping mentions in
+    ``summary.merged``. With ``with_originals`` the output file is private (mode 0600).
+    When no document is sanitized, ``target`` is not written.
+    """
+    summary = RunSummary()
+    pending: list[DocRecord] = []
+
+    def flush(fh) -> None:
+        if not pending:
+            return
+        for d, r in zip(pending, sanitize_batch(engine, pending, overlap=overlap)):
+            if isinstance(r, BadRecord):
+                summary.bad.append((r.position, r.reason))
+                if strict:
+                    raise _Abort
+                continue
+            fh.write(result_line(d.doc_id, r, with_originals=with_originals) + "\n")
+            summary.add(d.position, r)
+        bar.update(len(pending))
+        pending.clear()
+
+    bar = tqdm(desc=f"sanitizing {source.name}", unit="doc", disable=not progress, file=sys.stderr)
+    try:
+        with AtomicWriter(target, private=with_originals) as fh:
+            for rec in read_documents(source, fmt, annotator=annotator):
+                if isinstance(rec, Skipped):
+                    summary.skipped.append((rec.position, rec.reason))
+                    continue
+                if isinstance(rec, BadRecord):
+                    summary.bad.append((rec.position, rec.reason))
+                    if strict:
+                        raise _Abort
+                    continue
+                pending.append(rec)
+                if len(pending) >= batch:
+                    flush(fh)
+            flush(fh)
+            if summary.documents == 0:
+                raise _Empty  # nothing to write: no empty result file either
+    except _Abort:
+        summary.aborted = True
+    except _Empty:
+        pass
+    finally:
+        bar.close()
+    summary.bad.sort(key=lambda b: position_order(b[0]))  # in input order, whether found reading or sanitizing
+    return summary

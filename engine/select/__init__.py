@@ -1,0 +1,1 @@
+"""Select: embedding features, the LightGBM ranker, its training and the selection evaluation."""

@@ -1,6 +1,0 @@
-"""Candidate sources: one module per source, a registry to find them by name."""
-
-from engine.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.sources.registry import SourceRegistry, rule_sources
-
-__all__ = ["CandidateSource", "DocumentState", "SourceRegistry", "SourceResult", "rule_sources"]

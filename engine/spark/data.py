@@ -1,0 +1,33 @@
+"""JSON lines of WikiReplace documents: the input of ``taxogen sanitize`` and of Spark."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from engine.io.docio import DocRecord, read_documents
+from engine.types import Mention
+
+
+def mention_to_dict(m: Mention) -> dict[str, Any]:
+    """The JSON form of a mention that :func:`engine.io.contract.parse_mention` reads back."""
+    d: dict[str, Any] = {"start": m.start, "end": m.end, "entity_type": m.entity_type.value,
+                         "identifier_type": m.identifier_type.value}
+    if m.entity_id is not None:
+        d["entity_id"] = m.entity_id
+    if m.related:
+        d["related"] = list(m.related)
+    if m.mention_id is not None:
+        d["id"] = m.mention_id
+    return d
+
+
+def wikireplace_jsonl(path: str | Path, annotator: str | None = None) -> Iterator[str]:
+    """One JSON line (no newline) per document of a WikiReplace file, its annotator's mentions kept."""
+    for rec in read_documents(path, "wikireplace", annotator=annotator):
+        if isinstance(rec, DocRecord):
+            doc: dict[str, Any] = {"id": rec.doc_id, "text": rec.text}
+            if rec.mentions is not None:
+                doc["mentions"] = [mention_to_dict(m) for m in rec.mentions]
+            yield json.dumps(doc, ensure_ascii=False)
