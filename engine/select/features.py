@@ -44,7 +44,7 @@ from engine.generate.sources.datetime import datetime_ladder
 from engine.types import MASK, EntityType, IdentifierType
 
 #: Words kept on each side of the span in the context used for sentence embeddings.
-CONTEXT_WORDS = 4
+CONTEXT_WORDS = 5
 SOURCES = ("rule", "P31", "P279", "P8225", "P361", "mask")
 LINK_METHODS = ("none", "exact", "contained", "approximate")
 DT_SHAPES = ("year", "full-date", "month-year", "day-month", "decade", "range", "age", "duration", "contains-year", "generic")
