@@ -11,13 +11,15 @@ the evidence the span carries (NER label, gazetteer kind, merged-in spans):
 - **a work**: a person- or organisation-typed span in quotes ("His song "Jerk""), followed
   by a year in brackets ("Blade (1998)") → MISC; the
   other person/organisation members of the same comma list take MISC too ("Dreams,
-  Threesome, The Craft, Dick, Nancy Drew");
+  Threesome, The Craft, Dick, Nancy Drew"), and so does a name in brackets right after a
+  retyped work (its translation: "Chou Nan Ren" (Jerk));
 - **a position of a place**: a person-typed "<position> of <Name>" ("Chief Minister of Tamil
   Nadu", "Bishop of Ravenna") → DEM;
 - **an organisation's head word**: a person- or place-typed span ending in FC, RFC, School,
-  College, Institute, Club, Party … → ORG;
+  College, Institute, Club, Party … or holding "School of", "College of" … → ORG;
 - **numbers**: a year or year range typed QUANTITY ("1992–93", "in 2011", "between 251 and
-  258", "April 258") → DATETIME; a quantity inside a name ("Three Kingdoms", "Five Nations",
+  258", "April 258", "in 255" in a document dated 258) → DATETIME, without a leading
+  "between"/"from"; a quantity inside a name ("Three Kingdoms", "Five Nations",
   "Pet Sematary Two") → MISC;
 - **one text, one type**: a text retyped by a rule is retyped the same way wherever else
   it occurs in the document as a person (the six mentions of the state "Wei").
@@ -85,12 +87,15 @@ def _position_of_place(s: DetectedSpan) -> bool:
     return has_role and bool(head) and head[:1].isupper()
 
 
+_ORG_OF = re.compile(r"\b(?:School|College|University|Institute|Academy|Conservatory|Conservatoire|Society|Museum) of\b")
+
+
 def _org_head(s: DetectedSpan) -> bool:
     words = s.text.replace(",", " ").split()
-    return len(words) >= 2 and (words[-1] in _ORG_HEADS or words[0] in ("FC", "AFC", "SC", "AC"))
+    return len(words) >= 2 and (words[-1] in _ORG_HEADS or words[0] in ("FC", "AFC", "SC", "AC") or bool(_ORG_OF.search(s.text)))
 
 
-def _year_like(text: str, s: DetectedSpan) -> bool:
+def _year_like(text: str, s: DetectedSpan, years: frozenset[int] = frozenset()) -> bool:
     """A number typed QUANTITY that is a year or a year range by its shape and context."""
     t = s.text.strip()
     if _YEAR_RANGE.fullmatch(t) or _MONTH_YEAR.fullmatch(t):
@@ -106,10 +111,13 @@ def _year_like(text: str, s: DetectedSpan) -> bool:
     if len(digits) == 4 and int(digits) >= 1000:
         return True
     # a 3-digit number: a year only next to a date word or another year ("between 251 and 258")
-    return bool(m) or bool(_YEAR_BEFORE.search(_before(text, s, 16))) and _near_year(text, s)
+    return bool(m) or bool(_YEAR_BEFORE.search(_before(text, s, 16))) and _near_year(text, s, int(digits), years)
 
 
-def _near_year(text: str, s: DetectedSpan) -> bool:
+def _near_year(text: str, s: DetectedSpan, value: int, years: frozenset[int]) -> bool:
+    """A date word around the number, or a year of the document's dates within 50 of it."""
+    if any(abs(value - y) <= 50 for y in years):
+        return True
     window = text[max(0, s.start - 40):s.end + 40]
     return bool(re.search(rf"\b(?:{_MONTHS}|between|died|born|reign|period|century|AD|BC|CE)\b", window, re.I))
 
@@ -123,7 +131,13 @@ def _quantity_in_name(s: DetectedSpan) -> bool:
     return len(caps) == len(words) and bool(names)
 
 
-def retype_span(text: str, s: DetectedSpan) -> EntityType | None:
+def _doc_years(spans: list[DetectedSpan]) -> frozenset[int]:
+    """The years written in the document's date spans ("April 258" → 258)."""
+    return frozenset(int(n) for s in spans if s.entity_type is T or _MONTH_YEAR.fullmatch(s.text.strip())
+                     for n in re.findall(r"\b\d{3,4}\b", s.text) if int(n) <= 2100)
+
+
+def retype_span(text: str, s: DetectedSpan, years: frozenset[int] = frozenset()) -> EntityType | None:
     """The corrected entity type of one span, or None when no rule applies."""
     et = s.entity_type
     if et in (P, O):
@@ -138,7 +152,7 @@ def retype_span(text: str, s: DetectedSpan) -> EntityType | None:
     if et in (P, L) and _org_head(s):
         return O
     if et is Q:
-        if _year_like(text, s):
+        if _year_like(text, s, years):
             return T
         if _quantity_in_name(s):
             return M
@@ -161,10 +175,14 @@ def retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     (a retyped span keeps its former type in ``retyped_from``)."""
     out = list(spans)
     changed: dict[str, EntityType] = {}
+    years = _doc_years(spans)
     for i, s in enumerate(out):
-        new = retype_span(text, s)
+        new = retype_span(text, s, years)
         if new is not None and new is not s.entity_type:
             out[i] = _set(s, new)
+            if new is T and (m := _RANGE_WORD.fullmatch(s.text.strip())):  # "between 251" → "251"
+                start = s.start + s.text.index(m.group(1))
+                out[i] = out[i].with_(start=start, text=text[start:s.end])
             if s.entity_type is P:
                 changed.setdefault(s.text, new)
     # a list with a work in it: its person/organisation members are works too
@@ -173,6 +191,11 @@ def retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             for i in chain:
                 if out[i].entity_type in (P, O) and "title" not in out[i].sources:
                     out[i] = _set(out[i], M)
+    # a name in brackets right after a work is its translation or alias ("Chou Nan Ren" (Jerk))
+    for i in range(1, len(out)):
+        if out[i].entity_type in (P, O) and out[i - 1].entity_type is M and out[i - 1] is not spans[i - 1] \
+                and re.fullmatch(r"[\"”]?\s*\(", text[out[i - 1].end:out[i].start]) and text[out[i].end:out[i].end + 1] == ")":
+            out[i] = _set(out[i], M)
     # one text, one type: the other person-typed mentions of a retyped text follow it
     for i, s in enumerate(out):
         if s.entity_type is P and s.text in changed:

@@ -84,3 +84,19 @@ def test_type_accuracy_counts_strictly_matched_mentions():
     assert {(c["annotated"], c["detected"]) for c in r["confusions"]} == {("LOC", "PERSON"), ("DATETIME", "QUANTITY")}
     # a span that covers only part of a mention does not match it
     assert type_accuracy([doc], [[(0, 2, "PERSON")]])["matched"] == 0
+
+
+def test_range_word_is_trimmed_and_document_years_date_bare_numbers():
+    text = "He died in April 258. The revolts broke out between 251 and 258. Sima Zhao was regent in 255; he had 255 men."
+    spans = [span(text, "April 258", E.QUANTITY), span(text, "between 251", E.QUANTITY), span(text, "258", E.QUANTITY, nth=1),
+             span(text, "255", E.QUANTITY), span(text, "255", E.QUANTITY, nth=1)]
+    out = retype(text, spans)
+    assert [(s.text, s.entity_type) for s in out] == [("April 258", E.DATETIME), ("251", E.DATETIME), ("258", E.DATETIME),
+                                                      ("255", E.DATETIME), ("255", E.QUANTITY)]
+    assert out[1].retyped_from is E.QUANTITY and text[out[1].start:out[1].end] == "251"
+
+
+def test_translation_in_brackets_after_a_work_and_school_of():
+    text = 'His song "Chou Nan Ren" (Jerk) was a hit. He graduated from the Lee Wei Song School of Music.'
+    spans = [span(text, "Chou Nan Ren", E.PERSON), span(text, "Jerk", E.PERSON), span(text, "Lee Wei Song School of Music", E.PERSON)]
+    assert types_of(text, spans) == {"Chou Nan Ren": "MISC", "Jerk": "MISC", "Lee Wei Song School of Music": "ORG"}
