@@ -41,7 +41,10 @@ _PLACE_BEFORE = re.compile(
     r"emperor|king|queen|governor|mayor|people|army|court)\s+of|born\s+in|near)\s+(?:the\s+)?$", re.I)
 _WORK_BEFORE = re.compile(
     r"\b(?:film|films|movie|movies|series|sitcom|show|shows|album|albums|single|singles|song|songs|novel|novels|book|books|"
-    r"play|opera|soundtrack|(?:films|movies|series|shows|songs|albums) such as|starred in|appeared in)\s*[\"“]?$", re.I)
+    r"play|opera|soundtrack|(?:films|movies|series|shows|songs|albums|singles|novels|books),? (?:such as|including)|"
+    r"starred in|appeared in)\s*[\"“]?$", re.I)
+#: a list of works announced a few words before its first member ("11 albums, including Sans plus attendre, …")
+_LIST_CUE = re.compile(r"\b(?:films|movies|series|shows|songs|albums|singles|novels|books|plays|operas),?\s+(?:such as|including)\b[^.;:]*$", re.I)
 _STUDY_BEFORE = re.compile(r"\b(?:studied|studying|study of|degree in|majored in|major in|diploma in|graduated in)\s+$", re.I)
 _YEAR_AFTER = re.compile(r"\s*\((?:\d{4})\)")
 _LIST_SEP = re.compile(r"^(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
@@ -187,7 +190,9 @@ def retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
                 changed.setdefault(s.text, new)
     # a list with a work in it: its person/organisation members are works too
     for chain in _list_chains(text, out):
-        if any(out[i].entity_type is M and (_is_work(text, out[i]) or out[i] is not spans[i]) for i in chain):
+        first = out[chain[0]]
+        if _WORK_BEFORE.search(_before(text, first)) or _LIST_CUE.search(_before(text, first)) or any(
+                out[i].entity_type is M and (_is_work(text, out[i]) or out[i] is not spans[i]) for i in chain):
             for i in chain:
                 if out[i].entity_type in (P, O) and "title" not in out[i].sources:
                     out[i] = _set(out[i], M)

@@ -100,3 +100,11 @@ def test_translation_in_brackets_after_a_work_and_school_of():
     text = 'His song "Chou Nan Ren" (Jerk) was a hit. He graduated from the Lee Wei Song School of Music.'
     spans = [span(text, "Chou Nan Ren", E.PERSON), span(text, "Jerk", E.PERSON), span(text, "Lee Wei Song School of Music", E.PERSON)]
     assert types_of(text, spans) == {"Chou Nan Ren": "MISC", "Jerk": "MISC", "Lee Wei Song School of Music": "ORG"}
+
+
+def test_a_list_after_albums_including_is_a_list_of_works():
+    text = "She has released 11 albums, including Sans plus attendre, À Tâtons, Toujours Moi and Jardin Secret."
+    spans = [span(text, "Sans", E.DEM), span(text, "attendre", E.MISC), span(text, "À Tâtons", E.MISC),
+             span(text, "Toujours Moi", E.PERSON), span(text, "Jardin Secret", E.PERSON)]
+    out = types_of(text, spans)
+    assert out.pop("Sans") == "DEM" and set(out.values()) == {"MISC"}
