@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from engine.detect.coref.persons import link_persons
 from engine.detect.merge import merge_spans
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
+from engine.detect.retype import retype
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
 from engine.detect.syntax import syntax_spans, uncovered
@@ -58,6 +59,6 @@ class CandidateFinder:
             layers.append(self.gazetteer.spans(text))
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc), [s for layer in layers for s in layer]))
-        spans = merge_spans(text, *layers)
+        spans = retype(text, merge_spans(text, *layers))
         spans = link_persons(text, spans)
         return Candidates(text, doc, spans)

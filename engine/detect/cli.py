@@ -125,6 +125,22 @@ def _print_report(report: dict) -> None:
     typer.echo("  taxogen at other thresholds (same CV):")
     for t, c in report["threshold_curve"].items():
         typer.echo(f"    P(mask) ≥ {t:<4}  DIRECT {f(c['direct_strict'])}  QUASI {f(c['quasi_strict'])}  precision {f(c['precision'])}  DEM {f(c['dem_strict'])}")
+    _print_types(report.get("type_accuracy") or {})
+
+
+def _print_types(types: dict) -> None:
+    """Type accuracy of the spans that strictly match an annotated mention."""
+    if not types:
+        return
+    typer.echo("  type accuracy (annotated mentions a span covers whole: detected type = annotated type):")
+    for name, r in types.items():
+        per = "  ".join(f"{t} {v['accuracy']:.2f} ({v['matched']})" for t, v in r["by_type"].items() if v["accuracy"] is not None)
+        acc = "—" if r["accuracy"] is None else f"{r['accuracy']:.3f}"
+        typer.echo(f"    {name:<24} {acc} of {r['matched']}   {per}")
+    first = next(iter(types.values()))
+    typer.echo("    most frequent wrong pairs (annotated → detected), " + next(iter(types)) + ":")
+    for c in first["confusions"]:
+        typer.echo(f"      {c['annotated']:>8} → {c['detected']:<8} {c['count']:>4}   e.g. " + ", ".join(repr(x) for x in c["examples"]))
 
 
 def bench_detect_cmd(

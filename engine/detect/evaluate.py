@@ -13,6 +13,11 @@ Metrics (characters are counted without whitespace):
   DIRECT/QUASI mentions are strictly masked; DIRECT when any mention is DIRECT.
 - **precision**: masked characters inside annotated DIRECT/QUASI spans / masked characters.
 - all of it per entity type (recall by the annotated type, precision by the predicted one).
+- **type accuracy**: of the annotated mentions (any identifier type) that a detected span
+  matches (the span covers all the mention's characters, the strict rule), the share whose
+  detected entity type equals the annotated one; overall, per annotated type, and the most
+  frequent wrong (annotated → detected) pairs. The type picks the replacement ladder, so a
+  wrong type is a wrong or odd replacement even when the span is right.
 
 Systems, in one run: taxogen (the masking decision in grouped k-fold cross-validation:
 no document is scored by a model that saw it), spaCy alone (every entity the model
@@ -120,6 +125,41 @@ def score(docs: list[GoldDoc], predicted: list[list[Span3]]) -> dict:
     }
 
 
+def type_accuracy(docs: list[GoldDoc], predicted: list[list[Span3]], top: int = 12) -> dict:
+    """Type accuracy of the detected spans that strictly match an annotated mention.
+
+    A mention is matched by the detected span that covers all its (non-space) characters;
+    each annotated mention counts once (NO_MASK ones too: their type still decides what a
+    reader sees when the detector masks them).
+    """
+    per = defaultdict(lambda: [0, 0])  # annotated type -> [matched, same type]
+    wrong: dict[tuple[str, str], int] = defaultdict(int)
+    examples: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for doc, spans in zip(docs, predicted):
+        for m in doc.mentions:
+            c = _chars(doc.text, m.start, m.end)
+            if not c:
+                continue
+            hit = next((t for s, e, t in spans if c <= _chars(doc.text, s, e)), None)
+            if hit is None:
+                continue
+            gold = m.entity_type.value
+            per[gold][0] += 1
+            per[gold][1] += hit == gold
+            if hit != gold:
+                wrong[(gold, hit)] += 1
+                if len(examples[(gold, hit)]) < 3:
+                    examples[(gold, hit)].append(doc.text[m.start:m.end])
+    matched = sum(v[0] for v in per.values())
+    same = sum(v[1] for v in per.values())
+    return {
+        "matched": matched, "accuracy": round(same / matched, 4) if matched else None,
+        "by_type": {t: {"matched": v[0], "accuracy": round(v[1] / v[0], 4) if v[0] else None} for t, v in sorted(per.items())},
+        "confusions": [{"annotated": g, "detected": p, "count": n, "examples": examples[(g, p)]}
+                       for (g, p), n in sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],
+    }
+
+
 @dataclass
 class Prepared:
     docs: list[GoldDoc]
@@ -193,6 +233,10 @@ def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 
     systems: dict[str, dict] = {}
     systems["taxogen"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in spans if s.masked] for spans in decided])
     systems["all candidates"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in c.spans] for c in prep.cands])
+    types = {
+        "taxogen (masked spans)": type_accuracy(docs, [[(s.start, s.end, s.entity_type.value) for s in spans if s.masked] for spans in decided]),
+        "all candidates": type_accuracy(docs, [[(s.start, s.end, s.entity_type.value) for s in c.spans] for c in prep.cands]),
+    }
     if baselines:
         systems["spaCy alone"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in ner_spans(c.doc)] for c in prep.cands])
         t0 = time.perf_counter()
@@ -210,7 +254,7 @@ def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 
     return {
         "documents": len(docs), "folds": folds, "seed": seed, "threshold": thr, "type_thresholds": per_type,
         "gold": f"first annotator of each document ({', '.join(annotators[:5])}{'…' if len(annotators) > 5 else ''})",
-        "systems": systems, "threshold_curve": curve,
+        "systems": systems, "threshold_curve": curve, "type_accuracy": types,
     }
 
 

@@ -60,8 +60,13 @@ def _code(value: str | None, vocab: tuple[str, ...]) -> int:
 
 
 def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapping[str, int] | None = None) -> list[list[float]]:
-    """One feature row per span, in :data:`FEATURES` order (categoricals as integer codes)."""
+    """One feature row per span, in :data:`FEATURES` order (categoricals as integer codes).
+
+    A span retyped by :mod:`engine.detect.retype` is described by the type the layers gave
+    it: the decider learned from that evidence, and the retype only picks the ladder.
+    """
     degree = degree or {}
+    spans = [s.with_(entity_type=s.retyped_from) if s.retyped_from is not None else s for s in spans]
     sents = [(s.start_char, s.end_char) for s in doc.sents] or [(0, len(text))]
     texts = Counter(s.text.casefold() for s in spans)
     entities = Counter(s.entity_id for s in spans)

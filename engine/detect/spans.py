@@ -30,6 +30,7 @@ class DetectedSpan:
     identifier_type: IdentifierType | None = None
     score: float | None = None
     inner: tuple[str, ...] = field(default=(), compare=False)  # kinds/types of merged-in shorter spans
+    retyped_from: EntityType | None = field(default=None, compare=False)  # the merged type before engine.detect.retype
 
     def with_(self, **changes) -> "DetectedSpan":
         return replace(self, **changes)
