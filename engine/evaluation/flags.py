@@ -27,6 +27,10 @@ Each pattern is named after the construction of issue 10 it catches:
 ``class of class``         two class labels joined by "of" ("a profession of a position")
 ``decade modifier``        a decade in the modifier slot of a definite noun phrase
                            ("at the 2010s general election")
+``repeated period``        one period twice across a range ("from the 1940s through the
+                           1940s": two dates of one decade, each generalized on its own)
+``*** (***)``              masks joined only by brackets ("the *** (***) ***": a name, its
+                           abbreviation and what follows, all masked)
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -41,7 +45,8 @@ from typing import Iterable, Sequence
 FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
     "class label modifier", "missing article", "the class label", "adjacent replacements",
-    "class before PERSON", "class of class", "decade modifier", "partial-name numbering",
+    "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
+    "partial-name numbering",
 )
 
 MASK = "***"
@@ -68,6 +73,9 @@ FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
 _WORD_BEFORE = re.compile(r"(\w+)[ \t]+$")
 _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z][\w-]*)")
+_PERIOD = re.compile(r"(?:the\s+)?(\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century|\d+(?:st|nd|rd|th)[ -]millennium)")
+_RANGE_GAP = re.compile(r"\s*(?:through|to|until|till|and|or|[–—-])\s*(?:the\s+)?", re.IGNORECASE)
+_BRACKET_GAP = re.compile(r"\s*[()\[\]]\s*|\s*\)\s*\(\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 
@@ -170,6 +178,11 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("class before PERSON", r.start, nxt_r.end))
             if is_class_label(label) and is_class_label(nxt_label) and re.fullmatch(r"\s+of\s+((a|an|the)\s+)?", gap):
                 flags.append(Flag("class of class", r.start, nxt_r.end))
+            p1, p2 = _PERIOD.fullmatch(label), _PERIOD.fullmatch(nxt_label)
+            if p1 and p2 and p1.group(1) == p2.group(1) and _RANGE_GAP.fullmatch(gap):
+                flags.append(Flag("repeated period", r.start, nxt_r.end))
+            if label == MASK and nxt_label == MASK and _BRACKET_GAP.fullmatch(gap):
+                flags.append(Flag("*** (***)", r.start, nxt_r.end))
     return flags
 
 

@@ -150,6 +150,9 @@ def regions_of(text, *labels):
     ("He was also a profession of a position PERSON 2.", ["profession", "position", "PERSON 2"], "class before PERSON"),
     ("He lost his seat at the 2010s general election.", ["2010s"], "decade modifier"),
     ("They met following the 1970s election.", ["1970s"], "decade modifier"),
+    ("She played from the 1940s through the 1940s.", ["the 1940s", "the 1940s"], "repeated period"),
+    ("He lived from the 1940s – the 1940s.", ["the 1940s", "the 1940s"], "repeated period"),
+    ("He is one of the first graduates of the *** (***) in the 1950s.", ["***", "***", "the 1950s"], "*** (***)"),
 ])
 def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, name):
     flags = flag_text(sentence, regions_of(sentence, *labels))
@@ -159,6 +162,8 @@ def test_given_awkward_sentence_then_its_pattern_is_flagged(sentence, labels, na
 
 @pytest.mark.parametrize("sentence,labels", [
     ("PERSON 1 was born in a city in Norway in the 1980s.", ["PERSON 1", "city in Norway", "the 1980s"]),
+    ("She played from the 1940s through the 1950s.", ["the 1940s", "the 1950s"]),
+    ("He was born in ***, ***, ***.", ["***", "***", "***"]),
     ("In the 2010s she moved to a big city.", ["the 2010s", "big city"]),
     ("It happened on a date in the 1980s.", ["date in the 1980s"]),
     ("She is an earth scientist and works for ***.", ["earth scientist", "***"]),
