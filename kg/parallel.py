@@ -227,27 +227,18 @@ class BlockReader:
         except OSError as exc:
             raise DumpError(f"cannot open {self.path}: {exc}", path=self.path) from exc
 
+    def _read(self, fh) -> bytes:
+        try:
+            data = fh.read(self.block)
+        except (EOFError, OSError) as exc:
+            raise DumpError(f"{self.path}: truncated or corrupt: {exc}", path=self.path) from exc
+        self.bytes_read += len(data)
+        return data
+
     def __iter__(self) -> Iterator[bytes]:
         fh = self._open()
-        rest = b""
         try:
-            while True:
-                try:
-                    data = fh.read(self.block)
-                except (EOFError, OSError) as exc:
-                    raise DumpError(f"{self.path}: truncated or corrupt: {exc}", path=self.path) from exc
-                if not data:
-                    break
-                self.bytes_read += len(data)
-                data = rest + data
-                cut = data.rfind(b"\n")
-                if cut < 0:
-                    rest = data
-                    continue
-                rest = data[cut + 1 :]
-                yield data[: cut + 1]
-            if rest:
-                yield rest + b"\n"
+            yield from whole_line_blocks(lambda: self._read(fh))
         finally:
             fh.close()
             if self.proc is not None:
@@ -255,6 +246,22 @@ class BlockReader:
                 code = self.proc.wait()
                 if code != 0 and sys.exc_info()[0] is None:
                     raise DumpError(f"{self.path}: {self.external[0]} failed: {err.strip()[:200]}", path=self.path)
+
+
+def whole_line_blocks(read: Callable[[], bytes]) -> Iterator[bytes]:
+    """Blocks of whole lines from ``read()`` (a chunk, ``b""`` at the end); a last line
+    without its newline gets one."""
+    rest = b""
+    while data := read():
+        data = rest + data
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            rest = data
+            continue
+        rest = data[cut + 1 :]
+        yield data[: cut + 1]
+    if rest:
+        yield rest + b"\n"
 
 
 def prefilter_patterns() -> list[str]:
@@ -338,22 +345,9 @@ class PrefilterReader:
 
     def __iter__(self) -> Iterator[bytes]:
         fh = self._start()
-        rest = b""
         ok = False
         try:
-            while True:
-                data = fh.read(self.block)
-                if not data:
-                    break
-                data = rest + data
-                cut = data.rfind(b"\n")
-                if cut < 0:
-                    rest = data
-                    continue
-                rest = data[cut + 1 :]
-                yield data[: cut + 1]
-            if rest:
-                yield rest + b"\n"
+            yield from whole_line_blocks(lambda: fh.read(self.block))
             ok = True
         finally:
             fh.close()

@@ -78,6 +78,37 @@ def item_kind(ancestors: frozenset[str]) -> str:
     return "other"
 
 
+class KindOf:
+    """An item's gazetteer kind from its P31/P279 ancestors within ``hops`` (memoised).
+
+    ``taxonomy`` is any view with ``parents(qid, prop)``: the preloaded taxonomy or the
+    memory-mapped :class:`kg.indexed.IndexedTaxonomy`.
+    """
+
+    def __init__(self, taxonomy, hops: int = 5) -> None:
+        self.taxonomy = taxonomy
+        self.hops = hops
+        self._kinds: dict[str, str] = {}
+        self._memo: dict[tuple[str, int], frozenset[str]] = {}
+
+    def ancestors(self, qid: str, depth: int) -> frozenset[str]:
+        key = (qid, depth)
+        if key not in self._memo:
+            out: set[str] = set()
+            if depth > 0:
+                for prop in ("P31", "P279"):
+                    for parent in self.taxonomy.parents(qid, prop):
+                        out.add(parent)
+                        out |= self.ancestors(parent, depth - 1)
+            self._memo[key] = frozenset(out)
+        return self._memo[key]
+
+    def __call__(self, qid: str) -> str:
+        if qid not in self._kinds:
+            self._kinds[qid] = item_kind(self.ancestors(qid, self.hops) | {qid})
+        return self._kinds[qid]
+
+
 def store_entries(kg, taxonomy=None, *, hops: int = 5) -> Iterator[GazetteerEntry]:
     """Entries for every English label, alias and demonym of ``kg``.
 
@@ -87,29 +118,7 @@ def store_entries(kg, taxonomy=None, *, hops: int = 5) -> Iterator[GazetteerEntr
     from kg.chains import PreloadedTaxonomy
     from kg.vocab import local_id
 
-    taxonomy = taxonomy or PreloadedTaxonomy.from_store(kg)
-    kinds: dict[str, str] = {}
-    memo: dict[str, frozenset[str]] = {}
-
-    def ancestors(qid: str, depth: int) -> frozenset[str]:
-        key = f"{qid}@{depth}"
-        if key in memo:
-            return memo[key]
-        out: set[str] = set()
-        if depth > 0:
-            for prop in ("P31", "P279"):
-                for parent in taxonomy.parents(qid, prop):
-                    out.add(parent)
-                    out |= ancestors(parent, depth - 1)
-        res = frozenset(out)
-        memo[key] = res
-        return res
-
-    def kind_of(qid: str) -> str:
-        if qid not in kinds:
-            kinds[qid] = item_kind(ancestors(qid, hops) | {qid})
-        return kinds[qid]
-
+    kind_of = KindOf(taxonomy or PreloadedTaxonomy.from_store(kg), hops)
     for row in kg.select("all_labels"):
         qid = local_id(row["item"])
         if not qid.startswith("Q"):

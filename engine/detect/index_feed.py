@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Iterator
 
-from engine.detect.gazetteer import KIND_TYPE, GazetteerEntry, item_kind
+from engine.detect.gazetteer import KIND_TYPE, GazetteerEntry, KindOf
 from engine.types import EntityType
 from kg.index import DEMONYM, LABELS_DB, fold
 
@@ -35,25 +35,7 @@ def index_entries(index_dir: str | Path, taxonomy, *, hops: int = 5) -> Iterator
     ancestors within ``hops``.
     """
     db = sqlite3.connect(f"file:{Path(index_dir) / LABELS_DB}?mode=ro", uri=True)
-    kinds: dict[str, str] = {}
-    memo: dict[tuple[str, int], frozenset[str]] = {}
-
-    def ancestors(qid: str, depth: int) -> frozenset[str]:
-        key = (qid, depth)
-        if key not in memo:
-            out: set[str] = set()
-            if depth > 0:
-                for prop in ("P31", "P279"):
-                    for parent in taxonomy.parents(qid, prop):
-                        out.add(parent)
-                        out |= ancestors(parent, depth - 1)
-            memo[key] = frozenset(out)
-        return memo[key]
-
-    def kind_of(qid: str) -> str:
-        if qid not in kinds:
-            kinds[qid] = item_kind(ancestors(qid, hops) | {qid})
-        return kinds[qid]
+    kind_of = KindOf(taxonomy, hops)
 
     try:
         rows = db.execute("SELECT n.key, n.kind, n.qid, m.text FROM names n LEFT JOIN main m ON m.qid = n.qid")
