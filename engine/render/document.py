@@ -11,7 +11,7 @@ original text for NO_MASK) are laid into the text left to right:
    is kept, separated by a comma ("In 2015 Crystal …" → "In the 2010s, PERSON 1 …"),
    unless both sit in one noun phrase ("the [1957] [Roger Corman] film" → "the PERSON 2
    film"). A season's two-digit year joins the date before it ("[1998]–[99]"), and
-   "from [the 1990s] to [the 1990s]" reads "in the 1990s" ("(1804–1806)": "(the 1800s)").
+   "from [the 1990s] to (or through) [the 1990s]" reads "in the 1990s" ("(1804–1806)": "(the 1800s)").
 2. **Each phrase is rendered for its slot** (:func:`engine.render.phrase.render_phrase`):
    date phrases, articles, modifiers dropped, sentence-initial capitals.
 3. Two class labels joined by "of" read with "in" ("a baseball team of a sports league"
@@ -103,7 +103,7 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
 
 
-_RANGE_GAP = re.compile(r"^\s*(?:to|until|till|and|–|-|—)\s*$")
+_RANGE_GAP = re.compile(r"^\s*(?:to|until|till|through|thru|and|–|-|—)\s*$")
 _RANGE_START = re.compile(r"\b(?:from|between)\s+$", re.I)
 
 

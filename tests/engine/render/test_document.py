@@ -212,6 +212,8 @@ LATER = [
      {"1993": "date in the 1990s", "1997": "date in the 1990s"}, "He was mayor in the 1990s."),
     ("He was mayor from 1993 to 2001.", [("1993", "DATETIME"), ("2001", "DATETIME")],
      {"1993": "date in the 1990s", "2001": "date in the 2000s"}, "He was mayor from the 1990s to the 2000s."),
+    ("She played from 1946 through 1948.", [("1946", "DATETIME"), ("1948", "DATETIME")],
+     {"1946": "date in the 1940s", "1948": "date in the 1940s"}, "She played in the 1940s."),
     ("Between 1941 and 1945 he served.", [("1941", "DATETIME"), ("1945", "DATETIME")],
      {"1941": "date in the 1940s", "1945": "date in the 1940s"}, "In the 1940s he served."),
     ("Percy Lewis (1885–1962) was an architect.", [("Percy Lewis", "PERSON", "DIRECT"), ("1885", "DATETIME"), ("1962", "DATETIME")],
