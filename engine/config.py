@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from engine.errors import ConfigError
-from kg.config_file import read_taxogen_table
+from kg.config_file import coerce_setting, read_taxogen_table
 from kg.remote import DEFAULT_USER_AGENT, EndpointConfig
 
 WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
@@ -172,23 +172,9 @@ def _coerce(kind: type, values: dict[str, Any], section: str) -> dict[str, Any]:
         try:
             if key == "store":
                 out[key] = Path(value) if value not in (None, "") else None
-            elif isinstance(default, bool):
-                out[key] = value if isinstance(value, bool) else _bool(str(value))
-            elif isinstance(default, int) and not isinstance(default, bool) or key == "max_ladder":
-                out[key] = int(value)
-            elif isinstance(default, float):
-                out[key] = float(value)
             else:
-                out[key] = str(value)
+                out[key] = coerce_setting(default, value)
         except (TypeError, ValueError) as exc:
             raise ConfigError(f"bad value for {section}.{key}: {value!r} ({exc})", key=key) from None
     return out
 
-
-def _bool(text: str) -> bool:
-    low = text.strip().lower()
-    if low in ("1", "true", "yes", "on"):
-        return True
-    if low in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"not a boolean: {text!r}")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from kg.config_file import read_taxogen_table
+from kg.config_file import coerce_setting, read_taxogen_table
 from kg.errors import KGError
 
 
@@ -69,16 +69,7 @@ class SparqlSettings:
                 raise KGError(f"unknown setting taxogen.sparql.{key}; known: {', '.join(sorted(fields))}")
             default = fields[key].default
             try:
-                if isinstance(default, tuple):
-                    if isinstance(value, str):
-                        value = [v for v in value.split(",") if v.strip()]
-                    out[key] = tuple(str(v).strip() for v in value)
-                elif isinstance(default, int):
-                    out[key] = int(value)
-                elif isinstance(default, float):
-                    out[key] = float(value)
-                else:
-                    out[key] = str(value)
+                out[key] = coerce_setting(default, value)
             except (TypeError, ValueError) as exc:
                 raise KGError(f"bad value for taxogen.sparql.{key}: {value!r} ({exc})") from None
         return cls(**out)
