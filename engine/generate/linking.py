@@ -248,6 +248,10 @@ class Linker:
         """Forget cached ancestor sets (after the taxonomy grew)."""
         self._ancestors.clear()
 
+    def forget_approximate(self) -> None:
+        """Forget the remembered approximate links (a benchmark of documents never seen)."""
+        self._approx.clear()
+
     def ancestors(self, qid: str, hops: int = 6) -> frozenset[str]:
         """Classes above ``qid`` over P31/P279 within ``hops`` (cached per item and hops: a
         set cached for 3 hops must not answer a 6-hop question, or a document's links would

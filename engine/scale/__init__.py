@@ -6,11 +6,12 @@ from __future__ import annotations
 def empty_caches(engine) -> None:
     """Forget what the engine remembers across documents (approximate links, graph
     ladders), so that a benchmark measures documents never seen before."""
-    from engine.types import EntityType
+    from engine.generate.sources.graph import GraphSource
 
-    engine.linker._approx.clear()
-    for entity_type in (EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC):
-        getattr(engine.sources.for_type(entity_type), "_ladders", {}).clear()
+    engine.linker.forget_approximate()
+    for source in map(engine.sources.get, engine.sources.names()):
+        if isinstance(source, GraphSource):
+            source.forget_ladders()
 
 
 def warm_up(engine) -> None:

@@ -163,6 +163,10 @@ class GraphSource(CandidateSource):
             cached = self._ladders[key] = tuple(self._ladder_for(qid, span_key, entity_type, props=props))
         return list(cached)
 
+    def forget_ladders(self) -> None:
+        """Forget the remembered ladders (a benchmark of documents never seen)."""
+        self._ladders.clear()
+
     def _ladder_for(self, qid: str, span_key: str, entity_type: EntityType | None = None, *,
                     props: tuple[str, ...] = TAXONOMY_PROPS) -> list[Candidate]:
         chains = self.chains.chains(qid)
