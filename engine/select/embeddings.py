@@ -146,6 +146,11 @@ class Embedder:
         name = MODEL_NAME if self.precision == "float32" else f"{MODEL_NAME}@{self.precision}"
         return hashlib.sha1(f"{name}\x00{text}".encode()).hexdigest()
 
+    def _span_key(self, window: tuple[str, int, int]) -> str:
+        """Disk key of the span vector pooled in ``(window text, span start, span end)``."""
+        text, start, end = window
+        return self._key(f"\x01span\x00{start}\x00{end}\x00{text}")
+
     def _run_model(self, texts: list[str]) -> np.ndarray:
         if self.precision == "float32":
             vecs = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)
@@ -158,24 +163,14 @@ class Embedder:
         """Vectors of ``texts`` (shape ``(len(texts), 384)``), from cache where possible."""
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._memory]
-            db = self._conn()
-            if missing and db is not None:
-                keys = {self._key(t): t for t in missing}
-                items = list(keys)
-                for i in range(0, len(items), 500):
-                    chunk = items[i : i + 500]
-                    rows = db.execute(f"SELECT key, vec FROM emb WHERE key IN ({','.join('?' * len(chunk))})", chunk).fetchall()
-                    for key, blob in rows:
-                        self._memory[keys[key]] = np.frombuffer(blob, dtype=np.float32)
+            if missing:
+                self._cached("emb", {self._key(t): t for t in missing}, self._memory)
                 missing = [t for t in missing if t not in self._memory]
             if missing:
-                vecs = self._run_model(list(missing))
+                vecs = self._run_model(missing)
                 self.encoded += len(missing)
-                for t, v in zip(missing, vecs):
-                    self._memory[t] = v
-                if db is not None:
-                    db.executemany("INSERT OR REPLACE INTO emb VALUES (?, ?)", [(self._key(t), v.tobytes()) for t, v in zip(missing, vecs)])
-                    db.commit()
+                self._memory.update(zip(missing, vecs))
+                self._store("emb", [(self._key(t), v) for t, v in zip(missing, vecs)])
             if not texts:
                 return np.zeros((0, DIM), dtype=np.float32)
             return np.stack([self._memory[t] for t in texts])
@@ -207,7 +202,7 @@ class Embedder:
         with self._lock:
             missing = [w for w in dict.fromkeys(windows) if w not in self._spans or w[0] not in self._memory]
             if missing:
-                self._cached("emb", {self._key(f"\x01span\x00{s}\x00{e}\x00{t}"): (t, s, e) for t, s, e in missing}, self._spans)
+                self._cached("emb", {self._span_key(w): w for w in missing}, self._spans)
                 self._cached("emb", {self._key(t): t for t, _, _ in missing}, self._memory)
                 missing = [w for w in missing if w not in self._spans or w[0] not in self._memory]
             if missing:
@@ -217,7 +212,7 @@ class Embedder:
                     self._memory[w[0]] = wv
                     self._spans[w] = sv
                 self._store("emb", [(self._key(w[0]), v) for w, v in zip(missing, wvecs)]
-                            + [(self._key(f"\x01span\x00{w[1]}\x00{w[2]}\x00{w[0]}"), v) for w, v in zip(missing, svecs)])
+                            + [(self._span_key(w), v) for w, v in zip(missing, svecs)])
             if not windows:
                 empty = np.zeros((0, DIM), dtype=np.float32)
                 return empty, empty
