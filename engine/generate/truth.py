@@ -228,7 +228,7 @@ class TruthFilter:
         qid = self.candidate_class(cand)
         if qid is None:
             return True
-        if FORMER in self.class_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
+        if FORMER in self.item_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
             return False
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
             return self.item_fits(qid, entity_type)

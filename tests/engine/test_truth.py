@@ -28,6 +28,7 @@ EDGES = [
     ("Q23148", "P31", "Q180673"), ("Q23148", "P31", "Q3024240"),              # Cornwall: ceremonial county, historical country
     ("Q180673", "P279", "Q56061"), ("Q3024240", "P279", "Q19953632"), ("Q19953632", "P279", "Q56061"),
     ("Q36704", "P31", "Q3024240"),                                            # Yugoslavia: historical country only
+    ("Q39", "P31", "Q6256"), ("Q39", "P31", "Q206696"), ("Q206696", "P31", "Q3024240"),  # Switzerland "is a" Helvetic Republic
     ("Q33999", "P279", "Q215627"),                                            # actor ⊂ person
 ]
 LABELS = {
@@ -41,7 +42,7 @@ LABELS = {
     "Q19020": "Academy Awards", "Q618779": "award", "Q1656682": "event", "Q65": "Los Angeles",
     "Q1093829": "city of the United States", "Q6501447": "local government",
     "Q23148": "Cornwall", "Q180673": "ceremonial county of England", "Q19953632": "former administrative territorial entity",
-    "Q36704": "Yugoslavia", "Q33999": "actor", "Q215627": "person",
+    "Q36704": "Yugoslavia", "Q33999": "actor", "Q215627": "person", "Q39": "Switzerland", "Q206696": "Helvetic Republic",
 }
 ALIASES = [("Q33999", "actress"), ("Q38848", "metal"), ("Q103916", "Best Actor"), ("Q875556", "Israeli"), ("Q9531", "British Broadcasting Corporation")]
 
@@ -110,6 +111,13 @@ def test_given_item_that_exists_today_then_no_former_class(engine):
     cornwall = labels(engine, "Cornwall", "LOC")
     assert "ceremonial county of England" in cornwall and "historical country" not in cornwall
     assert "historical country" in labels(engine, "Yugoslavia", "LOC")  # it no longer exists: true of it
+
+
+def test_given_item_whose_class_is_itself_a_former_state_then_that_state_is_not_offered(engine):
+    # Wikidata's truthy P31 of Switzerland includes the Helvetic Republic (1798–1803), an
+    # instance of historical country, not a subclass of it: a former thing all the same
+    switzerland = labels(engine, "Switzerland", "LOC")
+    assert "country" in switzerland and "Helvetic Republic" not in switzerland
 
 
 def test_given_misc_name_with_a_person_head_noun_then_no_person_class(engine):
