@@ -558,10 +558,22 @@ def bench_scale_cmd(
     workdir: Path = typer.Option(Path("bench-scale"), "--workdir", help="Where dumps and stores are written (removed after each scale)."),
     seed: Path = typer.Option(Path("../shared/data/wikidata-seed/wikidata-seed.nt.gz"), "--seed", help="The shared seed dump."),
     noise: float = typer.Option(1.0, "--noise", help="Dropped lines per kept line in the synthetic dumps (the real dump: ~21)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Measure only the engine on this built store (no generation, no build; --fractions ignored)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Build Wikidata-shaped synthetic stores at fractions of the real counts; print build and engine figures."""
-    from engine.bench.scale import extrapolate, format_result, load_average, run_scale
+    from engine.bench.scale import extrapolate, format_result, load_average, measure_store, run_scale
+
+    if store is not None:
+        if not (store / "index").is_dir():
+            fail(ValueError(f"no built store with an index at {store}"))
+        try:
+            result = measure_store(store)
+        except RuntimeError as exc:
+            fail(exc)
+            return
+        typer.echo(json.dumps(result.to_dict(), indent=2) if as_json else format_result(result))
+        return
 
     try:
         values = [float(a) / float(b) if "/" in f else float(f) for f in fractions.split(",") for a, _, b in [f.partition("/")]]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
 #: The normalised edit distance the segment index is built for (the linker's ``approx_threshold``).
@@ -115,3 +116,174 @@ def candidates(db: sqlite3.Connection, key: str, threshold: float) -> list[str]:
         marks = ",".join("?" * len(part))
         out += [k for (k,) in db.execute(f"SELECT key FROM keys WHERE id IN (SELECT id FROM segs WHERE h IN ({marks}))", part)]
     return out
+
+
+# --- the finer partition, probed at its rarest pieces ------------------------------------------
+#: Pieces are at least this many characters long (shorter ones match too many names).
+MIN_PIECE = 3
+#: ``pieces (h, id)``: one row per piece of every distinct name; ``piece_counts (h, c)``:
+#: rows per hash; ``piece_meta``: the threshold and piece size the index was built for.
+PIECES_SCHEMA = """
+CREATE TABLE pieces (h INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (h, id)) WITHOUT ROWID;
+CREATE TABLE piece_counts (h INTEGER PRIMARY KEY, c INTEGER NOT NULL);
+CREATE TABLE piece_meta (threshold REAL NOT NULL, min_piece INTEGER NOT NULL);
+"""
+
+
+def name_edits(length: int, threshold: float) -> int:
+    """The most edits a name of ``length`` characters can be from a key and stay below ``threshold``
+    (as rapidfuzz measures it, ``d / max(len) < threshold``, and the longer string has at most
+    ``length + d`` characters)."""
+    d = 0
+    while (d + 1) / (length + d + 1) < threshold:
+        d += 1
+    return d
+
+
+def pair_edits(n: int, length: int, threshold: float) -> int:
+    """The most edits between a key of ``n`` and a name of ``length`` characters below ``threshold``
+    (``-1`` when their lengths alone put them too far apart)."""
+    longest = max(n, length)
+    e = 0
+    while (e + 1) / longest < threshold:
+        e += 1
+    e = min(e, name_edits(length, threshold))
+    return e if abs(n - length) <= e else -1
+
+
+@lru_cache(maxsize=4096)
+def pieces(length: int, threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> tuple[tuple[int, int], ...]:
+    """The even partition of a name of ``length`` characters into ``m`` pieces, ``(start, size)``:
+    ``2·D + 2`` pieces (``D`` = :func:`name_edits`) as far as each keeps ``min_piece``
+    characters, never fewer than ``D + 1`` (so ``D`` edits leave one piece whole)."""
+    d = name_edits(length, threshold)
+    m = min(max(d + 1, min(2 * d + 2, length // max(min_piece, 1))), max(length, 1))
+    base, extra = divmod(length, m)
+    out, start = [], 0
+    for i in range(m):
+        size = base + (1 if i >= m - extra else 0)
+        out.append((start, size))
+        start += size
+    return tuple(out)
+
+
+def piece_rows(key_id: int, name: str, threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> Iterator[tuple[int, int]]:
+    """The rows ``(hash, id)`` of one name in ``pieces``."""
+    n = len(name)
+    crc = zlib.crc32
+    for i, (start, size) in enumerate(pieces(n, threshold, min_piece)):
+        yield ((((n << 6) | min(i, 63)) << 32) | crc(name[start : start + size].encode("utf-8"))), key_id
+
+
+def build_pieces(db: sqlite3.Connection, names: Iterable[tuple[int, str]], *, batch: int = 200_000,
+                 threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> int:
+    """Write ``pieces``, ``piece_counts`` and ``piece_meta`` for ``(id, name)`` pairs (SQLite sorts
+    on disk: memory stays bounded); rows written."""
+    db.execute("DROP TABLE IF EXISTS temp.pieces_raw")
+    db.execute("CREATE TEMP TABLE pieces_raw (h INTEGER NOT NULL, id INTEGER NOT NULL)")
+    rows: list[tuple[int, int]] = []
+    total = 0
+    for key_id, name in names:
+        rows.extend(piece_rows(key_id, name, threshold, min_piece))
+        if len(rows) >= batch:
+            db.executemany("INSERT INTO temp.pieces_raw VALUES (?, ?)", rows)
+            total += len(rows)
+            rows.clear()
+    if rows:
+        db.executemany("INSERT INTO temp.pieces_raw VALUES (?, ?)", rows)
+        total += len(rows)
+    write_pieces(db, "temp.pieces_raw", threshold=threshold, min_piece=min_piece)
+    db.execute("DROP TABLE temp.pieces_raw")
+    return total
+
+
+def write_pieces(db: sqlite3.Connection, raw: str, *, threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> None:
+    """``pieces``, ``piece_counts`` and ``piece_meta`` from a table ``raw (h, id)`` of unsorted rows."""
+    db.executescript("DROP TABLE IF EXISTS pieces; DROP TABLE IF EXISTS piece_counts; DROP TABLE IF EXISTS piece_meta;" + PIECES_SCHEMA)
+    db.execute(f"INSERT OR IGNORE INTO pieces SELECT h, id FROM {raw} ORDER BY h, id")
+    db.execute("INSERT INTO piece_counts SELECT h, count(*) FROM pieces GROUP BY h")
+    db.execute("INSERT INTO piece_meta VALUES (?, ?)", (threshold, min_piece))
+
+
+@dataclass(frozen=True)
+class ProbePlan:
+    """What a lookup of one key asks: per name length, the edits allowed and, per piece, its hashes."""
+
+    lengths: tuple[tuple[int, int, tuple[tuple[int, ...], ...]], ...]
+
+    def hashes(self) -> list[int]:
+        return sorted({h for _, _, groups in self.lengths for g in groups for h in g})
+
+
+def probe_plan(key: str, threshold: float, built_for: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> ProbePlan:
+    """Per name length that can be within ``threshold`` of ``key``: the edits ``e`` allowed and,
+    for each piece of the partition, the hashes of the key's substrings an untouched piece can
+    match (a piece starting at ``p`` is shifted by ``x`` with ``|x| + |Δ - x| ≤ e``, ``Δ = n - length``)."""
+    if threshold > built_for + 1e-12:
+        raise ValueError(f"the approximate index was built for a threshold of {built_for}; {threshold} would miss names")
+    n = len(key)
+    if not n:
+        return ProbePlan(())
+    out = []
+    lo = max(1, n - name_edits(n, threshold) - 1)
+    hi = int(n / max(1e-9, 1 - threshold)) + 2
+    for length in range(lo, hi + 1):
+        e = pair_edits(n, length, threshold)
+        if e < 0:
+            continue
+        delta = n - length
+        x_lo, x_hi = -((e - delta) // 2), (delta + e) // 2
+        groups = []
+        for i, (start, size) in enumerate(pieces(length, built_for, min_piece)):
+            tag = ((length << 6) | min(i, 63)) << 32
+            hs = {tag | zlib.crc32(key[p : p + size].encode("utf-8"))
+                  for p in range(max(0, start + x_lo), min(n - size, start + x_hi) + 1)}
+            groups.append(tuple(sorted(hs)))
+        out.append((length, e, tuple(groups)))
+    return ProbePlan(tuple(out))
+
+
+class PieceIndex:
+    """Reads ``pieces``: per name length, the ``e + 1`` pieces with the fewest postings."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        row = db.execute("SELECT threshold, min_piece FROM piece_meta").fetchone()
+        self.threshold, self.min_piece = float(row[0]), int(row[1])
+        self.last_postings = 0  # postings read by the last lookup (for measurements)
+
+    @staticmethod
+    def present(db: sqlite3.Connection) -> bool:
+        return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'piece_meta'").fetchone() is not None
+
+    def _counts(self, hashes: list[int]) -> dict[int, int]:
+        found: dict[int, int] = {}
+        for i in range(0, len(hashes), 4000):
+            part = hashes[i : i + 4000]
+            found.update(self._db.execute(f"SELECT h, c FROM piece_counts WHERE h IN ({','.join('?' * len(part))})", part))
+        return found
+
+    def probes(self, key: str, threshold: float) -> list[int]:
+        """The hashes to read: per length, those of the ``e + 1`` pieces with the fewest postings
+        (any ``e + 1`` pieces hold one that ``e`` edits leave whole, so nothing within reach is missed)."""
+        plan = probe_plan(key, threshold, self.threshold, self.min_piece)
+        counts = self._counts(plan.hashes())
+        chosen: list[int] = []
+        total = 0
+        for _, e, groups in plan.lengths:
+            costs = sorted((sum(counts.get(h, 0) for h in g), i) for i, g in enumerate(groups))
+            for cost, i in costs[: e + 1]:
+                total += cost
+                chosen.extend(h for h in groups[i] if h in counts)
+        self.last_postings = total
+        return sorted(set(chosen))
+
+    def candidates(self, key: str, threshold: float) -> list[str]:
+        """Names that may be within ``threshold`` of ``key`` (every one that is, and some more)."""
+        hashes = self.probes(key, threshold)
+        out: list[str] = []
+        for i in range(0, len(hashes), 4000):
+            part = hashes[i : i + 4000]
+            marks = ",".join("?" * len(part))
+            out += [k for (k,) in self._db.execute(f"SELECT key FROM keys WHERE id IN (SELECT id FROM pieces WHERE h IN ({marks}))", part)]
+        return out

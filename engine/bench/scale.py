@@ -264,8 +264,20 @@ def _dir_size(path: Path) -> int:
 
 
 def measure_engine(store: Path) -> dict[str, Any]:
-    """Start-up, RSS, link, chain and demo figures of an engine on ``store`` (fresh subprocess)."""
-    return _run(_ENGINE_PROBE, str(store))
+    """Start-up, RSS, link, chain and demo figures of an engine on ``store`` (fresh subprocess),
+    with the load average of the machine before and after."""
+    before = load_average()
+    res = _run(_ENGINE_PROBE, str(store))
+    res["load_average"] = f"{before} → {load_average()}"
+    return res
+
+
+def measure_store(store: Path) -> ScaleResult:
+    """The engine's figures on an already built store (no generation, no build)."""
+    res = ScaleResult(fraction=str(store))
+    res.build = {"store_mb": round(_dir_size(store) / 1e6, 1), "index_mb": round(_dir_size(store / "index") / 1e6, 1)}
+    res.engine = measure_engine(store)
+    return res
 
 
 def run_scale(seed: Path, fraction: float, workdir: Path, *, noise: float = 1.0, keep: bool = False) -> ScaleResult:
@@ -333,18 +345,28 @@ def _pp(t: dict[str, Any]) -> str:
     return f"{t['p50_ms']}/{t['p99_ms']} ms (CPU {t['cpu_p50_ms']}/{t['cpu_p99_ms']} ms)"
 
 
+def format_engine(e: dict[str, Any]) -> str:
+    """The engine's lines of a scale's figures."""
+    return (
+        f"  engine: start-up {e['startup_s']} s, RSS after start-up {e['rss_after_startup_mb']} MB, peak RSS {e['peak_rss_mb']} MB\n"
+        f"  link exact p50/p99 {_pp(e['link_exact'])}, approximate p50/p99 {_pp(e['link_approximate'])}\n"
+        f"  chain cold p50/p99 {_pp(e['chain_cold'])}, warm p50/p99 {_pp(e['chain_warm'])}\n"
+        f"  demo sanitize {e['demo_sanitize_s']} s (first call, loading the ranker and embedder: {e['demo_sanitize_first_s']} s)"
+        + (f"\n  [load average while measuring: {e['load_average']}]" if "load_average" in e else "")
+    )
+
+
 def format_result(r: ScaleResult) -> str:
     b, e = r.build, r.engine
+    if "triples" not in b:  # an existing store, measured only
+        return f"store {r.fraction}: {b['store_mb']} MB (index {b['index_mb']} MB)\n" + format_engine(e)
     return (
         f"scale {r.fraction}: {r.dump_lines:,} dump lines, {b['triples']:,} triples kept\n"
         f"  build: filter {b['filter_lines_per_s'] / 1e6:.2f} M lines/s ({b['filter_s']} s on {b['workers']} workers; "
         f"{b['filter_lines_per_worker_cpu_s'] / 1e6:.2f} M lines per worker CPU-second, reader {b['filter_lines_per_main_cpu_s'] / 1e6:.2f} M lines per CPU-second), "
         f"bulk load {b['load_s']} s, index {b['index_s']} s, total {b['total_s']} s; store {b['store_mb']} MB "
         f"(index {b['index_mb']} MB); build peak RSS {b['peak_rss_mb']} MB (largest worker ≤ {b['workers_peak_rss_mb']} MB)\n"
-        f"  engine: start-up {e['startup_s']} s, RSS after start-up {e['rss_after_startup_mb']} MB, peak RSS {e['peak_rss_mb']} MB\n"
-        f"  link exact p50/p99 {_pp(e['link_exact'])}, approximate p50/p99 {_pp(e['link_approximate'])}\n"
-        f"  chain cold p50/p99 {_pp(e['chain_cold'])}, warm p50/p99 {_pp(e['chain_warm'])}\n"
-        f"  demo sanitize {e['demo_sanitize_s']} s (first call, loading the ranker and embedder: {e['demo_sanitize_first_s']} s)"
+        + format_engine(e)
     )
 
 
@@ -379,4 +401,4 @@ def load_average() -> str:
         return "?"
 
 
-__all__ = ["WIKIDATA", "ScaleResult", "bench_filter", "extrapolate", "format_result", "generate_dump", "measure_engine", "run_scale"]
+__all__ = ["WIKIDATA", "ScaleResult", "bench_filter", "extrapolate", "format_result", "generate_dump", "measure_engine", "measure_store", "run_scale"]

@@ -36,7 +36,7 @@ import pyoxigraph as ox
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from kg.approx_index import candidates, max_edits
+from kg.approx_index import PieceIndex, candidates, max_edits
 from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, fold, require_index
 from kg.indexed import CACHE_GRAPH_PREFIX
 from kg.store import KGStore
@@ -131,6 +131,7 @@ class SqliteLabelIndex:
         self._name_cache: _Cache = _Cache()
         self._main_cache: _Cache = _Cache()
         self._freq_cache: _Cache = _Cache()
+        self._pieces = PieceIndex(self._db) if PieceIndex.present(self._db) else None
         self._segments = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'segs'").fetchone() is not None
 
     @classmethod
@@ -222,10 +223,10 @@ class SqliteLabelIndex:
 
     def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
         """Names within ``threshold`` normalised edit distance of ``key``, best first: ``(distance, name)``."""
-        if self._segments:
+        if self._pieces is not None or self._segments:
             n = len(key)
             d_max = max_edits(n, threshold)
-            cands = candidates(self._db, key, threshold)
+            cands = self._pieces.candidates(key, threshold) if self._pieces is not None else candidates(self._db, key, threshold)
             cands += [k for table in (self.labels, self.aliases) for k in table.added if abs(len(k) - n) <= d_max]
             found = process.extract(key, cands, scorer=Levenshtein.normalized_distance, score_cutoff=threshold, limit=None)
             return sorted({(d, cand) for cand, d, _ in found if d < threshold})[:limit]

@@ -61,6 +61,8 @@ _LANGUAGE_CUES = re.compile(
 _NATIONALITY_CUES = re.compile(
     r"\b(is|was|are|were|became|born|citizen\w*|nationality|national|descent|origin|people|immigrant|ethnic\w*)\b", re.I
 )
+#: Every class ranking asks about: a link's ancestors matter to it only through these.
+RANK_CLASSES: frozenset[str] = frozenset().union(*TYPE_ANCHORS.values(), {LANGUAGE}, NATIONALITY_CLASSES)
 _BASE_SCORE = {
     LinkMethod.EXACT: 1.0, LinkMethod.ALIAS: 0.9, LinkMethod.NORMALISED: 0.85,
     LinkMethod.DEMONYM: 0.8, LinkMethod.CONTAINED: 0.6, LinkMethod.APPROXIMATE: 0.5,
@@ -187,6 +189,7 @@ class Linker:
         self.approx_threshold = approx_threshold
         self.max_ranked = 64
         self._ancestors: dict[tuple[str, int], frozenset[str]] = {}  # (item, hops) → classes above
+        self._reach: dict[tuple[str, int], frozenset[str]] = {}  # (node, hops) → RANK_CLASSES above
         self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
 
     # --- public -------------------------------------------------------------------------
@@ -247,6 +250,7 @@ class Linker:
     def invalidate(self) -> None:
         """Forget cached ancestor sets (after the taxonomy grew)."""
         self._ancestors.clear()
+        self._reach.clear()
 
     def forget_approximate(self) -> None:
         """Forget the remembered approximate links (a benchmark of documents never seen)."""
@@ -275,6 +279,28 @@ class Linker:
         result = frozenset(seen)
         if len(self._ancestors) < 200_000:
             self._ancestors[(qid, hops)] = result
+        return result
+
+    def rank_ancestors(self, qid: str, hops: int = 6) -> frozenset[str]:
+        """``ancestors(qid, hops) & RANK_CLASSES``, from a memo per (node, hops) shared by every
+        item: the classes within ``hops`` above a node are those of each parent within
+        ``hops - 1``, so the class graph above common classes is walked once, not once per
+        homonym (at full scale a name has dozens, each above hundreds of classes)."""
+        key = (qid, hops)
+        cached = self._reach.get(key)
+        if cached is not None:
+            return cached
+        found: set[str] = set()
+        for prop in ("P31", "P279"):
+            for parent in self.taxonomy.parents(qid, prop):
+                if parent in RANK_CLASSES:
+                    found.add(parent)
+                if hops > 1:
+                    found |= self.rank_ancestors(parent, hops - 1)
+        result = frozenset(found)
+        if len(self._reach) >= 400_000:
+            self._reach.clear()
+        self._reach[key] = result
         return result
 
     # --- methods ------------------------------------------------------------------------
@@ -352,7 +378,7 @@ class Linker:
         wants_nationality = bool(context) and not wants_language and bool(_NATIONALITY_CUES.search(context))
         scored = []
         for link in links:
-            anc = self.ancestors(link.qid) | {link.qid}
+            anc = self.rank_ancestors(link.qid) | ({link.qid} & RANK_CLASSES)
             score = link.score
             if anc & anchors:
                 score += 0.3
