@@ -3,10 +3,11 @@
 A built store directory holds, beside ``oxigraph/``, an ``index/`` directory:
 
 - ``labels.sqlite`` — every English label, alias and demonym, folded (``names``), each
-  item's main label (``main``), and an SQLite FTS5 trigram index over the
-  distinct folded names (``approx``, with the trigrams' document counts in ``grams``)
-  that yields candidates for approximate matching; names are numbered by length, so a
-  length window is a rowid range (``lengths``) that FTS5 applies inside the index.
+  item's main label (``main``), the distinct folded names numbered by length (``keys``),
+  and the piece (partition) index over them that yields candidates for approximate
+  matching (``pieces``, ``piece_counts``, ``piece_meta``: :mod:`kg.approx_index`).
+  Indices written by earlier versions hold a coarser segment index (``segs``) or an FTS5
+  trigram index (``approx``, ``grams``, ``lengths``) instead; both are still read.
 - ``graph/*.npy`` — the class graph in compact arrays, opened memory-mapped: the sorted
   Q-numbers of every class node (every subject or object of a P279, P361 or P8225 edge and
   every object of a P31 edge), per property the parents of each node in CSR form (P279,
@@ -38,7 +39,7 @@ from typing import IO, Iterator
 import numpy as np
 import pyoxigraph as ox
 
-from kg.approx_index import build_segments
+from kg.approx_index import build_pieces
 from kg.errors import KGError
 from kg.store import KGStore
 from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
@@ -291,8 +292,8 @@ def build_index(
         )
         db.commit()
         report.keys = db.execute("SELECT count(*) FROM keys").fetchone()[0]
-        # approximate lookup: the segment (partition) index over the distinct names
-        report.segments = build_segments(db, db.execute("SELECT id, key FROM keys"))
+        # approximate lookup: the piece (partition) index over the distinct names
+        report.segments = build_pieces(db, db.execute("SELECT id, key FROM keys"))
         db.commit()
         say(f"labels: {report.names} names, {report.keys} keys")
         _write_node_labels(db, nodes, graph)
