@@ -11,7 +11,9 @@ A built store directory holds, beside ``oxigraph/``, an ``index/`` directory:
 - ``graph/*.npy`` — the class graph in compact arrays, opened memory-mapped: the sorted
   Q-numbers of every class node (every subject or object of a P279, P361 or P8225 edge and
   every object of a P31 edge), per property the parents of each node in CSR form (P279,
-  P361, P8225, and P31 of nodes), incoming P31/P279 counts and the nodes' labels.
+  P361, P8225, and P31 of nodes), incoming P31/P279 counts and the nodes' labels; and the
+  link ranking's marks (:mod:`kg.marks`): which of its classes lie within six hops above
+  each class node and each item.
 - ``prominence_qid.npy``, ``prominence.npy`` — the prominence prior of the items that have one (sorted Q-numbers, counts).
 
 Per-item statements of other items (an item's P31, P17, P131, …) are read from the
@@ -41,6 +43,7 @@ import pyoxigraph as ox
 
 from kg.approx_index import build_pieces
 from kg.errors import KGError
+from kg.marks import write_marks
 from kg.store import KGStore
 from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
 
@@ -71,6 +74,7 @@ class IndexReport:
     names: int = 0
     keys: int = 0
     segments: int = 0
+    marked_items: int = 0
     prominence: str = "incoming"
     seconds: float = 0.0
     bytes: int = 0
@@ -252,6 +256,7 @@ def build_index(
             hit = nodes[pos] == s
             p31_s.append(s[hit])
             p31_o.append(o[hit])
+        kept_csr: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for prop in TAXONOMY_PROPS:
             if prop == "P31":
                 pair = (np.concatenate(p31_s) if p31_s else np.zeros(0, np.int64),
@@ -259,6 +264,8 @@ def build_index(
             else:
                 pair = load(prop)
             indptr, parents = _csr(nodes, *pair)
+            if prop in ("P31", "P279"):
+                kept_csr[prop] = (indptr, parents)
             np.save(graph / f"{prop}_ptr.npy", indptr)
             np.save(graph / f"{prop}_idx.npy", parents)
             report.edges[prop] = int(parents.size)
@@ -269,6 +276,11 @@ def build_index(
         report.nodes = int(nodes.size)
         del p31_s, p31_o
         say(f"class graph: {nodes.size} nodes")
+        # marks: the ranking's classes within six hops above every class node and item
+        report.marked_items = write_marks(graph, nodes, list(kept_csr.values()),
+                                          zip(_read_chunks(edges_dir / "P31.s"), _read_chunks(edges_dir / "P31.o")))
+        del kept_csr
+        say(f"marks: {report.marked_items} items")
 
         # 3. prominence: sitelinks when the dump had them, else incoming statements
         prominence = incoming

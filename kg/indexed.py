@@ -18,6 +18,7 @@ import numpy as np
 import pyoxigraph as ox
 
 from kg.index import GRAPH_DIR, LABELS_DB, require_index
+from kg.marks import UNKNOWN_COUNT, Marks
 from kg.store import KGStore
 from kg.vocab import RDFS_LABEL, TAXONOMY_PROPS, WD, WDT, is_entity_id, local_id, qid_number
 
@@ -108,6 +109,8 @@ class IndexedTaxonomy:
         self._values: _LRU = _LRU(_CACHE_SIZE)
         self._parents: _LRU = _LRU(4 * _CACHE_SIZE)
         self._label_cache: _LRU = _LRU(_CACHE_SIZE)
+        self.marks = Marks.open(graph)
+        self._cache_subjects: set[str] = set()  # items with statements in remote-cache graphs
 
     @classmethod
     def from_store(cls, kg: KGStore) -> "IndexedTaxonomy":
@@ -123,6 +126,7 @@ class IndexedTaxonomy:
                     if p == RDFS_LABEL and isinstance(o, ox.Literal):
                         view.add_label(local_id(s.value), o.value)
                     elif p.startswith(WDT) and isinstance(o, ox.NamedNode) and o.value.startswith(WD):
+                        view._cache_subjects.add(local_id(s.value))
                         view.add_statement(local_id(s.value), local_id(p), local_id(o.value))
         return view
 
@@ -190,6 +194,27 @@ class IndexedTaxonomy:
         values = sorted(out, key=qid_number)
         self._values.put(key, values)
         return values
+
+    def rank_facts(self, qid: str) -> tuple[int, int] | None:
+        """``(mask, degree)`` of ``qid`` from the index's marks (:mod:`kg.marks`): the marked
+        classes within six P31/P279 hops above it, and its P31 + P279 + P361 parents plus
+        subclasses and instances. ``None`` when the index cannot answer exactly: no marks,
+        statements added since the build (remote fallback), or statements of ``qid`` in a
+        remote-cache graph."""
+        if self.marks is None or self._added or qid in self._cache_subjects:
+            return None
+        i = self.node(qid)
+        if i >= 0:
+            degree = sum(int(self._ptr[p][i + 1]) - int(self._ptr[p][i]) for p in ("P31", "P279", "P361"))
+            degree += self.children_count.get(qid, 0) + self.instance_count.get(qid, 0)
+            return int(self.marks.node_marks[i]), degree
+        n = _num(qid)
+        if n < 0:
+            return None
+        mask, count = self.marks.item(n)
+        if count == UNKNOWN_COUNT:
+            count = len(self.parents(qid, "P31"))
+        return mask, count
 
     # --- additions (remote fallback) -------------------------------------------------------
     def add_statement(self, subject: str, prop: str, value: str) -> bool:

@@ -190,6 +190,7 @@ class Linker:
         self.max_ranked = 64
         self._ancestors: dict[tuple[str, int], frozenset[str]] = {}  # (item, hops) → classes above
         self._reach: dict[tuple[str, int], frozenset[str]] = {}  # (node, hops) → RANK_CLASSES above
+        self._marks: bool | None = None  # whether the taxonomy's index marks RANK_CLASSES (asked once)
         self._approx: dict[str, tuple[Link, ...]] = {}  # key → approximate links (the costliest stage)
 
     # --- public -------------------------------------------------------------------------
@@ -303,6 +304,22 @@ class Linker:
         self._reach[key] = result
         return result
 
+    def _rank_facts(self, qid: str) -> tuple[frozenset[str], int]:
+        """What ranking needs of an item: ``RANK_CLASSES`` within six hops above it, and its
+        degree (P31, P279 and P361 parents, subclasses, instances). Read from the index's
+        marks (:mod:`kg.marks`) when the taxonomy has them for these classes, else walked."""
+        if self._marks is None:
+            marks = getattr(self.taxonomy, "marks", None)
+            self._marks = bool(marks is not None and RANK_CLASSES <= set(marks.classes) and marks.hops == 6)
+        if self._marks:
+            facts = self.taxonomy.rank_facts(qid)  # type: ignore[attr-defined]
+            if facts is not None:
+                mask, degree = facts
+                return self.taxonomy.marks.classes_of(mask) & RANK_CLASSES, degree  # type: ignore[attr-defined]
+        degree = sum(len(self.taxonomy.parents(qid, p)) for p in ("P31", "P279", "P361"))
+        degree += self.taxonomy.children_count.get(qid, 0) + self.taxonomy.instance_count.get(qid, 0)
+        return self.rank_ancestors(qid), degree
+
     # --- methods ------------------------------------------------------------------------
     def _links(self, items: Iterable[tuple[str, LinkMethod]], matched: str) -> list[Link]:
         return [
@@ -378,7 +395,8 @@ class Linker:
         wants_nationality = bool(context) and not wants_language and bool(_NATIONALITY_CUES.search(context))
         scored = []
         for link in links:
-            anc = self.rank_ancestors(link.qid) | ({link.qid} & RANK_CLASSES)
+            above, degree = self._rank_facts(link.qid)
+            anc = above | ({link.qid} & RANK_CLASSES)
             score = link.score
             if anc & anchors:
                 score += 0.3
@@ -389,8 +407,7 @@ class Linker:
                     score += 0.25
                 elif wants_language and not is_language or wants_nationality and is_language:
                     score -= 0.25
-            degree = sum(len(self.taxonomy.parents(link.qid, p)) for p in ("P31", "P279", "P361"))
-            score += min(0.1, 0.02 * math.log1p(degree + self.taxonomy.children_count.get(link.qid, 0) + self.taxonomy.instance_count.get(link.qid, 0)))
+            score += min(0.1, 0.02 * math.log1p(degree))
             scored.append((round(score, 6), link))
         scored.sort(key=lambda t: (-t[0], qid_number(t[1].qid)))
         scored = self._prefer_prominent(scored)
