@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 #: The normalised edit distance the segment index is built for (the linker's ``approx_threshold``).
 APPROX_THRESHOLD = 0.15
 
@@ -121,11 +123,12 @@ def candidates(db: sqlite3.Connection, key: str, threshold: float) -> list[str]:
 # --- the finer partition, probed at its rarest pieces ------------------------------------------
 #: Pieces are at least this many characters long (shorter ones match too many names).
 MIN_PIECE = 3
-#: ``pieces (h, id)``: one row per piece of every distinct name; ``piece_counts (h, c)``:
-#: rows per hash; ``piece_meta``: the threshold and piece size the index was built for.
+#: ``piece_lists (h, c, ids)``: per hash of (name length, piece number, piece text), the
+#: number of names and their ids (a packed little-endian uint32 array: a lookup reads a
+#: whole posting list as one value, not row by row); ``piece_meta``: the threshold and
+#: piece size the index was built for.
 PIECES_SCHEMA = """
-CREATE TABLE pieces (h INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (h, id)) WITHOUT ROWID;
-CREATE TABLE piece_counts (h INTEGER PRIMARY KEY, c INTEGER NOT NULL);
+CREATE TABLE piece_lists (h INTEGER PRIMARY KEY, c INTEGER NOT NULL, ids BLOB NOT NULL);
 CREATE TABLE piece_meta (threshold REAL NOT NULL, min_piece INTEGER NOT NULL);
 """
 
@@ -197,11 +200,38 @@ def build_pieces(db: sqlite3.Connection, names: Iterable[tuple[int, str]], *, ba
     return total
 
 
-def write_pieces(db: sqlite3.Connection, raw: str, *, threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> None:
-    """``pieces``, ``piece_counts`` and ``piece_meta`` from a table ``raw (h, id)`` of unsorted rows."""
-    db.executescript("DROP TABLE IF EXISTS pieces; DROP TABLE IF EXISTS piece_counts; DROP TABLE IF EXISTS piece_meta;" + PIECES_SCHEMA)
-    db.execute(f"INSERT OR IGNORE INTO pieces SELECT h, id FROM {raw} ORDER BY h, id")
-    db.execute("INSERT INTO piece_counts SELECT h, count(*) FROM pieces GROUP BY h")
+def write_pieces(db: sqlite3.Connection, raw: str, *, threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE,
+                 chunk: int = 1_000_000) -> None:
+    """``piece_lists`` and ``piece_meta`` from a table ``raw (h, id)`` of unsorted rows (SQLite
+    sorts on disk; the sorted rows are packed into posting lists chunk by chunk)."""
+    db.executescript("DROP TABLE IF EXISTS piece_lists; DROP TABLE IF EXISTS piece_meta;" + PIECES_SCHEMA)
+    read = db.cursor()
+    read.execute(f"SELECT DISTINCT h, id FROM {raw} ORDER BY h, id")
+    carry_h, carry_ids = None, np.zeros(0, np.uint32)
+    while True:
+        rows = read.fetchmany(chunk)
+        if not rows:
+            break
+        a = np.array(rows, dtype=np.int64)
+        h, ids = a[:, 0], a[:, 1]
+        if ids.size and int(ids.max()) > np.iinfo(np.uint32).max:
+            raise ValueError("more names than the piece index holds (2^32)")
+        starts = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
+        ends = np.r_[starts[1:], h.size]
+        out = []
+        for k, (a0, a1) in enumerate(zip(starts.tolist(), ends.tolist())):
+            part = ids[a0:a1].astype("<u4")
+            if k == 0 and carry_h is not None and int(h[a0]) == carry_h:
+                part = np.concatenate([carry_ids, part])
+            elif k == 0 and carry_h is not None:
+                out.append((carry_h, int(carry_ids.size), carry_ids.tobytes()))
+            if k == len(starts) - 1:
+                carry_h, carry_ids = int(h[a0]), part
+            else:
+                out.append((int(h[a0]), int(part.size), part.tobytes()))
+        db.executemany("INSERT INTO piece_lists VALUES (?, ?, ?)", out)
+    if carry_h is not None:
+        db.execute("INSERT INTO piece_lists VALUES (?, ?, ?)", (carry_h, int(carry_ids.size), carry_ids.tobytes()))
     db.execute("INSERT INTO piece_meta VALUES (?, ?)", (threshold, min_piece))
 
 
@@ -244,7 +274,8 @@ def probe_plan(key: str, threshold: float, built_for: float = APPROX_THRESHOLD, 
 
 
 class PieceIndex:
-    """Reads ``pieces``: per name length, the ``e + 1`` pieces with the fewest postings."""
+    """Reads ``piece_lists``: per name length, every piece's posting list; a name is a candidate
+    when it holds at least ``m - e`` of its ``m`` pieces (``e`` edits touch at most ``e``)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
@@ -254,36 +285,42 @@ class PieceIndex:
 
     @staticmethod
     def present(db: sqlite3.Connection) -> bool:
-        return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'piece_meta'").fetchone() is not None
+        return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'piece_lists'").fetchone() is not None
 
-    def _counts(self, hashes: list[int]) -> dict[int, int]:
-        found: dict[int, int] = {}
+    def _lists(self, hashes: list[int]) -> dict[int, np.ndarray]:
+        found: dict[int, np.ndarray] = {}
         for i in range(0, len(hashes), 4000):
             part = hashes[i : i + 4000]
-            found.update(self._db.execute(f"SELECT h, c FROM piece_counts WHERE h IN ({','.join('?' * len(part))})", part))
+            for h, blob in self._db.execute(f"SELECT h, ids FROM piece_lists WHERE h IN ({','.join('?' * len(part))})", part):
+                found[h] = np.frombuffer(blob, dtype="<u4")
         return found
 
-    def probes(self, key: str, threshold: float) -> list[int]:
-        """The hashes to read: per length, those of the ``e + 1`` pieces with the fewest postings
-        (any ``e + 1`` pieces hold one that ``e`` edits leave whole, so nothing within reach is missed)."""
+    def candidate_ids(self, key: str, threshold: float) -> np.ndarray:
+        """Ids of the names that may be within ``threshold`` of ``key`` (every one that is)."""
         plan = probe_plan(key, threshold, self.threshold, self.min_piece)
-        counts = self._counts(plan.hashes())
-        chosen: list[int] = []
+        lists = self._lists(plan.hashes())
+        out: list[np.ndarray] = []
         total = 0
         for _, e, groups in plan.lengths:
-            costs = sorted((sum(counts.get(h, 0) for h in g), i) for i, g in enumerate(groups))
-            for cost, i in costs[: e + 1]:
-                total += cost
-                chosen.extend(h for h in groups[i] if h in counts)
+            parts = [lists[h] for g in groups for h in g if h in lists]
+            if not parts:
+                continue
+            ids = np.concatenate(parts)
+            total += ids.size
+            need = len(groups) - e
+            if need <= 1:
+                out.append(ids)
+                continue
+            uniq, counts = np.unique(ids, return_counts=True)
+            out.append(uniq[counts >= need])
         self.last_postings = total
-        return sorted(set(chosen))
+        return np.unique(np.concatenate(out)) if out else np.zeros(0, np.uint32)
 
     def candidates(self, key: str, threshold: float) -> list[str]:
         """Names that may be within ``threshold`` of ``key`` (every one that is, and some more)."""
-        hashes = self.probes(key, threshold)
+        ids = self.candidate_ids(key, threshold).tolist()
         out: list[str] = []
-        for i in range(0, len(hashes), 4000):
-            part = hashes[i : i + 4000]
-            marks = ",".join("?" * len(part))
-            out += [k for (k,) in self._db.execute(f"SELECT key FROM keys WHERE id IN (SELECT id FROM pieces WHERE h IN ({marks}))", part)]
+        for i in range(0, len(ids), 4000):
+            part = ids[i : i + 4000]
+            out += [k for (k,) in self._db.execute(f"SELECT key FROM keys WHERE id IN ({','.join('?' * len(part))})", part)]
         return out

@@ -27,8 +27,10 @@ from kg.approx_index import (
     build_pieces,
     name_edits,
     pair_edits,
+    piece_rows,
     pieces,
     probe_plan,
+    write_pieces,
 )
 
 
@@ -140,3 +142,17 @@ def test_given_seed_labels_then_piece_index_is_exact_against_a_full_scan(seed_st
     queries = [_edits(rng, k, rng.choice([1, 1, 2, 3])) for k in rng.sample([k for k in names if len(k) >= 4], 300)]
     found, _ = _check(_index(names), names, queries)
     assert found > 200
+
+
+def test_given_small_chunks_then_posting_lists_are_packed_whole() -> None:
+    rng = random.Random(2)
+    names = sorted({"".join(rng.choice("ab c") for _ in range(rng.randint(3, 14))) for _ in range(400)})
+    lists = []
+    for chunk in (7, 1_000_000):
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE raw (h INTEGER NOT NULL, id INTEGER NOT NULL)")
+        db.executemany("INSERT INTO raw VALUES (?, ?)", [r for i, k in enumerate(names) for r in piece_rows(i, k)] * 2)
+        write_pieces(db, "raw", chunk=chunk)
+        lists.append(db.execute("SELECT h, c, ids FROM piece_lists ORDER BY h").fetchall())
+    assert lists[0] == lists[1]
+    assert sum(c for _, c, _ in lists[0]) == sum(len(pieces(len(k))) for k in names)
