@@ -96,3 +96,19 @@ def test_given_a_remote_addition_then_marks_are_not_used(tmp_path: Path) -> None
 
 def test_marked_classes_cover_the_rankings_classes() -> None:
     assert RANK_CLASSES <= set(MARK_CLASSES) and len(MARK_CLASSES) <= 64
+
+
+@pytest.mark.slow
+def test_given_seed_store_then_marks_equal_the_walk_for_every_named_item(seed_store: Path) -> None:
+    import sqlite3
+
+    view = IndexedTaxonomy.from_store(KGStore.read_only(seed_store))
+    db = sqlite3.connect(f"file:{seed_store / 'index' / 'labels.sqlite'}?mode=ro", uri=True)
+    qids = [f"Q{q}" for (q,) in db.execute("SELECT DISTINCT qid FROM names")]
+    linker = Linker(LabelIndex({}, {}, {}, {}, {}), view)
+    marked = 0
+    for q in qids:
+        fast = linker._rank_facts(q)
+        assert fast == _walked(view, q), q
+        marked += bool(fast[0])
+    assert linker._marks is True and len(qids) > 50_000 and marked > 5_000
