@@ -4,7 +4,9 @@ Most WikiReplace mentions have one generalization annotator; 231 of the shared f
 have nine. On those, each annotator's choice is compared with the majority of the other
 annotators (leave one out, labels compared by :func:`engine.evaluation.labels.canonical`,
 ties broken as in :func:`engine.evaluation.labels.majority_label`): how often one careful
-person matches the others' consensus.
+person matches the others' consensus — the measure ``evaluate selection`` prints for
+WikiReplace's own ladders (:func:`engine.select.selection.agreement_ceiling`, whose
+estimate assumes every choice is offered), here joined with our ladders' ceiling.
 
 That rate bounds what any ranker can expect on a mention labelled by one annotator: even
 a ranker that always picks the consensus matches a lone annotator only as often as one
