@@ -250,7 +250,7 @@ def train(
     try:
         if ladders not in TRAIN_MODES:
             raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
-        chosen = _feature_groups(groups)
+        chosen = _feature_groups(groups) if groups or ladders != "served" else _served_groups()
         prepared = prepare_served(data, engine, progress=say, groups=chosen) if ladders == "served" else prepare(data, engine, groups=chosen)
     except SanitizerError as exc:
         fail(exc)
@@ -263,6 +263,12 @@ def train(
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+def _served_groups() -> tuple[str, ...]:
+    from engine.select.features import SERVED_GROUPS
+
+    return SERVED_GROUPS
 
 
 def _feature_groups(text: str | None) -> tuple[str, ...]:
@@ -308,6 +314,7 @@ def evaluate_selection_cmd(
         cross_validate,
         evaluate,
         repeated_cv,
+        scoring_rows,
         split_scores,
     )
     from engine.select.training import prepare, say, store_fingerprint
@@ -322,7 +329,8 @@ def evaluate_selection_cmd(
                 say(f"warning: the model's graph features came from {trained.get('source')} ({trained.get('triples')} triples); "
                     f"this run uses {report['graph_store']['source']} ({report['graph_store']['triples']} triples)")
             prepared = prepare(data, engine, groups=ranker.groups)
-            scores = split_scores(ranker.score(prepared.table.X), prepared.table.sizes)
+            X, _sizes = scoring_rows(ranker, prepared.items, prepared.table, range(len(prepared.items)))
+            scores = split_scores(ranker.score(X), prepared.table.sizes)
             metrics = evaluate(prepared.items, scores)
             evaluated = {it.item.group for it in prepared.items}
             seen = evaluated & set(ranker.info.get("doc_ids", []))
@@ -385,7 +393,7 @@ def evaluate_sanitize_cmd(
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
     as_json: bool = typer.Option(False, "--json"),
-    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document)."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document, and prior on served ladders)."),
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
     from engine.errors import SanitizerError
@@ -396,7 +404,7 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups))
+                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
     except SanitizerError as exc:
         fail(exc)
         return

@@ -245,9 +245,9 @@ class Trainer:
 
     def __init__(self, engine, data: Path, docs: Sequence[WRDocument], mode: str, *, seed: int = 13, progress: Callable[[str], None] | None = None,
                  groups: Sequence[str] | None = None) -> None:
-        from engine.select.features import DEFAULT_GROUPS, FeatureBuilder
+        from engine.select.features import DEFAULT_GROUPS, SERVED_GROUPS, FeatureBuilder
 
-        groups = tuple(groups) if groups else DEFAULT_GROUPS
+        groups = tuple(groups) if groups else (SERVED_GROUPS if mode == "served" else DEFAULT_GROUPS)
         from engine.select.selection import FeatureTable
 
         if mode not in TRAIN_MODES:
