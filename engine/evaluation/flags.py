@@ -31,6 +31,12 @@ Each pattern is named after the construction of issue 10 it catches:
                            1940s": two dates of one decade, each generalized on its own)
 ``*** (***)``              masks joined only by brackets ("the *** (***) ***": a name, its
                            abbreviation and what follows, all masked)
+``decade before a name``   a decade between "the" and a name ("at the 2010s World Taekwondo
+                           Championships")
+``PERSON modifier``        a person placeholder in a modifier slot ("the PERSON 2 science
+                           fiction film", "a landlord PERSON 2 family")
+``year in its period``     a range from a year kept as written to the period that holds it
+                           ("from 2012 to the 2010s")
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -46,7 +52,7 @@ FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
     "class label modifier", "missing article", "the class label", "adjacent replacements",
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
-    "partial-name numbering",
+    "decade before a name", "PERSON modifier", "year in its period", "partial-name numbering",
 )
 
 MASK = "***"
@@ -76,6 +82,7 @@ _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z][\w-]*)")
 _PERIOD = re.compile(r"(?:the\s+)?(\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century|\d+(?:st|nd|rd|th)[ -]millennium)")
 _RANGE_GAP = re.compile(r"\s*(?:through|to|until|till|and|or|[–—-])\s*(?:the\s+)?", re.IGNORECASE)
 _BRACKET_GAP = re.compile(r"\s*[()\[\]]\s*|\s*\)\s*\(\s*")
+_YEAR_TO = re.compile(r"\b(\d{4})\s*(?:\s(?:to|until|till|through)\s|[–—-])\s*(?:the\s+)?$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 
@@ -158,6 +165,15 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
         modifier_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith(("ed", "ly"))
         if label == MASK and modifier_slot:
             flags.append(Flag("a *** noun", r.start, r.end + after.end()))
+        if prev.lower() == "the" and re.fullmatch(r"\d{1,4}0s", label) and nxt[:1].isupper() and nxt != "PERSON":
+            flags.append(Flag("decade before a name", prev_start, r.end + after.end()))
+        person_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith("ed")  # "family"
+        if _PERSON.fullmatch(label) and person_slot and prev and (prev.lower() in ("the", "a", "an") or (prev.islower() and prev not in FOLLOWERS)):
+            flags.append(Flag("PERSON modifier", prev_start, r.end + after.end()))
+        year = _YEAR_TO.search(text[max(0, r.start - 30):r.start])
+        decade = re.fullmatch(r"(?:the\s+)?(\d{1,3})0s", label)
+        if year and decade and year.group(1)[:-1] == decade.group(1):
+            flags.append(Flag("year in its period", r.start - len(year.group(0)), r.end))
         if prev.lower() == "the" and modifier_slot and re.fullmatch(r"\d{1,4}0s", label):
             flags.append(Flag("decade modifier", prev_start, r.end + after.end()))
         if is_class_label(label):
@@ -194,6 +210,7 @@ def numbering_flags(text: str, persons: Iterable[tuple[Region, str]]) -> list[Fl
         by_entity[entity].append(region)
     flags = []
     for regions in by_entity.values():
+        regions = [r for r in regions if r.end > r.start]  # a dropped modifier shows no number
         shown = {text[r.start:r.end] for r in regions}
         if len(shown) > 1:
             flags.extend(Flag("partial-name numbering", r.start, r.end) for r in regions)
