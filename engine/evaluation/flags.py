@@ -168,7 +168,8 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
         if prev.lower() == "the" and re.fullmatch(r"\d{1,4}0s", label) and nxt[:1].isupper() and nxt != "PERSON":
             flags.append(Flag("decade before a name", prev_start, r.end + after.end()))
         person_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith("ed")  # "family"
-        if _PERSON.fullmatch(label) and person_slot and prev and (prev.lower() in ("the", "a", "an") or (prev.islower() and prev not in FOLLOWERS)):
+        if _PERSON.fullmatch(label) and person_slot and prev and (
+                prev.lower() in ("the", "a", "an") or (prev.islower() and prev not in FOLLOWERS and _only_noun(nxt))):
             flags.append(Flag("PERSON modifier", prev_start, r.end + after.end()))
         year = _YEAR_TO.search(text[max(0, r.start - 30):r.start])
         decade = re.fullmatch(r"(?:the\s+)?(\d{1,3})0s", label)
@@ -200,6 +201,15 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
             if label == MASK and nxt_label == MASK and _BRACKET_GAP.fullmatch(gap):
                 flags.append(Flag("*** (***)", r.start, nxt_r.end))
     return flags
+
+
+def _only_noun(word: str) -> bool:
+    """The word can only be a noun or adjective ("family"; not "attends", "maintain",
+    "previously"), by lemminflect's lexicon; an unknown word counts as a noun."""
+    from lemminflect import getAllLemmas
+
+    tags = set(getAllLemmas(word.lower()))
+    return not tags or not tags & {"VERB", "AUX", "ADV"}
 
 
 def numbering_flags(text: str, persons: Iterable[tuple[Region, str]]) -> list[Flag]:

@@ -334,7 +334,9 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
             # "the [Roger Corman] science fiction film" → "the science fiction film by PERSON 2"
             work = _work_after(text, end, next_start)
             if work is not None:
-                later, moved = (work, end, work, True), f"by {label}"
+                # a title right after the noun ("film [Not of This Earth]") keeps its place: "by" follows it
+                at = next_end if next_end is not None and re.fullmatch(r"[ \t]+", text[work:next_start]) else work
+                later, moved = (work, end, at, True), f"by {label}"
         if later is not None:
             # "at the [2010s] general election" → "at a general election in the 2010s"
             np_end, gap_end, at, proper = later
@@ -407,10 +409,15 @@ def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end:
     if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not re.search(r"\bthe\s+$", before, re.I):
         return None
     name = _NAME_AFTER.match(text, end)
-    if name and name.end() <= limit:
-        # "the [2011] World Taekwondo Championships" → "the World Taekwondo Championships in the 2010s"
-        return name.end(), name.start(1), name.end(), True
     pos, words, last_noun = end, [], None
+    if name and name.end() <= limit:
+        nxt = _NEXT_WORD.match(text, name.end())
+        if not (nxt and nxt.end() <= limit and nxt.group(1)[:1].islower() and noun_possible(nxt.group(1))
+                and is_noun_like(nxt.group(1))):
+            # "the [2011] World Taekwondo Championships" → "the World Taekwondo Championships in the 2010s"
+            return name.end(), name.start(1), name.end(), True
+        # a name modifying a noun ("the [2015] NFL season"): one noun phrase, "an NFL season in the 2010s"
+        pos = name.end()
     while len(words) < 4:
         m = _NEXT_WORD.match(text, pos)
         if not m or m.end() > limit or not m.group(1)[:1].islower():
@@ -428,7 +435,7 @@ def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end:
     at = np_end
     if next_end is not None and re.fullmatch(r"[ \t]+of[ \t]+", text[np_end:limit]):
         at = next_end
-    return np_end, words[0].start(1), at, False
+    return np_end, (name.start(1) if pos != end and name else words[0].start(1)), at, False
 
 
 #: Nouns of works a person makes: a person before them reads after them, with "by".

@@ -40,7 +40,17 @@ CASES = [
     ("At the 2013 Mediterranean Games held in Mersin, he won the bronze medal.",
      [("2013", "DATETIME"), ("Mersin", "LOC")], {"2013": "date in the 2010s", "Mersin": MASK},
      "At the Mediterranean Games in the 2010s held in ***, he won the bronze medal."),
+    # a decade before a name that modifies a noun: one noun phrase
+    ("He coached the final four games of the 2015 NFL season.", [("2015", "DATETIME")], {"2015": "date in the 2010s"},
+     "He coached the final four games of an NFL season in the 2010s."),
+    ("With partner Frank Sweiding, she is the 1976 U.S. national champion.",
+     [("Frank Sweiding", "PERSON", "DIRECT"), ("1976", "DATETIME")], {"1976": "date in the 1970s"},
+     "With partner PERSON 1, she is a U.S. national champion in the 1970s."),
     # a person placeholder as a modifier
+    ("It was a remake of the 1957 Roger Corman science fiction film Not of This Earth.",
+     [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT"), ("Not of This Earth", "MISC")],
+     {"1957": "date in the 1950s", "Not of This Earth": MASK},
+     "It was a remake of the science fiction film *** by PERSON 1."),
     ("Born into an aristocratic landlord Mudaliar family in Uthamapalayam.",
      [("Mudaliar", "PERSON"), ("Uthamapalayam", "LOC")], {"Uthamapalayam": MASK},
      "Born into an aristocratic landlord family in ***."),
@@ -94,3 +104,12 @@ def test_given_the_construction_then_its_flag(text, regions, name):
 ])
 def test_given_a_reading_sentence_then_no_new_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("Youngest son PERSON 2 attends a school.", [(13, 21)]),
+    ("Her husband, owner PERSON 5 maintain residences.", [(19, 27)]),
+    ("His brother PERSON 4 previously represented it.", [(12, 20)]),
+])
+def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions):
+    assert "PERSON modifier" not in {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
