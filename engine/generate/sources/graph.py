@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
+from engine.generate.context import prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, TruthFilter
@@ -51,6 +52,8 @@ class GraphSource(CandidateSource):
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
         notes: list[str] = []
         links = self.linker.link(span)
+        if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
+            links = prefer_in_document(links, state.countries, self.linker.taxonomy)
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
