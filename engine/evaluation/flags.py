@@ -37,6 +37,10 @@ Each pattern is named after the construction of issue 10 it catches:
                            fiction film", "a landlord PERSON 2 family")
 ``year in its period``     a range from a year kept as written to the period that holds it
                            ("from 2012 to the 2010s")
+``*** beside a period``    a masked date listed with a period ("in the *** and the 2000s")
+``class, ***``             a class label, then a mask closing the phrase ("living in a country, ***")
+``profession as a person`` "profession" or "occupation" where the person's role stood ("he has
+                           been a profession of the ***")
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -52,7 +56,8 @@ FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
     "class label modifier", "missing article", "the class label", "adjacent replacements",
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
-    "decade before a name", "PERSON modifier", "year in its period", "partial-name numbering",
+    "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
+    "profession as a person", "partial-name numbering",
 )
 
 MASK = "***"
@@ -83,6 +88,8 @@ _PERIOD = re.compile(r"(?:the\s+)?(\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century|\d+(?
 _RANGE_GAP = re.compile(r"\s*(?:through|to|until|till|and|or|[–—-])\s*(?:the\s+)?", re.IGNORECASE)
 _BRACKET_GAP = re.compile(r"\s*[()\[\]]\s*|\s*\)\s*\(\s*")
 _YEAR_TO = re.compile(r"\b(\d{4})\s*(?:\s(?:to|until|till|through)\s|[–—-])\s*(?:the\s+)?$")
+_ROLE_AS_CATEGORY = re.compile(r"\b(?:been|was|is|became|as)\s+(?:an?|the)\s+(?:[a-z]+\s+)?(?:profession|occupation)\s+(?:of|at|for|with)\b")
+_LIST_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 
@@ -148,6 +155,8 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("DATE ***", m.start(), m.end()))
     for m in re.finditer(r"\*\*\*[ \t]+\*\*\*", text):
         flags.append(Flag("*** ***", m.start(), m.end()))
+    for m in _ROLE_AS_CATEGORY.finditer(text):
+        flags.append(Flag("profession as a person", m.start(), m.end()))
     return flags
 
 
@@ -200,6 +209,11 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("repeated period", r.start, nxt_r.end))
             if label == MASK and nxt_label == MASK and _BRACKET_GAP.fullmatch(gap):
                 flags.append(Flag("*** (***)", r.start, nxt_r.end))
+            dates = {r.entity_type, nxt_r.entity_type} <= {"DATETIME", ""}
+            if dates and _LIST_GAP.fullmatch(gap) and ((label == MASK and p2) or (p1 and nxt_label == MASK)):
+                flags.append(Flag("*** beside a period", r.start, nxt_r.end))
+            if is_class_label(label) and nxt_label == MASK and gap == ", " and re.match(r"\s*(?:[.;!?]|$)", text[nxt_r.end:nxt_r.end + 2]):
+                flags.append(Flag("class, ***", r.start, nxt_r.end))
     return flags
 
 

@@ -95,6 +95,9 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     in_noun_phrase = bool(_DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
     if ((a_date and kb is RungKind.PERSON) or (ka is RungKind.PERSON and b_date)) and not in_noun_phrase:
         return None, True
+    if a.head.mention.entity_type.is_graph and _is_count(b):
+        # "the collapse of [South Vietnam] [nine months] into …": two phrases, "of ***, X months into …"
+        return None, True
     if a_date and kb is RungKind.PERSON:
         return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
@@ -102,6 +105,25 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     if ka is RungKind.PERSON and kb is not RungKind.PERSON:
         return _Unit(a.decisions + [b], a.head, "merged with the adjacent replacement"), False
     return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
+
+
+def _is_count(d: Decision) -> bool:
+    """A number or duration rung ("X", "X months"), not a date."""
+    return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X\b", d.rung))
+
+
+def _masked_in_period_list(a: _Unit, d: Decision, gap: str) -> bool:
+    """"in the [1990s] and [early 2000s]" where one date is masked and the other a period:
+    "in the *** and the 2000s" reads as two kinds of thing; the list is shown as one mask."""
+    kinds = {a.head.kind, d.kind}
+    return (
+        all(x.mention.entity_type is EntityType.DATETIME for x in (a.head, d)) and kinds == {RungKind.MASK, RungKind.DATE_PHRASE}
+        and bool(_LIST_GAP.match(gap))
+    )
+
+
+#: Multiplicative adverbs: their count reads "X times" ("title twice" → "title X times", not "title X").
+MULTIPLICATIVES = frozenset({"once", "twice", "thrice"})
 
 
 _RANGE_GAP = re.compile(r"^\s*(?:to|until|till|through|thru|and|–|-|—)\s*$")
@@ -147,6 +169,11 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
         if readability and units and _listed_period(units[-1], d, gap):
             u = units[-1]
             units[-1] = _Unit(u.decisions + [d], u.head, "one period repeated in a list: shown once", collapsed=u.collapsed)
+            continue
+        if readability and units and units[-1].end <= d.mention.start and _masked_in_period_list(units[-1], d, gap):
+            u = units[-1]
+            head = u.head if u.head.kind is RungKind.MASK else d
+            units[-1] = _Unit(u.decisions + [d], head, "a masked date in a list of periods: the list shown as one mask")
             continue
         if readability and units and _bracketed_repeat(text, units[-1], d, gap):
             u = units[-1]
@@ -309,6 +336,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 cut = b.length - len(m.group(0)) + len(m.group(1))
                 b.rewrite_tail(cut, "in" + b.text_from(cut + 2), "'of' → 'in' between two class labels")
         after = text[end:end + 80]
+        if label == "X" and head.mention.entity_type is EntityType.QUANTITY and head.original.strip().lower() in MULTIPLICATIVES:
+            label, kind = "X times", RungKind.OTHER
         if u.collapsed:
             base, before = b.recent()
             m = _RANGE_START.search(before)

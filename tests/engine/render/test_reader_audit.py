@@ -46,6 +46,19 @@ CASES = [
     ("With partner Frank Sweiding, she is the 1976 U.S. national champion.",
      [("Frank Sweiding", "PERSON", "DIRECT"), ("1976", "DATETIME")], {"1976": "date in the 1970s"},
      "With partner PERSON 1, she is a U.S. national champion in the 1970s."),
+    # a place and a count side by side are two phrases, not one ("the collapse of X months")
+    ("With the collapse of South Vietnam nine months into his presidency, it ended.",
+     [("South Vietnam", "LOC"), ("nine months", "DATETIME"), ("presidency", "DEM")],
+     {"South Vietnam": MASK, "nine months": ("X months", "datetime"), "presidency": MASK},
+     "With the collapse of ***, X months into his ***, it ended."),
+    # a masked date in a list of periods
+    ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
+     {"1990s": MASK, "early 2000s": "date in the 2000s"},
+     "He was at odds with the party in the ***."),
+    # a multiplicative count
+    ("He held the Commonwealth title twice, and challenged for another.", [("Commonwealth", "ORG"), ("twice", "QUANTITY")],
+     {"Commonwealth": MASK, "twice": ("X", "quantity")},
+     "He held the title X times, and challenged for another."),
     # a person placeholder as a modifier
     ("It was a remake of the 1957 Roger Corman science fiction film Not of This Earth.",
      [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT"), ("Not of This Earth", "MISC")],
@@ -69,7 +82,9 @@ def test_given_audited_construction_then_exact_sentence(engine, monkeypatch, tex
     assert r.text == expected
     for rep in r.replacements:
         assert r.text[rep.new_start:rep.new_end] == rep.replacement
-        assert rep.rung in (rungs.get(rep.original), rep.original) or rep.rung.startswith("PERSON")
+        given = rungs.get(rep.original)
+        given = given[0] if isinstance(given, tuple) else given
+        assert rep.rung in (given, rep.original) or rep.rung.startswith("PERSON")  # the raw rung beside the phrase
     regions = [Region(rep.new_start, rep.new_end) for rep in r.replacements if not rep.kept]
     assert flag_text(r.text, regions) == []
 
@@ -113,3 +128,13 @@ def test_given_a_reading_sentence_then_no_new_flag(text, regions):
 ])
 def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions):
     assert "PERSON modifier" not in {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("members of the party in the *** and the 2000s.", [(28, 31), (36, 45)], "*** beside a period"),
+    ("Currently living in a country, ***.", [(22, 29), (31, 34)], "class, ***"),
+    ("Since the 2000s, he has been a profession of the *** at ***.", [(31, 41)], "profession as a person"),
+])
+def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
