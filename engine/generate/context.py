@@ -7,8 +7,8 @@ United States; "American" → the United States; "United States" → itself). A 
 several items share ("Georgia": the country and the U.S. state) says nothing about the
 document and does not vote.
 
-When a span's first link is such a homonym and its country is not one of the
-document's, while another homonym (the same name, linked the same way) lies in one of
+When a span's first link is such a homonym, its country is known and is not one of
+the document's, while another homonym (the same name, linked the same way) lies in one of
 them, that homonym is linked instead. Nothing changes for a document without countries,
 for a name with one item, or when the first link already fits the document.
 """
@@ -56,7 +56,8 @@ def prefer_in_document(links: Sequence[Link], countries: frozenset[str], taxonom
     if not countries or len(links) < 2 or links[0].method not in NAMING:
         return links
     first = links[0]
-    if item_countries(taxonomy, first.qid) & countries:
+    own = item_countries(taxonomy, first.qid)
+    if not own or own & countries:  # no country known for it ("Kathmandu" the city): nothing says it is wrong
         return links
     for i, link in enumerate(links[1:], start=1):
         if link.method is first.method and link.matched == first.matched and item_countries(taxonomy, link.qid) & countries:

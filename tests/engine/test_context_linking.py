@@ -64,3 +64,31 @@ def test_given_sanitize_then_the_document_places_decide_the_homonym(engine):
 def test_given_a_named_p31_value_then_it_is_not_offered(engine):
     labels = ladder(engine, "Switzerland")
     assert "country" in labels and "Federal Treaty" not in labels
+
+
+class _Facts:
+    """A taxonomy stub: P31 parents and P17 values per item."""
+
+    def __init__(self, p31: dict[str, list[str]], p17: dict[str, list[str]]) -> None:
+        self.p31, self.p17 = p31, p17
+
+    def parents(self, qid: str, prop: str) -> list[str]:
+        return self.p31.get(qid, []) if prop == "P31" else []
+
+    def values(self, qid: str, prop: str) -> list[str]:
+        return self.p17.get(qid, []) if prop == "P17" else []
+
+
+def test_given_a_first_link_without_a_known_country_then_it_is_kept():
+    from engine.generate.context import prefer_in_document
+    from engine.types import Link, LinkMethod
+
+    city = Link("Q3037", "Kathmandu", LinkMethod.EXACT, "Kathmandu", 1.0)        # the city: no P17 in the seed
+    district = Link("Q797472", "Kathmandu", LinkMethod.EXACT, "Kathmandu", 1.0)  # the district: in Nepal
+    facts = _Facts({}, {"Q797472": ["Q837"]})
+    assert prefer_in_document([city, district], frozenset({"Q837"}), facts)[0] is city
+    state = Link("Q1428", "Georgia", LinkMethod.EXACT, "Georgia", 1.0)
+    country = Link("Q230", "Georgia", LinkMethod.EXACT, "Georgia", 1.0)
+    facts = _Facts({"Q230": ["Q6256"]}, {"Q1428": ["Q30"]})
+    assert prefer_in_document([country, state], frozenset({"Q30"}), facts)[0] is state
+    assert prefer_in_document([country, state], frozenset({"Q230"}), facts)[0] is country
