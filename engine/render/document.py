@@ -108,8 +108,9 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
 
 
 def _is_count(d: Decision) -> bool:
-    """A number or duration rung ("X", "X months"), not a date."""
-    return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X\b", d.rung))
+    """A count with its unit ("X months", "X km"), not a bare number ("[MNL champion] [2]
+    times" stays one phrase) and not a date."""
+    return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X [a-z]", d.rung))
 
 
 def _masked_in_period_list(a: _Unit, d: Decision, gap: str) -> bool:
