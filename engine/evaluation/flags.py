@@ -89,7 +89,7 @@ _RANGE_GAP = re.compile(r"\s*(?:through|to|until|till|and|or|[–—-])\s*(?:the
 _BRACKET_GAP = re.compile(r"\s*[()\[\]]\s*|\s*\)\s*\(\s*")
 _YEAR_TO = re.compile(r"\b(\d{4})\s*(?:\s(?:to|until|till|through)\s|[–—-])\s*(?:the\s+)?$")
 _ROLE_AS_CATEGORY = re.compile(r"\b(?:been|was|is|became|as)\s+(?:an?|the)\s+(?:[a-z]+\s+)?(?:profession|occupation)\s+(?:of|at|for|with)\b")
-_LIST_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*")
+_LIST_GAP = re.compile(r"\s*,?\s*(?:and|or)\s*")  # "and"/"or": a bare comma joins clauses too
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 

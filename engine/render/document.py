@@ -119,10 +119,11 @@ def _masked_in_period_list(a: _Unit, d: Decision, gap: str) -> bool:
     kinds = {a.head.kind, d.kind}
     return (
         all(x.mention.entity_type is EntityType.DATETIME for x in (a.head, d)) and kinds == {RungKind.MASK, RungKind.DATE_PHRASE}
-        and bool(_LIST_GAP.match(gap))
+        and bool(_AND_OR_GAP.match(gap))  # not a bare comma: "On [15 March 2013], [one year] after …" is no list
     )
 
 
+_AND_OR_GAP = re.compile(r"^\s*,?\s*(?:and|or)\s*$")
 #: Multiplicative adverbs: their count reads "X times" ("title twice" → "title X times", not "title X").
 MULTIPLICATIVES = frozenset({"once", "twice", "thrice"})
 

@@ -55,6 +55,10 @@ CASES = [
     ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
      {"1990s": MASK, "early 2000s": "date in the 2000s"},
      "He was at odds with the party in the ***."),
+    # a date and a masked duration after a comma are no list
+    ("On 15 March 2013, one year after his first album, he released an EP.",
+     [("15 March 2013", "DATETIME"), ("one year", "DATETIME")], {"15 March 2013": "date in the 2010s", "one year": MASK},
+     "In the 2010s, *** after his first album, he released an EP."),
     # a multiplicative count
     ("He held the Commonwealth title twice, and challenged for another.", [("Commonwealth", "ORG"), ("twice", "QUANTITY")],
      {"Commonwealth": MASK, "twice": ("X", "quantity")},
