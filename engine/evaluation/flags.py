@@ -40,7 +40,8 @@ Each pattern is named after the construction of issue 10 it catches:
 ``*** beside a period``    a masked date listed with a period ("in the *** and the 2000s")
 ``class, ***``             a class label, then a mask closing the phrase ("living in a country, ***")
 ``profession as a person`` "profession" or "occupation" where the person's role stood ("he has
-                           been a profession of the ***")
+                           been a profession of the ***", "an actress, former profession,
+                           singer"); not after a possessive ("his profession")
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -193,6 +194,8 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("missing article", prev_start, r.end))
             if prev.lower() == "the":
                 flags.append(Flag("the class label", prev_start, r.end))
+        if label in ("profession", "occupation") and prev.lower() not in ("his", "her", "their", "its", "my", "our", "your"):
+            flags.append(Flag("profession as a person", r.start, r.end))
         if i + 1 < len(ordered):
             nxt_r = ordered[i + 1]
             gap = text[r.end:nxt_r.start]

@@ -120,6 +120,7 @@ def test_given_the_construction_then_its_flag(text, regions, name):
     ("Although referee PERSON 3 took no action.", [(17, 25)]),
     ("In the 2010s, PERSON 1 moved.", [(3, 12), (14, 22)]),
     ("from 1948 to the 1960s.", [(13, 22)]),
+    ("He kept his profession until 1990.", [(12, 22)]),
 ])
 def test_given_a_reading_sentence_then_no_new_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
@@ -138,6 +139,7 @@ def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions)
     ("members of the party in the *** and the 2000s.", [(28, 31), (36, 45)], "*** beside a period"),
     ("Currently living in a country, ***.", [(22, 29), (31, 34)], "class, ***"),
     ("Since the 2000s, he has been a profession of the *** at ***.", [(31, 41)], "profession as a person"),
+    ("She is an American actress, former profession, singer, and model.", [(35, 45)], "profession as a person"),
 ])
 def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
