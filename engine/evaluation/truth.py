@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.engine import Engine
-from engine.generate.sources.base import DocumentState
 from engine.errors import InputError
+from engine.generate.sources.base import DocumentState
 from engine.types import MASK, EntityType, Span
 
 #: The truth set shipped with the tests (repository checkout).

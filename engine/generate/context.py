@@ -15,7 +15,7 @@ for a name with one item, or when the first link already fits the document.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from engine.generate.linking import Linker
 from engine.types import EntityType, Link, LinkMethod, Span

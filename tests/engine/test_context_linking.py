@@ -8,7 +8,7 @@ import pytest
 from engine.engine import Engine
 from engine.generate.context import document_countries
 from engine.generate.sources.base import DocumentState
-from engine.types import EntityType, Mention, IdentifierType, Span
+from engine.types import EntityType, IdentifierType, Mention, Span
 from tests.conftest import tiny_store
 
 EDGES = [

@@ -145,7 +145,11 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
     """Issue 10 asks for ≤ 2 %; offered rungs measure 1.15 % with the reader rules and the
     documents' countries (in-sample: the rules were reviewed on this truth set; 10 of 105
     rungs of the spans judged in session 3 were false before their rules)."""
-    from engine.evaluation.truth import document_contexts, evaluate_truth, load_truth_set
+    from engine.evaluation.truth import (
+        document_contexts,
+        evaluate_truth,
+        load_truth_set,
+    )
     from tests.conftest import ROOT
 
     engine = Engine.from_config(None, store=seed_store)
