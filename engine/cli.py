@@ -170,17 +170,19 @@ def evaluate_truth_cmd(
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
     chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="The judged spans' documents (their places give homonyms their country); skipped if absent."),
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
     from engine.errors import SanitizerError
-    from engine.evaluation.truth import evaluate_truth, load_truth_set
+    from engine.evaluation.truth import document_contexts, evaluate_truth, load_truth_set
 
     try:
         judgments = load_truth_set(truth)
     except SanitizerError as exc:
         fail(exc)
         return
-    report = evaluate_truth(build_engine(config, store), judgments, chosen=chosen)
+    engine = build_engine(config, store)
+    report = evaluate_truth(engine, judgments, chosen=chosen, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return
