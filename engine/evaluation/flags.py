@@ -39,6 +39,9 @@ Each pattern is named after the construction of issue 10 it catches:
                            ("from 2012 to the 2010s")
 ``*** beside a period``    a masked date listed with a period ("in the *** and the 2000s")
 ``class, ***``             a class label, then a mask closing the phrase ("living in a country, ***")
+``***, class``             a mask, then a class label in apposition ("held in ***, a country,")
+``class in a list of masks`` a list of three or more replacements mixing class labels and masks
+                           ("cities like a municipality, ***, *** and ***")
 ``profession as a person`` "profession" or "occupation" where the person's role stood ("he has
                            been a profession of the ***", "an actress, former profession,
                            singer"); not after a possessive ("his profession")
@@ -58,7 +61,7 @@ FLAG_NAMES = (
     "class label modifier", "missing article", "the class label", "adjacent replacements",
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
     "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
-    "profession as a person", "partial-name numbering",
+    "***, class", "class in a list of masks", "profession as a person", "partial-name numbering",
 )
 
 MASK = "***"
@@ -217,6 +220,33 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("*** beside a period", r.start, nxt_r.end))
             if is_class_label(label) and nxt_label == MASK and gap == ", " and re.match(r"\s*(?:[.;!?]|$)", text[nxt_r.end:nxt_r.end + 2]):
                 flags.append(Flag("class, ***", r.start, nxt_r.end))
+            if label == MASK and is_class_label(nxt_label) and re.fullmatch(r", (?:an? |the )?", gap) and re.match(r"\s*(?:[.,;!?]|$)", text[nxt_r.end:nxt_r.end + 2]):
+                flags.append(Flag("***, class", r.start, nxt_r.end))
+    flags.extend(_mixed_lists(text, ordered))
+    return flags
+
+
+_ITEM_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*(?:(?:an?|the)\s+)?")
+
+
+def _mixed_lists(text: str, ordered: Sequence[Region]) -> list[Flag]:
+    """Lists of three or more replacements (joined by commas, "and", "or") that mix class
+    labels and masks."""
+    flags: list[Flag] = []
+    run: list[Region] = []
+
+    def close() -> None:
+        labels = [text[x.start:x.end] for x in run]
+        if len(run) >= 3 and MASK in labels and any(is_class_label(x) for x in labels):
+            flags.append(Flag("class in a list of masks", run[0].start, run[-1].end))
+
+    for r in ordered:
+        if run and r.start >= run[-1].end and _ITEM_GAP.fullmatch(text[run[-1].end:r.start]):
+            run.append(r)
+            continue
+        close()
+        run = [r]
+    close()
     return flags
 
 

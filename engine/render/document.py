@@ -68,6 +68,7 @@ class _Unit:
     comma_after: bool = False
     collapsed: bool = False   # "from [the 1990s] to [the 1990s]": one period, read "in the 1990s"
     tail_end: int = 0         # "[Name] ([abbreviation])": the unit also covers the closing bracket
+    shown_as_mask: bool = False  # a class in a list of masks ("like ***, *** and ***"): shown as ***
 
     @property
     def start(self) -> int:
@@ -161,9 +162,69 @@ def _bracketed_repeat(text: str, a: _Unit, d: Decision, gap: str) -> bool:
     )
 
 
+_PLACE_PREPOSITION = re.compile(r"\b(?:in|at|from|near|to|into|across|throughout|of)\s+$", re.I)
+
+
+def _place_apposition(a: _Unit, d: Decision, gap: str) -> bool:
+    """"[Mersin], [Turkey]" (or "[Austria], [Vienna]"), where one place became ``***`` and
+    the other a class: "held in ***, a country" reads as two places. The pair is one place:
+    after a preposition it is shown by its class ("held in a country", true of both
+    together); elsewhere ("Trinity College, [Kandy], [Sri Lanka]") as one ``***``."""
+    pair = (a.head, d)
+    return (
+        len(a.decisions) == 1 and gap == ", " and all(x.mention.entity_type is EntityType.LOC for x in pair)
+        and {x.kind for x in pair} == {RungKind.MASK, RungKind.CLASS}
+    )
+
+
+def _in_list(text: str, units: list[_Unit], masked: Sequence[Decision], i: int) -> bool:
+    """Whether the pair ``units[-1]``, ``masked[i]`` sits in a longer list of masked
+    mentions ("like [Kathmandu], [Pokhara], [Chitwan] and …"), not an apposition."""
+    nxt = masked[i + 1] if i + 1 < len(masked) else None
+    prev = units[-2] if len(units) >= 2 else None
+    return bool(
+        (nxt is not None and _LIST_GAP.match(text[masked[i].mention.end:nxt.mention.start]))
+        or (prev is not None and prev.end <= units[-1].start and _LIST_GAP.match(text[prev.end:units[-1].start]))
+    )
+
+
+def _mixed_lists(text: str, units: list[_Unit]) -> None:
+    """A list of three or more masked places or organisations ("like [Kathmandu], [Pokhara],
+    [Chitwan] and [Lumbini]") where some became ``***`` and others a class: "like a
+    municipality, ***, *** and ***" reads as if the class were one more item of another
+    kind. The class members are shown as ``***`` (their rung stays in the result)."""
+    run: list[_Unit] = []
+
+    def close() -> None:
+        kinds = {u.head.kind for u in run}
+        if len(run) >= 3 and kinds == {RungKind.MASK, RungKind.CLASS}:
+            for u in run:
+                if u.head.kind is RungKind.CLASS:
+                    u.shown_as_mask = True
+                    u.note = "; ".join(filter(None, (u.note, "a class in a list of masks: shown as ***")))
+
+    for u in units:
+        single = len(u.decisions) == 1 and u.head.mention.entity_type.is_graph and not u.comma_after
+        if run and single and u.head.mention.entity_type is run[-1].head.mention.entity_type and bool(
+            _LIST_GAP.match(text[run[-1].end:u.start])
+        ):
+            run.append(u)
+            continue
+        close()
+        run = [u] if single else []
+    close()
+
+
 def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
+    units = _unit_run(text, masked, readability)
+    if readability:
+        _mixed_lists(text, units)
+    return units
+
+
+def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
     units: list[_Unit] = []
-    for d in masked:
+    for i, d in enumerate(masked):
         gap = text[units[-1].end:d.mention.start] if units else ""
         if readability and units and _same_period(units[-1], d, gap, text[max(0, units[-1].start - 16):units[-1].start]):
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "one period on both ends of a range", collapsed=True)
@@ -176,6 +237,13 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
             u = units[-1]
             head = u.head if u.head.kind is RungKind.MASK else d
             units[-1] = _Unit(u.decisions + [d], head, "a masked date in a list of periods: the list shown as one mask")
+            continue
+        if readability and units and _place_apposition(units[-1], d, gap) and not _in_list(text, units, masked, i):
+            u = units[-1]
+            by_class = bool(_PLACE_PREPOSITION.search(text[max(0, u.start - 16):u.start]))
+            head = u.head if (u.head.kind is RungKind.CLASS) == by_class else d
+            units[-1] = _Unit(u.decisions + [d], head, "a place and the place around it: shown as one "
+                              + ("class" if by_class else "mask"))
             continue
         if readability and units and _bracketed_repeat(text, units[-1], d, gap):
             u = units[-1]
@@ -319,8 +387,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         next_end = units[n + 1].end if n + 1 < len(units) else None
         b.copy_to(u.start)
         head = u.head
-        label = head.rung
-        kind = head.kind
+        label = MASK if u.shown_as_mask else head.rung
+        kind = RungKind.MASK if u.shown_as_mask else head.kind
         end = u.end
         if not readability:
             s, e = b.emit(label, u.start, end)
@@ -390,7 +458,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         else:
             s, e = b.emit(phrase, u.start, end)
             for d in u.decisions:
-                note = "; ".join(x for x in (d.note, u.note if d is not u.head else "", r.note if r.drop else "") if x)
+                note = "; ".join(x for x in (d.note, u.note if d is not u.head or u.shown_as_mask else "", r.note if r.drop else "") if x)
                 placed[id(d)] = (phrase, s, e, note)
         if pending is not None and pending[2] is not u and pending[0] <= b.pos:
             flush(pending)

@@ -73,6 +73,20 @@ CASES = [
      "Born into an aristocratic landlord family in ***."),
     ("It was the 1957 Roger Corman science fiction film.", [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT")],
      {"1957": "date in the 1950s"}, "It was the science fiction film by PERSON 1."),
+    # a place and the place around it, one masked and one a class (session 4's audit)
+    ("Currently living in Austria, Vienna.", [("Austria", "LOC"), ("Vienna", "LOC")],
+     {"Austria": "country", "Vienna": MASK}, "Currently living in a country."),
+    ("At the 2013 Mediterranean Games held in Mersin, Turkey, he won the bronze medal.",
+     [("2013", "DATETIME"), ("Mersin", "LOC"), ("Turkey", "LOC")],
+     {"2013": "date in the 2010s", "Mersin": MASK, "Turkey": "country"},
+     "At the Mediterranean Games in the 2010s held in a country, he won the bronze medal."),
+    ("He did his schooling from Trinity College, Kandy, Sri Lanka.", [("Kandy", "LOC"), ("Sri Lanka", "LOC")],
+     {"Kandy": MASK, "Sri Lanka": "country"}, "He did his schooling from Trinity College, ***."),
+    # a class in a list of masks
+    ("He owns hotels in major touristic cities like Kathmandu, Pokhara, Chitwan and Lumbini.",
+     [("Kathmandu", "LOC"), ("Pokhara", "LOC"), ("Chitwan", "LOC"), ("Lumbini", "LOC")],
+     {"Kathmandu": "municipality", "Pokhara": MASK, "Chitwan": MASK, "Lumbini": MASK},
+     "He owns hotels in major touristic cities like ***, ***, *** and ***."),
     # a year kept as written, then the period holding it
     ("He was the head coach, a position he held from 2012 to 2015.",
      [("2012", "DATETIME", "NO_MASK"), ("2015", "DATETIME")], {"2015": "date in the 2010s"},
@@ -138,6 +152,9 @@ def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions)
 @pytest.mark.parametrize("text,regions,name", [
     ("members of the party in the *** and the 2000s.", [(28, 31), (36, 45)], "*** beside a period"),
     ("Currently living in a country, ***.", [(22, 29), (31, 34)], "class, ***"),
+    ("It was held in ***, a country, in 2013.", [(15, 18), (22, 29)], "***, class"),
+    ("hotels in cities like a municipality, ***, *** and ***.", [(24, 36), (38, 41), (43, 46), (51, 54)],
+     "class in a list of masks"),
     ("Since the 2000s, he has been a profession of the *** at ***.", [(31, 41)], "profession as a person"),
     ("She is an American actress, former profession, singer, and model.", [(35, 45)], "profession as a person"),
 ])
