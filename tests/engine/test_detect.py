@@ -159,6 +159,40 @@ def test_given_surname_and_initials_when_linking_then_one_person_id():
     assert all(s.entity_type is EntityType.PERSON for s in linked)
 
 
+def test_given_relatives_introduced_by_kinship_words_then_not_joined_to_subject_or_each_other():
+    text = ("Ponnambala Thyaga Rajan Palanivel Rajan (1932–2006) was an Indian politician. Rajan was Speaker. "
+            "His father P. T. Rajan was Chief Minister. His son, Palanivel Thiaga Rajan is an MLA. Rajan died in 2006.")
+    spans = [_span(text, "Ponnambala Thyaga Rajan Palanivel Rajan", EntityType.PERSON),
+             _span(text, "P. T. Rajan", EntityType.PERSON), _span(text, "Palanivel Thiaga Rajan", EntityType.PERSON)]
+    spans.append(DetectedSpan(text.index("Rajan was"), text.index("Rajan was") + 5, "Rajan", EntityType.PERSON, frozenset({"ner"})))
+    ids = {(s.start, s.text): s.entity_id for s in link_persons(text, spans)}
+    by_text = {t: i for (_, t), i in ids.items()}
+    assert by_text["Ponnambala Thyaga Rajan Palanivel Rajan"] == "person-1"
+    assert by_text["P. T. Rajan"] not in ("person-1", by_text["Palanivel Thiaga Rajan"])
+    assert by_text["Palanivel Thiaga Rajan"] != "person-1"
+    assert all(i == "person-1" for (_, t), i in ids.items() if t == "Rajan")  # the surname alone stays the subject's
+
+
+def test_given_spelling_variant_and_post_nominal_then_one_subject_and_no_nested_span():
+    text = ("Lieutenant General Faridoon Noshir Billimoria, PVSM (1933–2005) was an officer. Lt Gen Bilimoria served "
+            "with Dr Rajendra Prasad. The Lt Gen F N Billimoria trophy is named after him. Rajendra Prasad left.")
+    spans = [_span(text, "Faridoon Noshir Billimoria", EntityType.PERSON), _span(text, "PVSM", EntityType.ORG, "syntax"),
+             _span(text, "Bilimoria", EntityType.PERSON), _span(text, "Rajendra Prasad", EntityType.PERSON)]
+    linked = link_persons(text, spans)
+    by_text = {s.text: s.entity_id for s in linked}
+    assert by_text["Lieutenant General Faridoon Noshir Billimoria, PVSM"] == "person-1"
+    assert by_text["Lt Gen Bilimoria"] == "person-1"  # one edit away from the subject's surname
+    assert by_text["Billimoria"] == "person-1"  # the surname, not the post-nominal, is searched for later
+    assert "PVSM" not in by_text  # covered by the subject's post-nominal
+    assert by_text["Dr Rajendra Prasad"] == "person-2"
+    # one edit from someone else's name is another person: only the subject's spelling varies
+    other = "Anna Berg met Karl Johnson. Later Karl Johnsen spoke."
+    linked = link_persons(other, [_span(other, "Anna Berg", EntityType.PERSON), _span(other, "Karl Johnson", EntityType.PERSON),
+                                  _span(other, "Karl Johnsen", EntityType.PERSON)])
+    ids = {s.text: s.entity_id for s in linked}
+    assert ids["Karl Johnsen"] not in (ids["Karl Johnson"], ids["Anna Berg"])
+
+
 def test_given_subject_tagged_org_and_name_in_other_script_then_person_of_subject():
     text = "Glafcos Clerides (Greek: Γλαύκος Κληρίδης; born 1919) was a Cypriot lawyer."
     spans = [_span(text, "Glafcos Clerides", EntityType.ORG), _span(text, "1919", EntityType.DATETIME, "rule")]
@@ -266,3 +300,11 @@ def test_given_place_tagged_person_and_script_label_then_not_persons():
     assert ("Nepali", EntityType.DEM) in types and ("कर्ण शाक्य", EntityType.PERSON) in types
     assert [t for x, t in types if x == "Genoa"] == [EntityType.LOC, EntityType.LOC]
     assert len({s.entity_id for s in linked if s.text == "Genoa"}) == 1
+
+
+def test_given_generation_suffixes_then_father_and_son_stay_apart():
+    text = "Helen Johnson is a businesswoman, the daughter of Samuel Curtis Johnson Jr. and granddaughter of Samuel Curtis Johnson Sr.."
+    spans = [_span(text, "Helen Johnson", EntityType.PERSON), _span(text, "Samuel Curtis Johnson Jr.", EntityType.PERSON),
+             _span(text, "Samuel Curtis Johnson Sr", EntityType.PERSON)]
+    ids = {s.text: s.entity_id for s in link_persons(text, spans)}
+    assert len({ids["Helen Johnson"], ids["Samuel Curtis Johnson Jr."], ids["Samuel Curtis Johnson Sr"]}) == 3
