@@ -308,3 +308,41 @@ def test_given_generation_suffixes_then_father_and_son_stay_apart():
              _span(text, "Samuel Curtis Johnson Sr", EntityType.PERSON)]
     ids = {s.text: s.entity_id for s in link_persons(text, spans)}
     assert len({ids["Helen Johnson"], ids["Samuel Curtis Johnson Jr."], ids["Samuel Curtis Johnson Sr"]}) == 3
+
+
+@pytest.mark.slow  # trains LightGBM six times (about 4 s)
+def test_given_training_documents_when_thresholds_tuned_then_test_documents_never_looked_at():
+    from engine.detect.evaluate import TUNE_GRID, Prepared, tune_type_thresholds
+    from engine.detect.features import FEATURES
+
+    rng = np.random.default_rng(1)  # re-seeded before each tuning below
+
+    def document(d: int, flip: bool) -> tuple[GoldDoc, list[DetectedSpan], np.ndarray, list[IdentifierType]]:
+        words = [f"w{d}x{i}" for i in range(16)]
+        text = " ".join(words)
+        spans, rows, gold, ys = [], [], [], []
+        for i, w in enumerate(words):
+            etype = EntityType.PERSON if i % 2 else EntityType.MISC
+            x = rng.normal(size=len(FEATURES))
+            x[0] = list(EntityType).index(etype)
+            quasi = etype is EntityType.MISC and x[1] > 0
+            ident = "DIRECT" if etype is EntityType.PERSON else ("QUASI" if quasi != flip else "NO_MASK")
+            s = text.index(w)
+            spans.append(DetectedSpan(s, s + len(w), w, etype))
+            rows.append(x)
+            gold.append(_m(text, w, ident, etype.value, f"e{i}"))
+            ys.append(IdentifierType(ident))
+        return GoldDoc(f"d{d}", text, "a", gold), spans, np.array(rows), ys
+
+    def prepared(flip_last: bool) -> Prepared:
+        parts = [document(d, flip_last and d == 9) for d in range(10)]
+        return Prepared([p[0] for p in parts], [type("C", (), {"spans": p[1]})() for p in parts],
+                        [p[2] for p in parts], [p[3] for p in parts])
+
+    rng = np.random.default_rng(1)
+    a = tune_type_thresholds(prepared(False), list(range(9)), target_precision=0.9, folds=3)
+    rng = np.random.default_rng(1)
+    b = tune_type_thresholds(prepared(True), list(range(9)), target_precision=0.9, folds=3)
+    assert a == b  # document 9 (the test fold) had its gold flipped: nothing changed
+    default, per_type = a
+    assert default in TUNE_GRID and set(per_type.values()) <= set(TUNE_GRID)
