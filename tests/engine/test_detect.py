@@ -182,7 +182,7 @@ def test_given_spelling_variant_and_post_nominal_then_one_subject_and_no_nested_
     by_text = {s.text: s.entity_id for s in linked}
     assert by_text["Lieutenant General Faridoon Noshir Billimoria, PVSM"] == "person-1"
     assert by_text["Lt Gen Bilimoria"] == "person-1"  # one edit away from the subject's surname
-    assert by_text["Billimoria"] == "person-1"  # the surname, not the post-nominal, is searched for later
+    assert by_text["Lt Gen F N Billimoria"] == "person-1"  # the surname, not the post-nominal, is searched for later
     assert "PVSM" not in by_text  # covered by the subject's post-nominal
     assert by_text["Dr Rajendra Prasad"] == "person-2"
     # one edit from someone else's name is another person: only the subject's spelling varies
@@ -346,3 +346,22 @@ def test_given_training_documents_when_thresholds_tuned_then_test_documents_neve
     assert a == b  # document 9 (the test fold) had its gold flipped: nothing changed
     default, per_type = a
     assert default in TUNE_GRID and set(per_type.values()) <= set(TUNE_GRID)
+
+
+def test_given_surname_found_later_then_initials_and_titles_before_it_join_the_name():
+    text = ("Lieutenant General Faridoon Noshir Billimoria, PVSM (1933–2005) was an officer. "
+            "The Lt Gen F N Billimoria trophy is named after him. He met A Billimoria.")
+    gen = text.index("Gen F")
+    spans = [_span(text, "Faridoon Noshir Billimoria", EntityType.PERSON),
+             DetectedSpan(gen, gen + 3, "Gen", EntityType.MISC, frozenset({"gazetteer"}))]
+    linked = [(s.text, s.entity_type, s.entity_id) for s in link_persons(text, spans)]
+    assert ("Lt Gen F N Billimoria", EntityType.PERSON, "person-1") in linked
+    assert ("Gen", EntityType.MISC, None) not in [(t, e, None) for t, e, _ in linked]  # taken into the name
+    assert ("Billimoria", EntityType.PERSON, "person-1") in linked  # "A" is no initial of the subject's
+
+
+def test_given_acronym_glued_to_next_sentence_or_closing_bracket_then_cut():
+    text = "ending the war with the LTTE.He attended the Academy (NDA).The trophy"
+    spans = [DetectedSpan(text.index("LTTE"), text.index("LTTE") + 7, "LTTE.He", EntityType.ORG, frozenset({"syntax"})),
+             DetectedSpan(text.index("NDA"), text.index("NDA") + 4, "NDA)", EntityType.ORG, frozenset({"syntax"}))]
+    assert [s.text for s in merge_spans(text, spans)] == ["LTTE", "NDA"]

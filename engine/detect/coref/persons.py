@@ -17,7 +17,8 @@ Rules, in order:
    Thiaga Rajan") is a relative introduced by name: a new person unless the very same name
    was met before, even when surname and initials agree with someone's.
 4. **Missed mentions.** Every later occurrence of a clustered person's first or last name
-   (capitalised, whole word) that no span covers becomes a PERSON mention of that person;
+   (capitalised, whole word) that no span covers becomes a PERSON mention of that person,
+   with the person's initials and titles right before it ("Lt Gen F N Billimoria");
    a span of another type whose text is exactly such a name is retyped PERSON.
 
 Persons get ids ``person-1``, ``person-2`` … in order of first mention; other spans get
@@ -271,8 +272,31 @@ def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> 
         a, b = m.start(1), m.end(1)
         if any(x.start < b and a < x.end for x in out):
             continue
-        out.append(DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), entity_id=names[m.group(1)]))
+        pid = names[m.group(1)]
+        bare = DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), entity_id=pid)
+        # "Lt Gen F N Billimoria trophy": the person's initials and titles before the name are the name's
+        full = clusters[int(pid.rsplit("-", 1)[1]) - 1]
+        start = _initials_before(text, a, full)
+        span = _with_title(text, bare.with_(start=start, text=text[start:b]))
+        span = span.with_(end=b, text=text[span.start:b])
+        inside = [x for x in out if span.start <= x.start and x.end <= a]
+        if any(x.start < span.start < x.end for x in out) or any(x.entity_type is EntityType.PERSON for x in inside):
+            span, inside = bare, []
+        out = [x for x in out if x not in inside]
+        out.append(span)
     return sorted(out, key=lambda x: x.start)
+
+
+_INITIALS_BEFORE = re.compile(r"(?<![\w.])((?:[A-Z]\.?[ \t]+){1,4})$")
+
+
+def _initials_before(text: str, start: int, full: list[str]) -> int:
+    """Where a name found at ``start`` begins once the initials of ``full`` right before it are taken in."""
+    m = _INITIALS_BEFORE.search(text, max(0, start - 16), start)
+    if m is None:
+        return start
+    letters = [c.lower() for c in m.group(1) if c.isalpha()]
+    return m.start(1) if all(c in _initials(full) for c in letters) else start
 
 
 def _other_ids(spans: list[DetectedSpan]) -> list[DetectedSpan]:
