@@ -145,6 +145,10 @@ def test_given_indexed_store_when_gazetteer_fed_from_label_index_then_same_names
     queried = {(" ".join(e.label.casefold().split()), e.item, e.kind) for e in store_entries(kg)}
     assert indexed and indexed == queried
     assert IndexDegree(view).get("Q5", 0) >= 0
+    # kg build keeps the items' P31 in the index: the kinds above came from it, and it says what the store says
+    assert view._item_p31 is not None and view._item_p31[0].size
+    items = {e.item for e in index_entries(index_path(target), view) if view.node(e.item) < 0}
+    assert items and all(list(view.parents(q, "P31")) == view._item_values(q, "P31") for q in items)
 
 
 def test_given_surname_and_initials_when_linking_then_one_person_id():
