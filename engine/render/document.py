@@ -69,10 +69,11 @@ class _Unit:
     collapsed: bool = False   # "from [the 1990s] to [the 1990s]": one period, read "in the 1990s"
     tail_end: int = 0         # "[Name] ([abbreviation])": the unit also covers the closing bracket
     shown_as_mask: bool = False  # a class in a list of masks ("like ***, *** and ***"): shown as ***
+    lead_start: int | None = None  # "([1960-05-19])[19 May 1960]": the unit also covers the opening bracket
 
     @property
     def start(self) -> int:
-        return self.decisions[0].mention.start
+        return self.decisions[0].mention.start if self.lead_start is None else self.lead_start
 
     @property
     def end(self) -> int:
@@ -165,6 +166,16 @@ def _bracketed_repeat(text: str, a: _Unit, d: Decision, gap: str) -> bool:
 _PLACE_PREPOSITION = re.compile(r"\b(?:in|at|from|near|to|into|across|throughout|of)\s+$", re.I)
 
 
+def _bracketed_date_twin(text: str, a: _Unit, d: Decision, gap: str) -> bool:
+    """"([1960-05-19])[19 May 1960]" (a machine-readable date in brackets before the same
+    date in words, as copied from Wikipedia's microformats) where both got the same rung:
+    "(the 1960s)the 1960s" says one thing twice; it is shown once, brackets included."""
+    return (
+        len(a.decisions) == 1 and gap == ")" and a.start > 0 and text[a.start - 1] == "("
+        and all(x.mention.entity_type is EntityType.DATETIME for x in (a.head, d)) and a.head.rung == d.rung
+    )
+
+
 def _place_apposition(a: _Unit, d: Decision, gap: str) -> bool:
     """"[Mersin], [Turkey]" (or "[Austria], [Vienna]"), where one place became ``***`` and
     the other a class: "held in ***, a country" reads as two places. The pair is one place:
@@ -237,6 +248,10 @@ def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[
             u = units[-1]
             head = u.head if u.head.kind is RungKind.MASK else d
             units[-1] = _Unit(u.decisions + [d], head, "a masked date in a list of periods: the list shown as one mask")
+            continue
+        if readability and units and _bracketed_date_twin(text, units[-1], d, gap):
+            u = units[-1]
+            units[-1] = _Unit(u.decisions + [d], d, "the same date in brackets before it, shown once", lead_start=u.start - 1)
             continue
         if readability and units and _place_apposition(units[-1], d, gap) and not _in_list(text, units, masked, i):
             u = units[-1]

@@ -82,6 +82,13 @@ CASES = [
      "At the Mediterranean Games in the 2010s held in a country, he won the bronze medal."),
     ("He did his schooling from Trinity College, Kandy, Sri Lanka.", [("Kandy", "LOC"), ("Sri Lanka", "LOC")],
      {"Kandy": MASK, "Sri Lanka": "country"}, "He did his schooling from Trinity College, ***."),
+    # a machine-readable date in brackets before the same date in words (Wikipedia microformats)
+    ("Mark Ashton ((1960-05-19)19 May 1960 – (1987-02-11)11 February 1987) was an activist.",
+     [("Mark Ashton", "PERSON", "DIRECT"), ("1960-05-19", "DATETIME"), ("19 May 1960", "DATETIME"),
+      ("1987-02-11", "DATETIME"), ("11 February 1987", "DATETIME")],
+     {"1960-05-19": "date in the 1960s", "19 May 1960": "date in the 1960s",
+      "1987-02-11": "date in the 1980s", "11 February 1987": "date in the 1980s"},
+     "PERSON 1 (the 1960s – the 1980s) was an activist."),
     # a class in a list of masks
     ("He owns hotels in major touristic cities like Kathmandu, Pokhara, Chitwan and Lumbini.",
      [("Kathmandu", "LOC"), ("Pokhara", "LOC"), ("Chitwan", "LOC"), ("Lumbini", "LOC")],
