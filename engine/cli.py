@@ -170,17 +170,19 @@ def evaluate_truth_cmd(
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
     chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="The judged spans' documents (their places give homonyms their country); skipped if absent."),
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
     from engine.errors import SanitizerError
-    from engine.evaluation.truth import evaluate_truth, load_truth_set
+    from engine.evaluation.truth import document_contexts, evaluate_truth, load_truth_set
 
     try:
         judgments = load_truth_set(truth)
     except SanitizerError as exc:
         fail(exc)
         return
-    report = evaluate_truth(build_engine(config, store), judgments, chosen=chosen)
+    engine = build_engine(config, store)
+    report = evaluate_truth(engine, judgments, chosen=chosen, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return
@@ -250,7 +252,7 @@ def train(
     try:
         if ladders not in TRAIN_MODES:
             raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
-        chosen = _feature_groups(groups)
+        chosen = _feature_groups(groups) if groups or ladders != "served" else _served_groups()
         prepared = prepare_served(data, engine, progress=say, groups=chosen) if ladders == "served" else prepare(data, engine, groups=chosen)
     except SanitizerError as exc:
         fail(exc)
@@ -263,6 +265,12 @@ def train(
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+def _served_groups() -> tuple[str, ...]:
+    from engine.select.features import SERVED_GROUPS
+
+    return SERVED_GROUPS
 
 
 def _feature_groups(text: str | None) -> tuple[str, ...]:
@@ -308,6 +316,7 @@ def evaluate_selection_cmd(
         cross_validate,
         evaluate,
         repeated_cv,
+        scoring_rows,
         split_scores,
     )
     from engine.select.training import prepare, say, store_fingerprint
@@ -322,7 +331,8 @@ def evaluate_selection_cmd(
                 say(f"warning: the model's graph features came from {trained.get('source')} ({trained.get('triples')} triples); "
                     f"this run uses {report['graph_store']['source']} ({report['graph_store']['triples']} triples)")
             prepared = prepare(data, engine, groups=ranker.groups)
-            scores = split_scores(ranker.score(prepared.table.X), prepared.table.sizes)
+            X, _sizes = scoring_rows(ranker, prepared.items, prepared.table, range(len(prepared.items)))
+            scores = split_scores(ranker.score(X), prepared.table.sizes)
             metrics = evaluate(prepared.items, scores)
             evaluated = {it.item.group for it in prepared.items}
             seen = evaluated & set(ranker.info.get("doc_ids", []))
@@ -385,7 +395,7 @@ def evaluate_sanitize_cmd(
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
     as_json: bool = typer.Option(False, "--json"),
-    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document)."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document, and prior on served ladders)."),
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
     from engine.errors import SanitizerError
@@ -396,7 +406,7 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups))
+                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
     except SanitizerError as exc:
         fail(exc)
         return

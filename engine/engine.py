@@ -162,6 +162,7 @@ class Engine:
             self.embedder if set(EMBEDDING_GROUPS) & set(ranker.groups) else None,
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
+            prior=ranker.prior,
         )
         from engine.select.selection import split_scores
 

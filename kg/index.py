@@ -250,12 +250,17 @@ def build_index(
         # 2. P31 of class nodes, instance counts
         instances = np.zeros(nodes.size, dtype=np.int64)
         p31_s, p31_o = [], []
+        item_s, item_o = [], []  # P31 of the other items: their kinds for the detection gazetteer, no store lookup
         for s, o in zip(_read_chunks(edges_dir / "P31.s"), _read_chunks(edges_dir / "P31.o")):
             instances += np.bincount(np.searchsorted(nodes, o), minlength=nodes.size)
             pos = np.minimum(np.searchsorted(nodes, s), max(nodes.size - 1, 0))
             hit = nodes[pos] == s
             p31_s.append(s[hit])
             p31_o.append(o[hit])
+            item_s.append(s[~hit])
+            item_o.append(o[~hit])
+        _save_item_types(graph, item_s, item_o)
+        del item_s, item_o
         kept_csr: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for prop in TAXONOMY_PROPS:
             if prop == "P31":
@@ -325,6 +330,20 @@ def build_index(
         raise
     say("done")
     return report
+
+
+def _save_item_types(graph: Path, subjects: list[np.ndarray], objects: list[np.ndarray]) -> None:
+    """``item_P31_s.npy`` / ``item_P31_o.npy``: the P31 statements of non-class items, sorted by subject
+    (read memory-mapped by :meth:`kg.indexed.IndexedTaxonomy.parents`)."""
+    s = np.concatenate(subjects) if subjects else np.zeros(0, np.int64)
+    o = np.concatenate(objects) if objects else np.zeros(0, np.int64)
+    order = np.lexsort((o, s))
+    s, o = s[order], o[order]
+    if s.size:  # a statement repeated in the dump is one statement (as in the store)
+        distinct = np.r_[True, (s[1:] != s[:-1]) | (o[1:] != o[:-1])]
+        s, o = s[distinct], o[distinct]
+    np.save(graph / "item_P31_s.npy", s)
+    np.save(graph / "item_P31_o.npy", o)
 
 
 def _write_node_labels(db: sqlite3.Connection, nodes: np.ndarray, graph: Path) -> None:

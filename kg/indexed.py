@@ -85,7 +85,7 @@ class _Labels:
 
 
 class IndexedTaxonomy:
-    """Class graph from memory-mapped arrays; item statements from the store on demand."""
+    """Class graph and the items' P31 from memory-mapped arrays; other item statements from the store on demand."""
 
     def __init__(self, kg: KGStore, index_dir: Path) -> None:
         self.kg = kg
@@ -98,6 +98,9 @@ class IndexedTaxonomy:
         self._ptr = {p: load(f"{p}_ptr") for p in TAXONOMY_PROPS}
         self._idx = {p: load(f"{p}_idx") for p in TAXONOMY_PROPS}
         self._label_ptr = load("labels_ptr")
+        # P31 of non-class items (written by kg build since this session; older indices ask the store)
+        self._item_p31 = ((load("item_P31_s"), load("item_P31_o"))
+                          if (graph / "item_P31_s.npy").is_file() and (graph / "item_P31_o.npy").is_file() else None)
         size = (graph / "labels.bin").stat().st_size
         self._label_blob = np.memmap(graph / "labels.bin", dtype=np.uint8, mode="r") if size else np.zeros(0, np.uint8)
         self._db = sqlite3.connect(f"file:{index_dir / LABELS_DB}?mode=ro", uri=True, check_same_thread=False)
@@ -150,6 +153,11 @@ class IndexedTaxonomy:
             ptr = self._ptr[prop]
             a, b = int(ptr[i]), int(ptr[i + 1])
             base = [f"Q{v}" for v in self._idx[prop][a:b].tolist()] if b > a else []
+        elif prop == "P31" and self._item_p31 is not None:
+            n = _num(qid)
+            items, types = self._item_p31
+            a, b = (int(np.searchsorted(items, n, "left")), int(np.searchsorted(items, n, "right"))) if n >= 0 else (0, 0)
+            base = [f"Q{v}" for v in types[a:b].tolist()] if b > a else []
         elif prop == "P31":
             base = self._item_values(qid, prop)
         else:

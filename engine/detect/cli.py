@@ -70,6 +70,9 @@ def evaluate_detection_cmd(
     threshold: Optional[float] = typer.Option(None, "--threshold", help="P(mask) from which a span is masked (default: the shipped decider's)."),
     type_threshold: Optional[list[str]] = typer.Option(None, "--type-threshold", help="TYPE=P: the threshold of one entity type (e.g. DEM=0.05); repeatable."),
     baselines: bool = typer.Option(True, "--baselines/--no-baselines", help="Also score spaCy alone and Presidio's analyzer."),
+    tune_precision: Optional[float] = typer.Option(None, "--tune-precision", min=0.0, max=1.0,
+                                                   help="Also score taxogen with a threshold and thresholds per type chosen, in each fold, "
+                                                        "by an inner CV on its training documents to reach this precision."),
     seed: int = typer.Option(13, "--seed"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -84,7 +87,7 @@ def evaluate_detection_cmd(
         fail(ValueError(f"{data} has {len(docs)} annotated documents, fewer than --folds {folds}"))
     engine = build_engine(config, store)
     report = evaluate_detection(engine.detector, docs, folds=folds, seed=seed, threshold=threshold,
-                                type_thresholds=per_type, baselines=baselines,
+                                type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
                                 progress=None if as_json else _say)
     report.update({"data": str(data), "store": str(store) if store else "embedded sample graph"})
     if as_json:
@@ -125,6 +128,12 @@ def _print_report(report: dict) -> None:
     typer.echo("  taxogen at other thresholds (same CV):")
     for t, c in report["threshold_curve"].items():
         typer.echo(f"    P(mask) ≥ {t:<4}  DIRECT {f(c['direct_strict'])}  QUASI {f(c['quasi_strict'])}  precision {f(c['precision'])}  DEM {f(c['dem_strict'])}")
+    tuned = report.get("tuned")
+    if tuned:
+        typer.echo(f"  {tuned['system']}: thresholds chosen per fold by inner CV on its training documents only:")
+        for c in tuned["folds"]:
+            per = ", ".join(f"{t} {v}" for t, v in sorted(c["type_thresholds"].items()))
+            typer.echo(f"    fold {c['fold']}: P(mask) ≥ {c['threshold']}{'; ' + per if per else ''}")
     _print_types(report.get("type_accuracy") or {})
 
 

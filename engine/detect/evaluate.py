@@ -19,6 +19,10 @@ Metrics (characters are counted without whitespace):
   frequent wrong (annotated → detected) pairs. The type picks the replacement ladder, so a
   wrong type is a wrong or odd replacement even when the span is right.
 
+With ``tune_precision`` P, one more system: the threshold and thresholds per entity type
+of each outer fold chosen by an inner cross-validation on that fold's training documents
+to reach precision P with the most QUASI recall (nested: nothing is tuned on a test fold).
+
 Systems, in one run: taxogen (the masking decision in grouped k-fold cross-validation:
 no document is scored by a model that saw it), spaCy alone (every entity the model
 finds, masked), Presidio's AnalyzerEngine with the same spaCy model (every result
@@ -40,6 +44,7 @@ from engine.detect import Detector
 from engine.detect.candidates import Candidates
 from engine.detect.decide import Decider, gold_label
 from engine.detect.ner import ner_spans
+from engine.detect.spans import DetectedSpan
 from engine.types import EntityType, IdentifierType
 from engine.io.wikireplace import WRDocument, WRMention
 
@@ -207,6 +212,66 @@ def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold:
     return decided
 
 
+TUNE_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
+
+
+def _decided_at(spans_p: list[tuple[list[DetectedSpan], np.ndarray]], default: float, per_type: dict[str, float]) -> list[list[Span3]]:
+    return [[(s.start, s.end, s.entity_type.value) for s, q in zip(spans, p)
+             if q >= per_type.get(s.entity_type.value, default)] for spans, p in spans_p]
+
+
+def tune_type_thresholds(prep: Prepared, train: list[int], *, target_precision: float, min_direct: float = 0.95,
+                         folds: int = 4, seed: int = 13) -> tuple[float, dict[str, float]]:
+    """A global threshold and thresholds per entity type, chosen on ``train`` documents only.
+
+    P(mask) of every training document comes from an inner grouped cross-validation over
+    ``train`` (a document is never scored by a model that saw it); the global threshold is
+    the lowest of :data:`TUNE_GRID` whose precision reaches ``target_precision`` (the
+    highest precision if none does); then each entity type's threshold is moved along the
+    grid, twice round, while QUASI strict recall rises with precision still at the target
+    and DIRECT strict recall at ``min_direct`` or more (or precision rises while it is
+    below). The test fold is never looked at.
+    """
+    sub = Prepared([prep.docs[i] for i in train], [prep.cands[i] for i in train], [prep.X[i] for i in train],
+                   [prep.y[i] for i in train])
+    inner = cross_validate(sub, folds=min(folds, len(train)), seed=seed, threshold=0.0)
+    spans_p = [(spans, np.array([s.score or 0.0 for s in spans])) for spans in inner]
+
+    def objective(default: float, per_type: dict[str, float]) -> tuple[float, float]:
+        r = score(sub.docs, _decided_at(spans_p, default, per_type))
+        p, q, d = r["precision"] or 0.0, r["quasi_strict"] or 0.0, r["direct_strict"] or 0.0
+        return (q, p) if p >= target_precision and d >= min_direct else (p - 1.0 - max(0.0, min_direct - d), q)
+
+    default = max(TUNE_GRID, key=lambda t: (objective(t, {}), -t))
+    best, per_type = objective(default, {}), {}
+    types = sorted({s.entity_type.value for spans, _ in spans_p for s in spans})
+    for _ in range(2):
+        for t in types:
+            for g in TUNE_GRID:
+                trial = dict(per_type, **{t: g})
+                v = objective(default, trial)
+                if v > best:
+                    best, per_type = v, trial
+    return default, {t: v for t, v in per_type.items() if v != default}
+
+
+def cross_validate_tuned(prep: Prepared, *, target_precision: float, folds: int = 5, seed: int = 13) -> tuple[list[list], list[dict]]:
+    """Like :func:`cross_validate`, with the thresholds of each fold from :func:`tune_type_thresholds`
+    on that fold's training documents (nested: the test fold chooses nothing)."""
+    assign = fold_ids(len(prep.docs), folds, seed)
+    decided: list[list] = [[] for _ in prep.docs]
+    chosen = []
+    for f in range(folds):
+        train = [i for i, a in enumerate(assign) if a != f]
+        default, per_type = tune_type_thresholds(prep, train, target_precision=target_precision, seed=seed)
+        chosen.append({"fold": f, "threshold": default, "type_thresholds": per_type})
+        model = Decider.train([(prep.cands[i].spans, prep.X[i], prep.y[i]) for i in train], seed=seed)
+        for i, a in enumerate(assign):
+            if a == f:
+                decided[i] = model.decide(prep.cands[i].spans, prep.X[i], default, per_type)
+    return decided, chosen
+
+
 def presidio_predictions(docs: list[GoldDoc]) -> list[list[Span3]] | None:
     """Every result of Presidio's AnalyzerEngine (same spaCy model), or None without the extra."""
     try:
@@ -223,7 +288,7 @@ def presidio_predictions(docs: list[GoldDoc]) -> list[list[Span3]] | None:
 
 def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 5, seed: int = 13,
                        threshold: float | None = None, type_thresholds: dict[str, float] | None = None,
-                       baselines: bool = True,
+                       baselines: bool = True, tune_precision: float | None = None,
                        progress: Callable[[str], None] | None = None) -> dict:
     """The report of ``taxogen evaluate detection`` (see the module docstring)."""
     prep = prepare(docs, detector, progress)
@@ -245,8 +310,17 @@ def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 
             systems["Presidio analyzer"] = score(docs, pres)
             if progress:
                 progress(f"Presidio analyzer: {time.perf_counter() - t0:.1f} s")
+    tuned = None
+    if tune_precision is not None:
+        t0 = time.perf_counter()
+        dec_t, chosen = cross_validate_tuned(prep, target_precision=tune_precision, folds=folds, seed=seed)
+        name = f"taxogen tuned≥{tune_precision:g}"
+        systems[name] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in spans if s.masked] for spans in dec_t])
+        tuned = {"system": name, "target_precision": tune_precision, "folds": chosen}
+        if progress:
+            progress(f"thresholds per type tuned by inner CV on each fold's training documents: {time.perf_counter() - t0:.1f} s")
     curve = {}
-    for t in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6):
+    for t in (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8):
         dec = [[s for s in spans if (s.score or 0) >= t] for spans in decided]
         r = score(docs, [[(s.start, s.end, s.entity_type.value) for s in spans] for spans in dec])
         curve[str(t)] = {k: r[k] for k in ("direct_strict", "quasi_strict", "precision", "dem_strict")}
@@ -254,7 +328,7 @@ def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 
     return {
         "documents": len(docs), "folds": folds, "seed": seed, "threshold": thr, "type_thresholds": per_type,
         "gold": f"first annotator of each document ({', '.join(annotators[:5])}{'…' if len(annotators) > 5 else ''})",
-        "systems": systems, "threshold_curve": curve, "type_accuracy": types,
+        "systems": systems, "threshold_curve": curve, "type_accuracy": types, "tuned": tuned,
     }
 
 

@@ -16,7 +16,7 @@ from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
 
 #: a sentence end written without a space ("… in 1958.Forbes was born …", "1913.She")
-_GLUED_SENTENCE = re.compile(r"(?<=[a-z0-9)])\.(?=[A-Z][a-z])")
+_GLUED_SENTENCE = re.compile(r"(?:(?<=[a-z0-9)])|(?<=[A-Z]{2}))\.(?=[A-Z][a-z])")  # "1958.Forbes", "LTTE.He"
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
 _OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
 
@@ -27,14 +27,18 @@ def _rank(span: DetectedSpan) -> tuple[int, int, int]:
 
 def cut_at_sentence_glue(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """Spans that ran over a sentence end written without a space, cut before its period
-    (NER reads "1958.Forbes" as one date; masking it would take the next sentence's subject)."""
+    (NER reads "1958.Forbes" as one date; masking it would take the next sentence's subject;
+    also after an acronym, "LTTE.He"), and without an unmatched closing bracket ("NDA)")."""
     out = []
     for s in spans:
         m = _GLUED_SENTENCE.search(text, s.start, s.end)
-        if m is None:
-            out.append(s)
-        elif text[s.start:m.start()].strip():
-            out.append(s.with_(end=m.start(), text=text[s.start:m.start()]))
+        if m is not None:
+            if not text[s.start:m.start()].strip():
+                continue
+            s = s.with_(end=m.start(), text=text[s.start:m.start()])
+        if s.text.endswith(")") and s.text.count(")") > s.text.count("(") and len(s.text) > 1:
+            s = s.with_(end=s.end - 1, text=s.text[:-1])  # "(NDA).The": the bracket closes the sentence, not the name
+        out.append(s)
     return out
 
 

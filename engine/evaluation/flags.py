@@ -31,6 +31,20 @@ Each pattern is named after the construction of issue 10 it catches:
                            1940s": two dates of one decade, each generalized on its own)
 ``*** (***)``              masks joined only by brackets ("the *** (***) ***": a name, its
                            abbreviation and what follows, all masked)
+``decade before a name``   a decade between "the" and a name ("at the 2010s World Taekwondo
+                           Championships")
+``PERSON modifier``        a person placeholder in a modifier slot ("the PERSON 2 science
+                           fiction film", "a landlord PERSON 2 family")
+``year in its period``     a range from a year kept as written to the period that holds it
+                           ("from 2012 to the 2010s")
+``*** beside a period``    a masked date listed with a period ("in the *** and the 2000s")
+``class, ***``             a class label, then a mask closing the phrase ("living in a country, ***")
+``***, class``             a mask, then a class label in apposition ("held in ***, a country,")
+``class in a list of masks`` a list of three or more replacements mixing class labels and masks
+                           ("cities like a municipality, ***, *** and ***")
+``profession as a person`` "profession" or "occupation" where the person's role stood ("he has
+                           been a profession of the ***", "an actress, former profession,
+                           singer"); not after a possessive ("his profession")
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -46,7 +60,8 @@ FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
     "class label modifier", "missing article", "the class label", "adjacent replacements",
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
-    "partial-name numbering",
+    "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
+    "***, class", "class in a list of masks", "profession as a person", "partial-name numbering",
 )
 
 MASK = "***"
@@ -76,6 +91,9 @@ _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z][\w-]*)")
 _PERIOD = re.compile(r"(?:the\s+)?(\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century|\d+(?:st|nd|rd|th)[ -]millennium)")
 _RANGE_GAP = re.compile(r"\s*(?:through|to|until|till|and|or|[–—-])\s*(?:the\s+)?", re.IGNORECASE)
 _BRACKET_GAP = re.compile(r"\s*[()\[\]]\s*|\s*\)\s*\(\s*")
+_YEAR_TO = re.compile(r"\b(\d{4})\s*(?:\s(?:to|until|till|through)\s|[–—-])\s*(?:the\s+)?$")
+_ROLE_AS_CATEGORY = re.compile(r"\b(?:been|was|is|became|as)\s+(?:an?|the)\s+(?:[a-z]+\s+)?(?:profession|occupation)\s+(?:of|at|for|with)\b")
+_LIST_GAP = re.compile(r"\s*,?\s*(?:and|or)\s*")  # "and"/"or": a bare comma joins clauses too
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 
@@ -141,6 +159,8 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("DATE ***", m.start(), m.end()))
     for m in re.finditer(r"\*\*\*[ \t]+\*\*\*", text):
         flags.append(Flag("*** ***", m.start(), m.end()))
+    for m in _ROLE_AS_CATEGORY.finditer(text):
+        flags.append(Flag("profession as a person", m.start(), m.end()))
     return flags
 
 
@@ -158,6 +178,16 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
         modifier_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith(("ed", "ly"))
         if label == MASK and modifier_slot:
             flags.append(Flag("a *** noun", r.start, r.end + after.end()))
+        if prev.lower() == "the" and re.fullmatch(r"\d{1,4}0s", label) and nxt[:1].isupper() and nxt != "PERSON":
+            flags.append(Flag("decade before a name", prev_start, r.end + after.end()))
+        person_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith("ed")  # "family"
+        if _PERSON.fullmatch(label) and person_slot and prev and (
+                prev.lower() in ("the", "a", "an") or (prev.islower() and prev not in FOLLOWERS and _only_noun(nxt))):
+            flags.append(Flag("PERSON modifier", prev_start, r.end + after.end()))
+        year = _YEAR_TO.search(text[max(0, r.start - 30):r.start])
+        decade = re.fullmatch(r"(?:the\s+)?(\d{1,3})0s", label)
+        if year and decade and year.group(1)[:-1] == decade.group(1):
+            flags.append(Flag("year in its period", r.start - len(year.group(0)), r.end))
         if prev.lower() == "the" and modifier_slot and re.fullmatch(r"\d{1,4}0s", label):
             flags.append(Flag("decade modifier", prev_start, r.end + after.end()))
         if is_class_label(label):
@@ -167,6 +197,8 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("missing article", prev_start, r.end))
             if prev.lower() == "the":
                 flags.append(Flag("the class label", prev_start, r.end))
+        if label in ("profession", "occupation") and prev.lower() not in ("his", "her", "their", "its", "my", "our", "your"):
+            flags.append(Flag("profession as a person", r.start, r.end))
         if i + 1 < len(ordered):
             nxt_r = ordered[i + 1]
             gap = text[r.end:nxt_r.start]
@@ -183,7 +215,48 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("repeated period", r.start, nxt_r.end))
             if label == MASK and nxt_label == MASK and _BRACKET_GAP.fullmatch(gap):
                 flags.append(Flag("*** (***)", r.start, nxt_r.end))
+            dates = {r.entity_type, nxt_r.entity_type} <= {"DATETIME", ""}
+            if dates and _LIST_GAP.fullmatch(gap) and ((label == MASK and p2) or (p1 and nxt_label == MASK)):
+                flags.append(Flag("*** beside a period", r.start, nxt_r.end))
+            if is_class_label(label) and nxt_label == MASK and gap == ", " and re.match(r"\s*(?:[.;!?]|$)", text[nxt_r.end:nxt_r.end + 2]):
+                flags.append(Flag("class, ***", r.start, nxt_r.end))
+            if label == MASK and is_class_label(nxt_label) and re.fullmatch(r", (?:an? |the )?", gap) and re.match(r"\s*(?:[.,;!?]|$)", text[nxt_r.end:nxt_r.end + 2]):
+                flags.append(Flag("***, class", r.start, nxt_r.end))
+    flags.extend(_mixed_lists(text, ordered))
     return flags
+
+
+_ITEM_GAP = re.compile(r"\s*(?:,|,?\s*and|,?\s*or)\s*(?:(?:an?|the)\s+)?")
+
+
+def _mixed_lists(text: str, ordered: Sequence[Region]) -> list[Flag]:
+    """Lists of three or more replacements (joined by commas, "and", "or") that mix class
+    labels and masks."""
+    flags: list[Flag] = []
+    run: list[Region] = []
+
+    def close() -> None:
+        labels = [text[x.start:x.end] for x in run]
+        if len(run) >= 3 and MASK in labels and any(is_class_label(x) for x in labels):
+            flags.append(Flag("class in a list of masks", run[0].start, run[-1].end))
+
+    for r in ordered:
+        if run and r.start >= run[-1].end and _ITEM_GAP.fullmatch(text[run[-1].end:r.start]):
+            run.append(r)
+            continue
+        close()
+        run = [r]
+    close()
+    return flags
+
+
+def _only_noun(word: str) -> bool:
+    """The word can only be a noun or adjective ("family"; not "attends", "maintain",
+    "previously"), by lemminflect's lexicon; an unknown word counts as a noun."""
+    from lemminflect import getAllLemmas
+
+    tags = set(getAllLemmas(word.lower()))
+    return not tags or not tags & {"VERB", "AUX", "ADV"}
 
 
 def numbering_flags(text: str, persons: Iterable[tuple[Region, str]]) -> list[Flag]:
@@ -194,6 +267,7 @@ def numbering_flags(text: str, persons: Iterable[tuple[Region, str]]) -> list[Fl
         by_entity[entity].append(region)
     flags = []
     for regions in by_entity.values():
+        regions = [r for r in regions if r.end > r.start]  # a dropped modifier shows no number
         shown = {text[r.start:r.end] for r in regions}
         if len(shown) > 1:
             flags.extend(Flag("partial-name numbering", r.start, r.end) for r in regions)

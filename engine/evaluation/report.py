@@ -25,6 +25,11 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
     for t, st in d["per_type"].items():
         echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['any']:>8.2%}{st['ceiling']:>9.2%}{st['mask_ours']:>10.2%}{st['mask_annotators']:>12.2%}")
     echo("    ceiling = the annotators' majority choice is offered by our ladder")
+    echo("  how far agreement can go (engine.evaluation.agreement_bound): one annotator against the others' majority,")
+    echo("  on the mentions with 3+ annotators; estimate = a ranker always picking the consensus, on our ladders:")
+    echo(f"    {'type':<10}{'multi':>6}{'one-vs-others':>15}{'ours multi':>12}{'ours single':>13}{'estimate':>10}")
+    for t, a in d["annotator_agreement"].items():
+        echo(f"    {t:<10}{a['multi']:>6}{a['one_vs_others']:>15.2%}{a['ours_multi']:>12.2%}{a['ours_single']:>13.2%}{a['estimate']:>10.2%}")
     echo(f"  leaks: {len(report.leaks)} of {report.replacements} replacements reveal another masked mention "
          f"(text {sum(l.kind == 'text' for l in report.leaks)}, linked item {sum(l.kind == 'linked item' for l in report.leaks)})")
     r = d["readability"]

@@ -35,6 +35,7 @@ from typing import Any, Callable, Sequence
 
 from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.errors import InputError
+from engine.evaluation.agreement_bound import agreement_estimate, one_vs_others
 from engine.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
 from engine.evaluation.labels import (
     PERSON_KEY,
@@ -61,6 +62,8 @@ class MentionScore:
     chosen: tuple[str, ...]
     output: str
     ladder: tuple[str, ...]
+    #: (annotators matching the others' majority, annotators); (0, 0) below 3 annotators
+    votes: tuple[int, int] = (0, 0)
 
     @property
     def agrees(self) -> bool:
@@ -128,6 +131,7 @@ class SanitizeEvaluation:
                 "flagged_share_of_sentences_with_replacement": _share(self.flagged_sentences_with_replacement, self.sentences_with_replacement),
             },
             "training": self.training,
+            "annotator_agreement": {t: a.to_dict() for t, a in agreement_estimate(self.mentions).items()},
         }
 
 
@@ -241,9 +245,9 @@ class Trainer:
 
     def __init__(self, engine, data: Path, docs: Sequence[WRDocument], mode: str, *, seed: int = 13, progress: Callable[[str], None] | None = None,
                  groups: Sequence[str] | None = None) -> None:
-        from engine.select.features import DEFAULT_GROUPS, FeatureBuilder
+        from engine.select.features import DEFAULT_GROUPS, SERVED_GROUPS, FeatureBuilder
 
-        groups = tuple(groups) if groups else DEFAULT_GROUPS
+        groups = tuple(groups) if groups else (SERVED_GROUPS if mode == "served" else DEFAULT_GROUPS)
         from engine.select.selection import FeatureTable
 
         if mode not in TRAIN_MODES:
@@ -325,6 +329,7 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
             report.mentions.append(MentionScore(
                 doc.doc_id, m.entity_type.value, m.text, majority_label(m.selection) or MASK, tuple(m.chosen),
                 r.rung or r.replacement, tuple(dict.fromkeys(a.candidate.label for a in r.alternatives)),
+                one_vs_others(m.selection),
             ))
     report.unmatched += len(annotated - seen)
     if checker is not None:

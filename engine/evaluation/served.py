@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from engine.select.features import DEFAULT_GROUPS, FeatureBuilder, RankItem
+from engine.select.features import SERVED_GROUPS, FeatureBuilder, RankItem
 from engine.types import EntityType, Mention
 from engine.io.wikireplace import WRDocument, load_wikireplace
 
@@ -117,7 +117,7 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
     return out
 
 
-def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = DEFAULT_GROUPS):
+def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = SERVED_GROUPS):
     """:class:`engine.select.training.PreparedData` of served-ladder items: what ``taxogen train``
     fits by default (features from the same builder as ``Engine.rank_items``)."""
     import time

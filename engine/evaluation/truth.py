@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.engine import Engine
 from engine.errors import InputError
+from engine.generate.sources.base import DocumentState
 from engine.types import MASK, EntityType, Span
 
 #: The truth set shipped with the tests (repository checkout).
@@ -92,11 +93,31 @@ def _blank() -> dict[str, Any]:
             "chosen_judged": 0, "chosen_false": 0, "chosen_mask": 0, "chosen_unjudged": 0}
 
 
-def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = False) -> TruthReport:
+def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]) -> dict[str, DocumentState]:
+    """Per document of ``data`` (WikiReplace format) named in ``doc_ids``, the document
+    state sanitizing gives its spans before their ladders: the countries of its places
+    (:mod:`engine.generate.context`). Empty without a readable ``data``."""
+    from engine.generate.context import document_countries
+    from engine.io.docio import DocRecord, read_documents
+
+    if data is None or not Path(data).is_file():
+        return {}
+    out = {}
+    for rec in read_documents(Path(data), "wikireplace"):
+        if isinstance(rec, DocRecord) and rec.doc_id in doc_ids:
+            spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in rec.mentions)
+            out[rec.doc_id] = DocumentState(countries=document_countries(engine.linker, spans))
+    return out
+
+
+def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = False,
+                   contexts: dict[str, DocumentState] | None = None) -> TruthReport:
     """Regenerate the ladders of the truth set's spans and score them against the judgments.
 
     With ``chosen`` the engine's ranker also picks one rung per span (as ``sanitize``
     would, without the document-level steps) and the chosen rungs are scored too.
+    ``contexts`` (:func:`document_contexts`) gives a span the state of its document, as
+    sanitizing does (homonyms linked in the document's countries).
     """
     table = {j.key: j for j in judgments}
     spans: dict[tuple[str, str, str], Judgment] = {}
@@ -106,7 +127,7 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = 
     report = TruthReport(spans=len(spans))
     for (doc_id, text, etype), j in spans.items():
         span = Span(text, EntityType.parse(etype), context=j.context or None)
-        ladder = engine.candidates(span)
+        ladder = engine.candidates(span, state=(contexts or {}).get(doc_id))
         st = stats[etype]
         st["spans"] += 1
         if chosen:

@@ -1,6 +1,6 @@
 """Truth rules: every offered rung is true of the whole span's referent.
 
-Four rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSource`):
+Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSource`):
 
 1. **A part never lends its class to the whole.** A link found for a shorter run of the
    span's words (:attr:`LinkMethod.CONTAINED`) is not used: "Gujarat High Court" is not a
@@ -24,7 +24,10 @@ Four rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphS
    "country" (unless the linker chose the language: "She speaks Norwegian").
 4. **A non-subsective modifier blocks its noun.** "Vice President" is not generalized to
    "president" (nor "former champion" to "champion"), whatever the class graph says.
-5. **Specific before general.** A rung whose class is a superclass of a later rung's
+5. **A named thing is not a class.** A P31 value that is a proper name with no class
+   facts and no other instance ("Federal Treaty" for Switzerland: a constitution) is
+   not offered.
+6. **Specific before general.** A rung whose class is a superclass of a later rung's
    class moves after it; a composed rung ("city in Norway") comes before its class
    ("city").
 
@@ -198,6 +201,24 @@ class TruthFilter:
         t = self.taxonomy
         return bool(t.parents(qid, "P279")) or t.children_count.get(qid, 0) > 0 or t.instance_count.get(qid, 0) > 0
 
+    def named_individual(self, qid: str, label: str) -> bool:
+        """A "class" that is a named thing: a proper name (every word before a preposition
+        capitalised), no class facts of its own (no P31, no P279), no subclasses and at
+        most one instance. "Federal Treaty", a P31 value of Switzerland in Wikidata, is
+        the constitution of 1815, not something Switzerland is one of."""
+        words = [w for w in _WORD.findall(label)]
+        head = []
+        for w in words:
+            if w.lower() in _PREPOSITIONS:
+                break
+            head.append(w)
+        if not head or not all(w[:1].isupper() for w in head):
+            return False
+        t = self.taxonomy
+        if t.parents(qid, "P31") or t.parents(qid, "P279") or t.children_count.get(qid, 0) > 0:
+            return False
+        return t.instance_count.get(qid, 0) <= 1
+
     # --- rule 2: the entity type ------------------------------------------------------
     def item_fits(self, qid: str, entity_type: EntityType) -> bool:
         """The linked item may stand for a span of ``entity_type``."""
@@ -232,6 +253,8 @@ class TruthFilter:
             return False
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
             return self.item_fits(qid, entity_type)
+        if cand.qid is not None and self.named_individual(cand.qid, cand.label):
+            return False
         if cand.depth <= 1 and cand.rule != "head-noun":
             # a direct class of a fitting item is true of it ("city of the United States"
             # is only an organisation in the class graph, but Los Angeles is one)

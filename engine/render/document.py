@@ -67,14 +67,17 @@ class _Unit:
     note: str = ""
     comma_after: bool = False
     collapsed: bool = False   # "from [the 1990s] to [the 1990s]": one period, read "in the 1990s"
+    tail_end: int = 0         # "[Name] ([abbreviation])": the unit also covers the closing bracket
+    shown_as_mask: bool = False  # a class in a list of masks ("like ***, *** and ***"): shown as ***
+    lead_start: int | None = None  # "([1960-05-19])[19 May 1960]": the unit also covers the opening bracket
 
     @property
     def start(self) -> int:
-        return self.decisions[0].mention.start
+        return self.decisions[0].mention.start if self.lead_start is None else self.lead_start
 
     @property
     def end(self) -> int:
-        return self.decisions[-1].mention.end
+        return max(self.decisions[-1].mention.end, self.tail_end)
 
 
 @dataclass
@@ -94,6 +97,9 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     in_noun_phrase = bool(_DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
     if ((a_date and kb is RungKind.PERSON) or (ka is RungKind.PERSON and b_date)) and not in_noun_phrase:
         return None, True
+    if a.head.mention.entity_type.is_graph and _is_count(b):
+        # "the collapse of [South Vietnam] [nine months] into …": two phrases, "of ***, X months into …"
+        return None, True
     if a_date and kb is RungKind.PERSON:
         return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
@@ -103,8 +109,31 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
 
 
+def _is_count(d: Decision) -> bool:
+    """A count with its unit ("X months", "X km"), not a bare number ("[MNL champion] [2]
+    times" stays one phrase) and not a date."""
+    return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X [a-z]", d.rung))
+
+
+def _masked_in_period_list(a: _Unit, d: Decision, gap: str) -> bool:
+    """"in the [1990s] and [early 2000s]" where one date is masked and the other a period:
+    "in the *** and the 2000s" reads as two kinds of thing; the list is shown as one mask."""
+    kinds = {a.head.kind, d.kind}
+    return (
+        all(x.mention.entity_type is EntityType.DATETIME for x in (a.head, d)) and kinds == {RungKind.MASK, RungKind.DATE_PHRASE}
+        and bool(_AND_OR_GAP.match(gap))  # not a bare comma: "On [15 March 2013], [one year] after …" is no list
+    )
+
+
+_AND_OR_GAP = re.compile(r"^\s*,?\s*(?:and|or)\s*$")
+#: Multiplicative adverbs: their count reads "X times" ("title twice" → "title X times", not "title X").
+MULTIPLICATIVES = frozenset({"once", "twice", "thrice"})
+
+
 _RANGE_GAP = re.compile(r"^\s*(?:to|until|till|through|thru|and|–|-|—)\s*$")
-_RANGE_START = re.compile(r"\b(?:from|between)\s+$", re.I)
+_RANGE_START = re.compile(r"\b(?:from|between)\s+(?:the\s+)?$", re.I)
+_LIST_GAP = re.compile(r"^\s*(?:,|,?\s*and|,?\s*or)\s*$")
+_OPEN_BRACKET = re.compile(r"^[ \t]*\($")
 
 
 def _same_period(a: _Unit, d: Decision, gap: str, before: str) -> bool:
@@ -116,12 +145,125 @@ def _same_period(a: _Unit, d: Decision, gap: str, before: str) -> bool:
     )
 
 
+def _listed_period(a: _Unit, d: Decision, gap: str) -> bool:
+    """"in [2011], [2012] and [2013]" where every date became the same period: one
+    mention of it reads ("in the 2010s"), not "the 2010s, the 2010s and the 2010s"."""
+    return (
+        a.head.kind is RungKind.DATE_PHRASE and d.kind is RungKind.DATE_PHRASE and a.head.rung == d.rung
+        and all(x.rung == d.rung for x in a.decisions) and bool(_LIST_GAP.match(gap))
+    )
+
+
+def _bracketed_repeat(text: str, a: _Unit, d: Decision, gap: str) -> bool:
+    """"[Name] ([abbreviation])" where both got the same rung ("*** (***)", "a university
+    (university)"): the bracket says nothing new, and is shown once with its name."""
+    return (
+        a.end <= d.mention.start and bool(_OPEN_BRACKET.match(gap)) and text[d.mention.end:d.mention.end + 1] == ")"
+        and a.head.rung == d.rung and a.head.kind in (RungKind.MASK, RungKind.CLASS)
+    )
+
+
+_PLACE_PREPOSITION = re.compile(r"\b(?:in|at|from|near|to|into|across|throughout|of)\s+$", re.I)
+
+
+def _bracketed_date_twin(text: str, a: _Unit, d: Decision, gap: str) -> bool:
+    """"([1960-05-19])[19 May 1960]" (a machine-readable date in brackets before the same
+    date in words, as copied from Wikipedia's microformats) where both got the same rung:
+    "(the 1960s)the 1960s" says one thing twice; it is shown once, brackets included."""
+    return (
+        len(a.decisions) == 1 and gap == ")" and a.start > 0 and text[a.start - 1] == "("
+        and all(x.mention.entity_type is EntityType.DATETIME for x in (a.head, d)) and a.head.rung == d.rung
+    )
+
+
+def _place_apposition(a: _Unit, d: Decision, gap: str) -> bool:
+    """"[Mersin], [Turkey]" (or "[Austria], [Vienna]"), where one place became ``***`` and
+    the other a class: "held in ***, a country" reads as two places. The pair is one place:
+    after a preposition it is shown by its class ("held in a country", true of both
+    together); elsewhere ("Trinity College, [Kandy], [Sri Lanka]") as one ``***``."""
+    pair = (a.head, d)
+    return (
+        len(a.decisions) == 1 and gap == ", " and all(x.mention.entity_type is EntityType.LOC for x in pair)
+        and {x.kind for x in pair} == {RungKind.MASK, RungKind.CLASS}
+    )
+
+
+def _in_list(text: str, units: list[_Unit], masked: Sequence[Decision], i: int) -> bool:
+    """Whether the pair ``units[-1]``, ``masked[i]`` sits in a longer list of masked
+    mentions ("like [Kathmandu], [Pokhara], [Chitwan] and …"), not an apposition."""
+    nxt = masked[i + 1] if i + 1 < len(masked) else None
+    prev = units[-2] if len(units) >= 2 else None
+    return bool(
+        (nxt is not None and _LIST_GAP.match(text[masked[i].mention.end:nxt.mention.start]))
+        or (prev is not None and prev.end <= units[-1].start and _LIST_GAP.match(text[prev.end:units[-1].start]))
+    )
+
+
+def _mixed_lists(text: str, units: list[_Unit]) -> None:
+    """A list of three or more masked places or organisations ("like [Kathmandu], [Pokhara],
+    [Chitwan] and [Lumbini]") where some became ``***`` and others a class: "like a
+    municipality, ***, *** and ***" reads as if the class were one more item of another
+    kind. The class members are shown as ``***`` (their rung stays in the result)."""
+    run: list[_Unit] = []
+
+    def close() -> None:
+        kinds = {u.head.kind for u in run}
+        if len(run) >= 3 and kinds == {RungKind.MASK, RungKind.CLASS}:
+            for u in run:
+                if u.head.kind is RungKind.CLASS:
+                    u.shown_as_mask = True
+                    u.note = "; ".join(filter(None, (u.note, "a class in a list of masks: shown as ***")))
+
+    for u in units:
+        single = len(u.decisions) == 1 and u.head.mention.entity_type.is_graph and not u.comma_after
+        if run and single and u.head.mention.entity_type is run[-1].head.mention.entity_type and bool(
+            _LIST_GAP.match(text[run[-1].end:u.start])
+        ):
+            run.append(u)
+            continue
+        close()
+        run = [u] if single else []
+    close()
+
+
 def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
+    units = _unit_run(text, masked, readability)
+    if readability:
+        _mixed_lists(text, units)
+    return units
+
+
+def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
     units: list[_Unit] = []
-    for d in masked:
+    for i, d in enumerate(masked):
         gap = text[units[-1].end:d.mention.start] if units else ""
-        if readability and units and _same_period(units[-1], d, gap, text[max(0, units[-1].start - 12):units[-1].start]):
+        if readability and units and _same_period(units[-1], d, gap, text[max(0, units[-1].start - 16):units[-1].start]):
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "one period on both ends of a range", collapsed=True)
+            continue
+        if readability and units and _listed_period(units[-1], d, gap):
+            u = units[-1]
+            units[-1] = _Unit(u.decisions + [d], u.head, "one period repeated in a list: shown once", collapsed=u.collapsed)
+            continue
+        if readability and units and units[-1].end <= d.mention.start and _masked_in_period_list(units[-1], d, gap):
+            u = units[-1]
+            head = u.head if u.head.kind is RungKind.MASK else d
+            units[-1] = _Unit(u.decisions + [d], head, "a masked date in a list of periods: the list shown as one mask")
+            continue
+        if readability and units and _bracketed_date_twin(text, units[-1], d, gap):
+            u = units[-1]
+            units[-1] = _Unit(u.decisions + [d], d, "the same date in brackets before it, shown once", lead_start=u.start - 1)
+            continue
+        if readability and units and _place_apposition(units[-1], d, gap) and not _in_list(text, units, masked, i):
+            u = units[-1]
+            by_class = bool(_PLACE_PREPOSITION.search(text[max(0, u.start - 16):u.start]))
+            head = u.head if (u.head.kind is RungKind.CLASS) == by_class else d
+            units[-1] = _Unit(u.decisions + [d], head, "a place and the place around it: shown as one "
+                              + ("class" if by_class else "mask"))
+            continue
+        if readability and units and _bracketed_repeat(text, units[-1], d, gap):
+            u = units[-1]
+            units[-1] = _Unit(u.decisions + [d], u.head, "the same replacement in brackets after its name: shown once",
+                              tail_end=d.mention.end + 1)
             continue
         both_masks = bool(units) and units[-1].head.rung == MASK and d.rung == MASK
         both_dates = bool(units) and all(x.mention.entity_type is EntityType.DATETIME for x in (units[-1].head, d))
@@ -251,7 +393,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         b.copy_to(at)
         s, e = b.emit(" " + moved, at, at)
         # the region is the period ("the 2010s"); "in" joins it to the noun, like an inserted article
-        shown = moved.removeprefix("in ")
+        shown = moved.removeprefix("in ").removeprefix("by ")
         for d in unit.decisions:
             placed[id(d)] = (shown, e - len(shown), e, "; ".join(x for x in (d.note, unit.note if d is not unit.head else "") if x))
 
@@ -260,8 +402,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         next_end = units[n + 1].end if n + 1 < len(units) else None
         b.copy_to(u.start)
         head = u.head
-        label = head.rung
-        kind = head.kind
+        label = MASK if u.shown_as_mask else head.rung
+        kind = RungKind.MASK if u.shown_as_mask else head.kind
         end = u.end
         if not readability:
             s, e = b.emit(label, u.start, end)
@@ -279,6 +421,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 cut = b.length - len(m.group(0)) + len(m.group(1))
                 b.rewrite_tail(cut, "in" + b.text_from(cut + 2), "'of' → 'in' between two class labels")
         after = text[end:end + 80]
+        if label == "X" and head.mention.entity_type is EntityType.QUANTITY and head.original.strip().lower() in MULTIPLICATIVES:
+            label, kind = "X times", RungKind.OTHER
         if u.collapsed:
             base, before = b.recent()
             m = _RANGE_START.search(before)
@@ -299,12 +443,20 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 end += 1
             b.edits.append(f"{kind.value} dropped before '{r_next(text, end)}' (offset {u.start})")
         later = _decade_after_noun(text, kind, phrase, before, end, next_start, next_end) if readability else None
+        moved = f"in the {phrase}"
+        if later is None and kind is RungKind.PERSON and r.drop:
+            # "the [Roger Corman] science fiction film" → "the science fiction film by PERSON 2"
+            work = _work_after(text, end, next_start)
+            if work is not None:
+                # a title right after the noun ("film [Not of This Earth]") keeps its place: "by" follows it
+                at = next_end if next_end is not None and re.fullmatch(r"[ \t]+", text[work:next_start]) else work
+                later, moved = (work, end, at, True), f"by {label}"
         if later is not None:
             # "at the [2010s] general election" → "at a general election in the 2010s"
-            np_end, gap_end, at = later
+            np_end, gap_end, at, proper = later
             base, before = b.recent()
             the = re.search(r"\b(the)(\s+)$", before, re.I)
-            if the:  # one of the decade's elections, seasons, …: "a general election in the 2010s"
+            if the and not proper:  # one of the decade's elections, seasons, …: "a general election in the 2010s"
                 noun_phrase = text[gap_end:np_end]
                 if head_is_plural(noun_phrase):  # "following the [2000s] elections" → "following elections in the 2000s"
                     b.rewrite_tail(base + the.start(1), "", f"'{the.group(1)}' removed before a plural noun phrase dated by a decade")
@@ -313,8 +465,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                     art = capitalise(art) if the.group(1)[0].isupper() else art
                     b.rewrite_tail(base + the.start(1), art + the.group(2), f"'{the.group(1)}' → '{art}' before a noun phrase dated by a decade")
             b.emit("", u.start, gap_end)
-            moved = f"in the {phrase}"
-            b.edits.append(f"decade '{phrase}' moved after '{text[gap_end:at]}' as '{moved}' (offset {u.start})")
+            b.edits.append(f"'{phrase or label}' moved after '{text[gap_end:at]}' as '{moved}' (offset {u.start})")
             pending = (at, moved, u)
             if at == np_end:
                 flush(pending)
@@ -322,7 +473,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         else:
             s, e = b.emit(phrase, u.start, end)
             for d in u.decisions:
-                note = "; ".join(x for x in (d.note, u.note if d is not u.head else "", r.note if r.drop else "") if x)
+                note = "; ".join(x for x in (d.note, u.note if d is not u.head or u.shown_as_mask else "", r.note if r.drop else "") if x)
                 placed[id(d)] = (phrase, s, e, note)
         if pending is not None and pending[2] is not u and pending[0] <= b.pos:
             flush(pending)
@@ -346,11 +497,17 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
 
 
 _DECADE = re.compile(r"\d{1,4}0s")
+#: A name after a decade: capitalised words, with "de", "of", "and", … between two of them
+#: ("World Taekwondo Championships", "Tour de France"); not a placeholder.
+_NAME_AFTER = re.compile(
+    r"[ \t]+((?!PERSON\b)[A-Z][\w'’.-]*(?:[ \t]+(?:(?:of|de|du|des|la|le|and|for|the|di|del)[ \t]+)?(?!PERSON\b)[A-Z][\w'’.-]*)*)"
+)
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][\w'’-]*)")
+_WORD_AT = re.compile(r"([A-Za-z][\w'’-]*)")
 
 
 def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: int, limit: int,
-                       next_end: int | None = None) -> tuple[int, int, int] | None:
+                       next_end: int | None = None) -> tuple[int, int, int, bool] | None:
     """A decade in the modifier slot of a definite noun phrase ("the [2010s] general
     election") reads after its noun, the phrase made indefinite ("a general election in
     the 2010s": one of the decade's). Returns (end of the noun phrase, start of its first
@@ -358,12 +515,23 @@ def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end:
     nouns and adjectives after the date, up to ``limit`` (the next replacement); its last
     word must be able to be a noun. When "of" and the next replacement follow it ("the
     [1984] tour of [Fiji]"), the decade goes after that replacement ("a tour of *** in
-    the 1980s")."""
+    the 1980s"). Before a name ("the [2011] World Taekwondo Championships") the decade
+    goes after the name and "the" stays ("the World Taekwondo Championships in the 2010s");
+    the last value says so."""
     from engine.render.phrase import is_noun_like, noun_possible
 
     if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not re.search(r"\bthe\s+$", before, re.I):
         return None
+    name = _NAME_AFTER.match(text, end)
     pos, words, last_noun = end, [], None
+    if name and name.end() <= limit:
+        nxt = _NEXT_WORD.match(text, name.end())
+        if not (nxt and nxt.end() <= limit and nxt.group(1)[:1].islower() and noun_possible(nxt.group(1))
+                and is_noun_like(nxt.group(1))):
+            # "the [2011] World Taekwondo Championships" → "the World Taekwondo Championships in the 2010s"
+            return name.end(), name.start(1), name.end(), True
+        # a name modifying a noun ("the [2015] NFL season"): one noun phrase, "an NFL season in the 2010s"
+        pos = name.end()
     while len(words) < 4:
         m = _NEXT_WORD.match(text, pos)
         if not m or m.end() > limit or not m.group(1)[:1].islower():
@@ -381,7 +549,33 @@ def _decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end:
     at = np_end
     if next_end is not None and re.fullmatch(r"[ \t]+of[ \t]+", text[np_end:limit]):
         at = next_end
-    return np_end, words[0].start(1), at
+    return np_end, (name.start(1) if pos != end and name else words[0].start(1)), at, False
+
+
+#: Nouns of works a person makes: a person before them reads after them, with "by".
+WORK_NOUNS = frozenset(
+    "film movie album novel book song play series opera painting story show documentary musical comedy drama "
+    "thriller western biopic poem record single production adaptation remake sequel symphony".split()
+)
+
+
+def _work_after(text: str, end: int, limit: int) -> int | None:
+    """The end of the noun phrase after a person placeholder in a modifier slot, when its
+    head names a work ("[Roger Corman] science fiction film"), else None."""
+    from engine.render.phrase import is_noun_like
+
+    pos, last = end, None
+    for _ in range(4):
+        m = (_NEXT_WORD if text[pos:pos + 1] in " \t" else _WORD_AT).match(text, pos)
+        if not m or m.end() > limit or not m.group(1)[:1].islower():
+            break
+        after = _NEXT_WORD.match(text, m.end())
+        if not is_noun_like(m.group(1), after.group(1) if after else ""):
+            break
+        pos = m.end()
+        if m.group(1).lower() in WORK_NOUNS:
+            last = m.end()
+    return last
 
 
 def r_next(text: str, pos: int) -> str:

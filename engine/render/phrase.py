@@ -115,6 +115,8 @@ _CLOSED = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "then thus only even just still already again too very more most less least such same other own "
     "here now later ago once twice alone".split()
 )
+#: A year kept as written, then the word that ends a range at the replacement ("from 2012 to ").
+_YEAR_TO = re.compile(r"\b(\d{4})[ \t]+(?:to|until|till|through)[ \t]+$")
 _OBJECT_START = DETERMINERS | frozenset("him her them it me us himself herself themselves".split())
 
 
@@ -163,6 +165,16 @@ def _is_verb(word: str) -> bool:
     if "VERB" not in parts:
         return False
     return not parts & {"NOUN", "ADJ", "ADV"} or (word.endswith("ed") and "ADJ" not in parts)
+
+
+def _modifies_like_an_adjective(prev: str) -> bool:
+    """The word before a placeholder makes it a modifier of the next noun: a determiner
+    ("the PERSON 2 film") or a noun or adjective ("a landlord PERSON 2 family"), not a
+    verb, preposition or title before a name ("referee PERSON 3 took")."""
+    w = prev.lower()
+    if w in ("the", "a", "an", "his", "her", "their", "its"):
+        return True
+    return bool(w) and prev[:1].islower() and w not in _CLOSED and not _is_verb(w) and is_noun_like(w)
 
 
 def head_is_plural(label: str) -> bool:
@@ -263,10 +275,18 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
         if prev in ("a", "an") and prev != art:
             return Rendered("", slot.prev_start, _same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
         return Rendered("", note="modifier dropped")
+    if kind is RungKind.PERSON and slot.modifier and not slot.sentence_start and _modifies_like_an_adjective(slot.prev):
+        # "the [Roger Corman] science fiction film", "a landlord [Mudaliar] family": a
+        # placeholder is not an adjective ("the PERSON 2 science fiction film")
+        return Rendered("", note="person placeholder in a modifier slot dropped")
     if kind is RungKind.DATE_PHRASE:
         period = label[len("date in the "):]
         if prev in DETERMINERS:
             return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if slot.modifier else period)
+        kept = _YEAR_TO.search(before[-40:])
+        if kept and re.fullmatch(r"\d{1,3}0s", period) and kept.group(1)[:-1] == period[:-2]:
+            # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s")
+            return Rendered("later in the " + period)
         if prev in DATE_PREPOSITIONS:
             return Rendered("the " + period)
         if prev in ("on", "at"):

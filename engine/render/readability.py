@@ -27,6 +27,8 @@ _AN_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
 def indefinite_article(word: str) -> str:
     """``a`` or ``an`` for the word that follows (spelling heuristic)."""
     first = word.split()[0] if word.split() else word
+    if "." in first.strip(".") and first.replace(".", "").isupper():
+        first = first.replace(".", "")  # "U.S." reads letter by letter: a U.S. champion
     if len(first) >= 2 and first.isupper() and first.isalpha():
         return "an" if first[0] in "AEFHILMNORSX" else "a"  # initialisms read letter by letter: an MP, a BBC
     w = word.lower()

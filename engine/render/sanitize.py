@@ -32,6 +32,7 @@ from engine.select.features import DocumentFacts
 from engine.io.spans import snap_to_graphemes, widen_to_words
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document
+from engine.generate.context import document_countries
 from engine.generate.sources.base import DocumentState
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, SanitizeResult, ScoredCandidate, Skipped, Span,
@@ -200,7 +201,7 @@ class DocumentSanitizer:
     def _prepare(self, text: str, mentions: Sequence[Mention], opts: SanitizeOptions) -> dict:
         ms, merged = resolve_mentions(text, mentions, opts.overlap)
         entity = group_entities(ms)
-        state = DocumentState()
+        state = DocumentState(countries=document_countries(self.engine.linker, (Span(text[m.start:m.end], m.entity_type) for m in ms)))
         ladders: dict[int, Ladder] = {}
         items: dict[int, object] = {}
         errors: list[str] = []

@@ -24,6 +24,9 @@ Groups (names are what ``--groups``/ablation refer to):
 - ``graph``: when the candidate is a graph class — log number of direct instances and of
   subclasses (how many things fit the replacement: a k-anonymity signal), whether the
   overlay prunes it, whether it is known at all;
+- ``prior`` (served training's default, :data:`SERVED_GROUPS`): how often annotators
+  chose the rung's label when it was offered, counted on the training documents and kept
+  with the model (:mod:`engine.select.label_prior`);
 - ``document``: position of the span in the document, number of spans in the document,
   share of them of the same entity type, and what the span detection said of the others
   (shares marked NO_MASK and DIRECT, number to be masked) — a document-level signal of
@@ -40,6 +43,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from engine.select.embeddings import Embedder
+from engine.select.label_prior import NEUTRAL, PRIOR_COLUMNS, LabelPrior
 from engine.generate.sources.datetime import datetime_ladder
 from engine.types import MASK, EntityType, IdentifierType
 
@@ -192,6 +196,9 @@ FEATURE_GROUPS: dict[str, list[str]] = {
         "cos_span_cand", "cos_span_cand_rank", "cos_span_cand_gap",
         "cos_cand_sentence", "cos_cand_sentence_rank", "mention_best_cos_span_cand",
     ],
+    # how often annotators chose the label when offered, learned from the training
+    # documents and kept with the model (engine.select.label_prior)
+    "prior": list(PRIOR_COLUMNS),
 }
 #: The default groups (``embedding-mention`` is an alternative to ``embedding``, not an addition).
 ALL_GROUPS = ("structure", "embedding", "graph", "document")
@@ -202,6 +209,9 @@ PER_MENTION_GROUPS = ("embedding-mention", "embedding-pooled")
 #: What ``taxogen train`` and the evaluations train on by default: one window per mention,
 #: the span pooled from it, labels kept across documents (README, "Throughput at scale").
 DEFAULT_GROUPS = ("structure", "embedding-pooled", "graph", "document")
+#: What ``taxogen train`` and ``evaluate sanitize`` train on our own (served) ladders by
+#: default: the default groups and the label prior (README, "How far agreement can go").
+SERVED_GROUPS = DEFAULT_GROUPS + ("prior",)
 
 
 def feature_names(groups: Sequence[str] = ALL_GROUPS) -> list[str]:
@@ -237,7 +247,8 @@ def _ranks(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
 class FeatureBuilder:
     """Builds the feature matrix of many :class:`RankItem` at once (one embedding batch)."""
 
-    def __init__(self, embedder: Embedder | None, *, groups: Sequence[str] = ALL_GROUPS, graph: GraphStats | None = None) -> None:
+    def __init__(self, embedder: Embedder | None, *, groups: Sequence[str] = ALL_GROUPS, graph: GraphStats | None = None,
+                 prior: LabelPrior | None = None) -> None:
         unknown = [g for g in groups if g not in FEATURE_GROUPS]
         if unknown:
             raise ValueError(f"unknown feature groups {unknown}; known: {list(FEATURE_GROUPS)}")
@@ -248,6 +259,9 @@ class FeatureBuilder:
         self.embedder = embedder
         self.groups = tuple(groups)
         self.graph = graph or GraphStats()
+        #: the model's label prior; without one the ``prior`` columns are neutral (a training
+        #: table: :func:`engine.select.selection.train_ranker` fills them per fold)
+        self.prior = prior
         self.names = feature_names(self.groups)
         self._col = {name: j for j, name in enumerate(self.names)}
 
@@ -369,4 +383,9 @@ class FeatureBuilder:
         if "document" in self.groups:
             for name in FEATURE_GROUPS["document"]:
                 put(name, getattr(it, name))
+        if "prior" in self.groups:
+            for i, c in enumerate(it.candidates):
+                rate, offered = self.prior.fields(it.entity_type, c.label) if self.prior is not None else NEUTRAL
+                put_at(i, "label_prior_rate", rate)
+                put_at(i, "label_prior_log_offered", offered)
         return block

@@ -76,6 +76,8 @@ class Ranker:
     features: list[str]
     params: dict[str, Any] = field(default_factory=dict)
     info: dict[str, Any] = field(default_factory=dict)
+    #: the label prior of the ``prior`` feature group (engine.select.label_prior), saved in ranker.json
+    prior: Any = None
 
     @classmethod
     def train(
@@ -129,6 +131,8 @@ class Ranker:
             "versions": _versions(),
             "info": self.info,
         }
+        if self.prior is not None:
+            meta["label_prior"] = self.prior.to_dict()
         tmp = d / (META_FILE + ".tmp")
         tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
         tmp.replace(d / META_FILE)
@@ -168,7 +172,14 @@ class Ranker:
         skew = {k: (v, _versions().get(k)) for k, v in meta.get("versions", {}).items() if _versions().get(k) != v}
         if skew:
             warnings.warn(f"ranker in {d} was saved with other versions: {skew}", stacklevel=2)
-        return cls(booster, groups, meta["features"], meta.get("params", {}), meta.get("info", {}))
+        prior = None
+        if "prior" in groups:
+            from engine.select.label_prior import LabelPrior
+
+            if "label_prior" not in meta:
+                raise RankerError(f"ranker in {d} uses the label prior but ranker.json has none; retrain it", path=str(d))
+            prior = LabelPrior.from_dict(meta["label_prior"])
+        return cls(booster, groups, meta["features"], meta.get("params", {}), meta.get("info", {}), prior)
 
 
 def _safe(name: str) -> str:

@@ -193,7 +193,33 @@ def train_ranker(
 ) -> Ranker:
     X, sizes = table.rows(idx)
     rel = relevance([items[i] for i in idx], label_mode)
-    return Ranker.train(X, sizes, rel, groups=groups, rounds=rounds, seed=seed, params=params, info=info)
+    prior = None
+    if "prior" in groups:  # counted on these training items; each row without its own document
+        from engine.select.label_prior import LabelPrior
+
+        prior = LabelPrior.from_items([items[i] for i in idx])
+        prior.fill(X, [items[i] for i in idx], _prior_columns(groups), own_document_out=True)
+    ranker = Ranker.train(X, sizes, rel, groups=groups, rounds=rounds, seed=seed, params=params, info=info)
+    if prior is not None:
+        prior.by_doc = {}
+        ranker.prior = prior
+    return ranker
+
+
+def _prior_columns(groups: Sequence[str]) -> list[int]:
+    from engine.select.features import feature_names
+    from engine.select.label_prior import PRIOR_COLUMNS
+
+    names = feature_names(groups)
+    return [names.index(c) for c in PRIOR_COLUMNS]
+
+
+def scoring_rows(ranker: Ranker, items: Sequence[LabelledItem], table: FeatureTable, idx: Sequence[int]) -> tuple[np.ndarray, list[int]]:
+    """Rows of ``idx`` as ``ranker`` scores them: its label prior written into the ``prior`` columns."""
+    X, sizes = table.rows(idx)
+    if ranker.prior is not None:
+        ranker.prior.fill(X, [items[i] for i in idx], _prior_columns(ranker.groups), own_document_out=False)
+    return X, sizes
 
 
 def cross_validate(
@@ -216,7 +242,7 @@ def cross_validate(
         t0 = time.perf_counter()
         train = [i for g, idx in enumerate(fold_idx) if g != f for i in idx]
         ranker = train_ranker(items, table, train, groups=groups, label_mode=label_mode, rounds=rounds, seed=seed, params=params)
-        X, sizes = table.rows(test)
+        X, sizes = scoring_rows(ranker, items, table, test)
         scores = split_scores(ranker.score(X), sizes)
         m = evaluate([items[i] for i in test], scores)
         fold_metrics.append(m)

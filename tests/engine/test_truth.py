@@ -142,16 +142,25 @@ def test_given_duration_or_ordinal_then_never_date(engine, span):
 
 @pytest.mark.slow
 def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
-    """Issue 10 asks for ≤ 2 %; offered rungs measure 0.6 % with the reader rules (in-sample: the
-    rules were reviewed on this truth set)."""
-    from engine.evaluation.truth import evaluate_truth, load_truth_set
+    """Issue 10 asks for ≤ 2 %; offered rungs measure 1.15 % with the reader rules and the
+    documents' countries (in-sample: the rules were reviewed on this truth set; 10 of 105
+    rungs of the spans judged in session 3 were false before their rules)."""
+    from engine.evaluation.truth import (
+        document_contexts,
+        evaluate_truth,
+        load_truth_set,
+    )
+    from tests.conftest import ROOT
 
-    report = evaluate_truth(Engine.from_config(None, store=seed_store), load_truth_set())
+    engine = Engine.from_config(None, store=seed_store)
+    judgments = load_truth_set()
+    data = ROOT.parent / "shared" / "data" / "wikireplace" / "wikireplace_dev.json"
+    report = evaluate_truth(engine, judgments, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
     total = report.per_type["ALL"]
     assert total["judged"] >= 300
     assert total["false_rate"] <= TRUTH_FALSE_RATE_BOUND, report.false_rungs[:20]
     assert report.per_type["DATETIME"]["false"] == 0
 
 
-#: Measured false rate of offered rungs on the truth set (seed store) is 0.0058; target 0.02.
+#: Measured false rate of offered rungs on the truth set (seed store) is 0.0115; target 0.02.
 TRUTH_FALSE_RATE_BOUND = 0.02

@@ -10,9 +10,15 @@ Rules, in order:
    ("Dr. Donald Blake", "President Richard Nixon").
 3. **Clusters.** A PERSON whose name words are all words of an earlier person's name
    ("Solberg", "Ingrid") or match its initials ("M. K. Alagiri" ~ "Alagiri", "JRR") joins
-   that person; otherwise it starts a new one.
+   that person; otherwise it starts a new one. Post-nominals ("PVSM", "OBE") are no name
+   words. A word of six letters or more one edit away from a word of the subject's name
+   is that word ("Lt Gen Bilimoria" ~ "Faridoon Noshir Billimoria": a spelling variant).
+   A name right after a kinship word ("His father P. T. Rajan", "His son, Palanivel
+   Thiaga Rajan") is a relative introduced by name: a new person unless the very same name
+   was met before, even when surname and initials agree with someone's.
 4. **Missed mentions.** Every later occurrence of a clustered person's first or last name
-   (capitalised, whole word) that no span covers becomes a PERSON mention of that person;
+   (capitalised, whole word) that no span covers becomes a PERSON mention of that person,
+   with the person's initials and titles right before it ("Lt Gen F N Billimoria");
    a span of another type whose text is exactly such a name is retyped PERSON.
 
 Persons get ids ``person-1``, ``person-2`` … in order of first mention; other spans get
@@ -23,6 +29,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+
+from rapidfuzz.distance import Levenshtein
 
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
@@ -41,8 +49,9 @@ _NAME_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
 def name_words(text: str) -> list[str]:
-    """The words of a name without titles, possessives and quoted nicknames."""
+    """The words of a name without titles, post-nominals, possessives and quoted nicknames."""
     text = re.sub(r"[\"“”].*?[\"“”]", " ", text)
+    text = _TRAILING_POSTNOMINAL.sub("", text)
     words = [w.rstrip(".").replace("’", "'") for w in _NAME_WORD.findall(text)]
     words = [w[:-2] if w.endswith("'s") else w for w in words]
     return [w for w in words if w and w.lower() not in _TITLE_WORDS]
@@ -52,11 +61,20 @@ def _initials(words: list[str]) -> str:
     return "".join(w[0].lower() for w in words if w)
 
 
-def _same_person(words: list[str], full: list[str]) -> bool:
+FUZZY_MIN_LEN = 6  # a name word this long may differ from the subject's by one edit
+
+
+def _spelled_as(word: str, full: list[str]) -> bool:
+    """``word`` is one edit from a word of ``full`` (both at least :data:`FUZZY_MIN_LEN` long)."""
+    return len(word) >= FUZZY_MIN_LEN and any(
+        len(f) >= FUZZY_MIN_LEN and Levenshtein.distance(word.lower(), f.lower(), score_cutoff=1) <= 1 for f in full)
+
+
+def _same_person(words: list[str], full: list[str], fuzzy: bool = False) -> bool:
     if not words:
         return False
     low_full = {w.lower() for w in full}
-    if all(w.lower() in low_full for w in words if len(w) > 1) and any(len(w) > 1 for w in words):
+    if all(w.lower() in low_full or (fuzzy and _spelled_as(w, full)) for w in words if len(w) > 1) and any(len(w) > 1 for w in words):
         # initials in the shorter name must agree with the full name's first letters
         inits = [w.lower() for w in words if len(w) == 1]
         return all(any(f.lower().startswith(i) for f in full) for i in inits)
@@ -72,6 +90,7 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     spans = _variants(text, spans)
     spans = _not_persons(spans)
     spans = [_with_title(text, s) if s.entity_type is EntityType.PERSON else s for s in spans]
+    spans = _inside_titled(spans)
     clusters: list[list[str]] = []
     assigned: list[DetectedSpan] = []
     for s in spans:
@@ -82,8 +101,11 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
         if "variant" in s.inner and clusters:
             assigned.append(s.with_(entity_id="person-1"))
             continue
+        relative = bool(_KIN_BEFORE.search(text, max(0, s.start - 30), s.start))
         for i, full in enumerate(clusters):
-            if _same_person(words, full) or _same_person(full, words):
+            if relative and words != full:
+                continue  # "His father P. T. Rajan" is not the subject "Ponnambala Thyaga Rajan Palanivel Rajan"
+            if _same_person(words, full, fuzzy=i == 0) or _same_person(full, words):
                 if len(words) > len(full):
                     clusters[i] = words
                 assigned.append(s.with_(entity_id=f"person-{i + 1}"))
@@ -203,6 +225,13 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
 
 
 _POSTNOMINAL = re.compile(r"(?:,?[ \t]+(?:[A-Z][A-Za-z]*[A-Z][A-Za-z]*|Jr\.?|Sr\.?|II|III|IV)(?![\w]))+")
+# honours after a name ("PVSM", "OBE", "FRS"); not generations ("Jr.", "Sr", "III"), which tell a father from a son
+_HONOUR = r"(?!(?:[IVX]+|Jr|Sr)\b)[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w])"
+_TRAILING_POSTNOMINAL = re.compile(r"(?:,[ \t]*|[ \t]+)" + _HONOUR + r"(?:,?[ \t]+" + _HONOUR + r")*\s*$")
+_KIN_BEFORE = re.compile(r"\b(?:father|mother|son|daughter|brother|sister|wife|husband|uncle|aunt|nephew|niece|cousin|"
+                         r"grandfather|grandmother|grandson|granddaughter|father-in-law|mother-in-law|son-in-law|"
+                         r"daughter-in-law|stepfather|stepmother|stepson|stepdaughter|parents?|sons|daughters|brothers|sisters)"
+                         r"(?:\s*,)?\s+(?:(?:was|is|named|called)\s+)?$", re.I)
 
 
 def _with_title(text: str, span: DetectedSpan) -> DetectedSpan:
@@ -214,6 +243,13 @@ def _with_title(text: str, span: DetectedSpan) -> DetectedSpan:
     if p:
         span = span.with_(end=p.end(), text=text[span.start:p.end()], sources=span.sources | {"title"})
     return span
+
+
+def _inside_titled(spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Without the spans that a name's title or post-nominal now covers ("PVSM" inside
+    "Lieutenant General Faridoon Noshir Billimoria, PVSM")."""
+    titled = [s for s in spans if s.entity_type is EntityType.PERSON and "title" in s.sources]
+    return [s for s in spans if not any(t is not s and t.start <= s.start and s.end <= t.end for t in titled)]
 
 
 def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> list[DetectedSpan]:
@@ -236,8 +272,31 @@ def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> 
         a, b = m.start(1), m.end(1)
         if any(x.start < b and a < x.end for x in out):
             continue
-        out.append(DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), entity_id=names[m.group(1)]))
+        pid = names[m.group(1)]
+        bare = DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"}), entity_id=pid)
+        # "Lt Gen F N Billimoria trophy": the person's initials and titles before the name are the name's
+        full = clusters[int(pid.rsplit("-", 1)[1]) - 1]
+        start = _initials_before(text, a, full)
+        span = _with_title(text, bare.with_(start=start, text=text[start:b]))
+        span = span.with_(end=b, text=text[span.start:b])
+        inside = [x for x in out if span.start <= x.start and x.end <= a]
+        if any(x.start < span.start < x.end for x in out) or any(x.entity_type is EntityType.PERSON for x in inside):
+            span, inside = bare, []
+        out = [x for x in out if x not in inside]
+        out.append(span)
     return sorted(out, key=lambda x: x.start)
+
+
+_INITIALS_BEFORE = re.compile(r"(?<![\w.])((?:[A-Z]\.?[ \t]+){1,4})$")
+
+
+def _initials_before(text: str, start: int, full: list[str]) -> int:
+    """Where a name found at ``start`` begins once the initials of ``full`` right before it are taken in."""
+    m = _INITIALS_BEFORE.search(text, max(0, start - 16), start)
+    if m is None:
+        return start
+    letters = [c.lower() for c in m.group(1) if c.isalpha()]
+    return m.start(1) if all(c in _initials(full) for c in letters) else start
 
 
 def _other_ids(spans: list[DetectedSpan]) -> list[DetectedSpan]:

@@ -30,6 +30,9 @@ class DocumentState:
     person_tokens: dict[str, list[int]] = field(default_factory=dict)
     #: the highest PERSON number given so far
     top_person: int = 0
+    #: countries of the document's unambiguous places and nationalities
+    #: (:func:`engine.generate.context.document_countries`): homonyms are linked in them
+    countries: frozenset[str] = frozenset()
 
 
 class CandidateSource(ABC):

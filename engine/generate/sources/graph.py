@@ -15,8 +15,11 @@ demonym generalizes as a nationality, and rungs run from specific to general.
 
 from __future__ import annotations
 
+import re
+
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
+from engine.generate.context import prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, TruthFilter
@@ -28,6 +31,21 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 #: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
 #: true (the Horst Wessel Song is a song, not a genre).
 _HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: ("P31", "P279")}
+
+
+def _instance_props(span: Span, qid: str, truth: TruthFilter) -> tuple[str, ...]:
+    """The properties walked for a span linked to ``qid``. A definite common noun of an
+    ORG, LOC or MISC span ("*the* song became the anthem") names one instance of the
+    class it links to, so what the class is an instance of (P31: "genre") is not true of
+    it, only its superclasses. A bare or plural noun names the kind ("died of poisoning",
+    "wrote novels"), and a DEM span the occupation itself ("coach" is a profession): for
+    them the class's own P31 stays."""
+    text = span.text
+    if span.entity_type is EntityType.DEM or not text[:1].islower() or text.endswith("s") or not truth.is_class(qid):
+        return TAXONOMY_PROPS
+    if not re.search(rf"\b(?:the|this|that)\s+{re.escape(text)}\b", span.context or "", re.IGNORECASE):
+        return TAXONOMY_PROPS
+    return tuple(p for p in TAXONOMY_PROPS if p != "P31")
 
 
 class GraphSource(CandidateSource):
@@ -51,6 +69,8 @@ class GraphSource(CandidateSource):
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
         notes: list[str] = []
         links = self.linker.link(span)
+        if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
+            links = prefer_in_document(links, state.countries, self.linker.taxonomy)
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
@@ -84,10 +104,11 @@ class GraphSource(CandidateSource):
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
         for link in fitting[: self.max_tries]:
-            candidates = self.ladder_for(link.qid, key, span.entity_type)
+            props = _instance_props(span, link.qid, truth)
+            candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
             if not candidates and self.remote is not None:
                 notes.append(self.remote.fetch_chains(link.qid))
-                candidates = self.ladder_for(link.qid, key, span.entity_type)
+                candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
             if candidates:
                 candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
                 chosen = (link,) + tuple(l for l in links if l is not link)

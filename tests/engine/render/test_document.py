@@ -223,7 +223,7 @@ LATER = [
     ("She was Ambassador to Italy.", [("Italy", "LOC")], {"Italy": "Mediterranean country"},
      "She was Ambassador to a Mediterranean country."),
     ("It was a remake of the 1957 Roger Corman film.", [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT")],
-     {"1957": "DATE"}, "It was a remake of the PERSON 1 film."),
+     {"1957": "DATE"}, "It was a remake of the film by PERSON 1."),
     ("He moved to the club in the 1919–20 season.", [("1919–20", "DATETIME")],
      {"1919–20": "between the 1910s and the 1920s"}, "He moved to the club in the 1910s–1920s season."),
 ]

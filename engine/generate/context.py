@@ -1,0 +1,65 @@
+"""Document context for linking homonyms: "Georgia" in a biography of an American
+president is the U.S. state, not the country.
+
+A document's *countries* are the countries of its places and nationalities that link
+without doubt: one item is named by the span ("Omaha" → Omaha, whose country is the
+United States; "American" → the United States; "United States" → itself). A name that
+several items share ("Georgia": the country and the U.S. state) says nothing about the
+document and does not vote.
+
+When a span's first link is such a homonym, its country is known and is not one of
+the document's, while another homonym (the same name, linked the same way) lies in one of
+them, that homonym is linked instead. Nothing changes for a document without countries,
+for a name with one item, or when the first link already fits the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.generate.linking import Linker
+from engine.types import EntityType, Link, LinkMethod, Span
+
+#: Classes whose instances are their own country (country, sovereign state).
+COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078"})
+#: Links that name the item (a contained part or a near spelling names nothing for sure).
+NAMING = frozenset({LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM})
+#: Types whose spans tell the document's countries.
+PLACE_TYPES = frozenset({EntityType.LOC, EntityType.DEM})
+
+
+def item_countries(taxonomy, qid: str) -> frozenset[str]:
+    """The country of an item: itself for a country, else its ``P17`` values."""
+    if set(taxonomy.parents(qid, "P31")) & COUNTRY_CLASSES:
+        return frozenset({qid})
+    return frozenset(taxonomy.values(qid, "P17"))
+
+
+def document_countries(linker: Linker, spans: Iterable[Span]) -> frozenset[str]:
+    """Countries of the spans (LOC, DEM) that link to exactly one item by one of its names."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    for span in spans:
+        if span.entity_type not in PLACE_TYPES or span.text in seen:
+            continue
+        seen.add(span.text)
+        links = [link for link in linker.link(Span(span.text, span.entity_type)) if link.method in NAMING]
+        if len({link.qid for link in links}) == 1:
+            out |= item_countries(linker.taxonomy, links[0].qid)
+    return frozenset(out)
+
+
+def prefer_in_document(links: Sequence[Link], countries: frozenset[str], taxonomy) -> list[Link]:
+    """``links`` with a homonym of the first link that lies in one of ``countries`` moved
+    first, when the first link does not (see the module docstring)."""
+    links = list(links)
+    if not countries or len(links) < 2 or links[0].method not in NAMING:
+        return links
+    first = links[0]
+    own = item_countries(taxonomy, first.qid)
+    if not own or own & countries:  # no country known for it ("Kathmandu" the city): nothing says it is wrong
+        return links
+    for i, link in enumerate(links[1:], start=1):
+        if link.method is first.method and link.matched == first.matched and item_countries(taxonomy, link.qid) & countries:
+            return [link] + links[:i] + links[i + 1:]
+    return links

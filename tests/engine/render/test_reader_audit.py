@@ -1,0 +1,170 @@
+"""Constructions a reader found awkward in the CV output of the 75 shared documents
+(issue 10, reader's audit of session 3), each pinned to its exact output sentence, and
+the readability flag that names it (so that the detector counts what a reader sees).
+
+The texts are the shared documents' own sentences (shortened); the rungs are fixed.
+"""
+
+import pytest
+
+from engine.evaluation.flags import Region, flag_text
+from engine.types import MASK
+from tests.engine.render.test_document import engine, run  # noqa: F401  (fixture)
+
+CASES = [
+    # "*** (***)": a name and its abbreviation, both masked, shown once (bracket included)
+    ("In 1930, he was shot in the head by two members of the Sturmabteilung (SA).",
+     [("1930", "DATETIME"), ("Sturmabteilung", "ORG"), ("SA", "ORG")],
+     {"1930": "date in the 1930s", "Sturmabteilung": MASK, "SA": MASK},
+     "In the 1930s, he was shot in the head by two members of the ***."),
+    ("He is the Chief Executive of the Shri Ram College (SRCC) Alumni Association.",
+     [("Shri Ram College", "ORG"), ("SRCC", "ORG"), ("Alumni Association", "ORG")],
+     {"Shri Ram College": MASK, "SRCC": MASK, "Alumni Association": MASK},
+     "He is the Chief Executive of the ***."),
+    # "X (abbreviation)" with one class label: "a university (university)"
+    ("He studied at Rice University (RU) in Texas.", [("Rice University", "ORG"), ("RU", "ORG")],
+     {"Rice University": "university", "RU": "university"},
+     "He studied at a university in Texas."),
+    # a list of one repeated period
+    ("He played in 2011, 2012 and 2013.", [("2011", "DATETIME"), ("2012", "DATETIME"), ("2013", "DATETIME")],
+     {"2011": "date in the 2010s", "2012": "date in the 2010s", "2013": "date in the 2010s"},
+     "He played in the 2010s."),
+    # "between the 1940s and the 1940s seasons"
+    ("She played between the 1943 and 1944 seasons.", [("1943", "DATETIME"), ("1944", "DATETIME")],
+     {"1943": "date in the 1940s", "1944": "date in the 1940s"},
+     "She played in seasons in the 1940s."),
+    # a decade before a name
+    ("He won the silver medal at the 2011 World Taekwondo Championships held in Gyeongju.",
+     [("2011", "DATETIME"), ("Gyeongju", "LOC")], {"2011": "date in the 2010s", "Gyeongju": MASK},
+     "He won the silver medal at the World Taekwondo Championships in the 2010s held in ***."),
+    ("At the 2013 Mediterranean Games held in Mersin, he won the bronze medal.",
+     [("2013", "DATETIME"), ("Mersin", "LOC")], {"2013": "date in the 2010s", "Mersin": MASK},
+     "At the Mediterranean Games in the 2010s held in ***, he won the bronze medal."),
+    # a decade before a name that modifies a noun: one noun phrase
+    ("He coached the final four games of the 2015 NFL season.", [("2015", "DATETIME")], {"2015": "date in the 2010s"},
+     "He coached the final four games of an NFL season in the 2010s."),
+    ("With partner Frank Sweiding, she is the 1976 U.S. national champion.",
+     [("Frank Sweiding", "PERSON", "DIRECT"), ("1976", "DATETIME")], {"1976": "date in the 1970s"},
+     "With partner PERSON 1, she is a U.S. national champion in the 1970s."),
+    # a place and a count side by side are two phrases, not one ("the collapse of X months")
+    ("With the collapse of South Vietnam nine months into his presidency, it ended.",
+     [("South Vietnam", "LOC"), ("nine months", "DATETIME"), ("presidency", "DEM")],
+     {"South Vietnam": MASK, "nine months": ("X months", "datetime"), "presidency": MASK},
+     "With the collapse of ***, X months into his ***, it ended."),
+    # a masked date in a list of periods
+    ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
+     {"1990s": MASK, "early 2000s": "date in the 2000s"},
+     "He was at odds with the party in the ***."),
+    # a date and a masked duration after a comma are no list
+    ("On 15 March 2013, one year after his first album, he released an EP.",
+     [("15 March 2013", "DATETIME"), ("one year", "DATETIME")], {"15 March 2013": "date in the 2010s", "one year": MASK},
+     "In the 2010s, *** after his first album, he released an EP."),
+    # a multiplicative count
+    ("He held the Commonwealth title twice, and challenged for another.", [("Commonwealth", "ORG"), ("twice", "QUANTITY")],
+     {"Commonwealth": MASK, "twice": ("X", "quantity")},
+     "He held the title X times, and challenged for another."),
+    # a person placeholder as a modifier
+    ("It was a remake of the 1957 Roger Corman science fiction film Not of This Earth.",
+     [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT"), ("Not of This Earth", "MISC")],
+     {"1957": "date in the 1950s", "Not of This Earth": MASK},
+     "It was a remake of the science fiction film *** by PERSON 1."),
+    ("Born into an aristocratic landlord Mudaliar family in Uthamapalayam.",
+     [("Mudaliar", "PERSON"), ("Uthamapalayam", "LOC")], {"Uthamapalayam": MASK},
+     "Born into an aristocratic landlord family in ***."),
+    ("It was the 1957 Roger Corman science fiction film.", [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT")],
+     {"1957": "date in the 1950s"}, "It was the science fiction film by PERSON 1."),
+    # a place and the place around it, one masked and one a class (session 4's audit)
+    ("Currently living in Austria, Vienna.", [("Austria", "LOC"), ("Vienna", "LOC")],
+     {"Austria": "country", "Vienna": MASK}, "Currently living in a country."),
+    ("At the 2013 Mediterranean Games held in Mersin, Turkey, he won the bronze medal.",
+     [("2013", "DATETIME"), ("Mersin", "LOC"), ("Turkey", "LOC")],
+     {"2013": "date in the 2010s", "Mersin": MASK, "Turkey": "country"},
+     "At the Mediterranean Games in the 2010s held in a country, he won the bronze medal."),
+    ("He did his schooling from Trinity College, Kandy, Sri Lanka.", [("Kandy", "LOC"), ("Sri Lanka", "LOC")],
+     {"Kandy": MASK, "Sri Lanka": "country"}, "He did his schooling from Trinity College, ***."),
+    # a machine-readable date in brackets before the same date in words (Wikipedia microformats)
+    ("Mark Ashton ((1960-05-19)19 May 1960 – (1987-02-11)11 February 1987) was an activist.",
+     [("Mark Ashton", "PERSON", "DIRECT"), ("1960-05-19", "DATETIME"), ("19 May 1960", "DATETIME"),
+      ("1987-02-11", "DATETIME"), ("11 February 1987", "DATETIME")],
+     {"1960-05-19": "date in the 1960s", "19 May 1960": "date in the 1960s",
+      "1987-02-11": "date in the 1980s", "11 February 1987": "date in the 1980s"},
+     "PERSON 1 (the 1960s – the 1980s) was an activist."),
+    # a class in a list of masks
+    ("He owns hotels in major touristic cities like Kathmandu, Pokhara, Chitwan and Lumbini.",
+     [("Kathmandu", "LOC"), ("Pokhara", "LOC"), ("Chitwan", "LOC"), ("Lumbini", "LOC")],
+     {"Kathmandu": "municipality", "Pokhara": MASK, "Chitwan": MASK, "Lumbini": MASK},
+     "He owns hotels in major touristic cities like ***, ***, *** and ***."),
+    # a year kept as written, then the period holding it
+    ("He was the head coach, a position he held from 2012 to 2015.",
+     [("2012", "DATETIME", "NO_MASK"), ("2015", "DATETIME")], {"2015": "date in the 2010s"},
+     "He was the head coach, a position he held from 2012 to later in the 2010s."),
+]
+
+
+@pytest.mark.parametrize("text,spec,rungs,expected", CASES, ids=[c[0][:40] for c in CASES])
+def test_given_audited_construction_then_exact_sentence(engine, monkeypatch, text, spec, rungs, expected):  # noqa: F811
+    r = run(engine, monkeypatch, text, spec, rungs)
+    assert r.text == expected
+    for rep in r.replacements:
+        assert r.text[rep.new_start:rep.new_end] == rep.replacement
+        given = rungs.get(rep.original)
+        given = given[0] if isinstance(given, tuple) else given
+        assert rep.rung in (given, rep.original) or rep.rung.startswith("PERSON")  # the raw rung beside the phrase
+    regions = [Region(rep.new_start, rep.new_end) for rep in r.replacements if not rep.kept]
+    assert flag_text(r.text, regions) == []
+
+
+def test_given_bracketed_abbreviation_then_both_regions_cover_the_bracket(engine, monkeypatch):  # noqa: F811
+    text = "He joined the Indian National Congress (INC) in 1969."
+    r = run(engine, monkeypatch, text, [("Indian National Congress", "ORG"), ("INC", "ORG")],
+            {"Indian National Congress": MASK, "INC": MASK})
+    assert r.text == "He joined the *** in 1969."
+    a, b = r.replacements
+    assert (a.new_start, a.new_end) == (b.new_start, b.new_end) == (14, 17)
+    assert r.text[a.new_end:] == " in 1969." and "shown once" in b.note
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("the *** (***) ***", [(4, 7), (9, 12), (14, 17)], "*** (***)"),
+    ("He played in the 2010s, the 2010s and the 2010s.", [(13, 22), (24, 33), (38, 47)], "repeated period"),
+    ("He won silver at the 2010s World Taekwondo Championships.", [(21, 26)], "decade before a name"),
+    ("It was the PERSON 2 science fiction film.", [(11, 19)], "PERSON modifier"),
+    ("Born into a landlord PERSON 2 family.", [(21, 29)], "PERSON modifier"),
+    ("a position he held from 2012 to the 2010s.", [(32, 41)], "year in its period"),
+])
+def test_given_the_construction_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("Although referee PERSON 3 took no action.", [(17, 25)]),
+    ("In the 2010s, PERSON 1 moved.", [(3, 12), (14, 22)]),
+    ("from 1948 to the 1960s.", [(13, 22)]),
+    ("He kept his profession until 1990.", [(12, 22)]),
+])
+def test_given_a_reading_sentence_then_no_new_flag(text, regions):
+    assert flag_text(text, [Region(a, b) for a, b in regions]) == []
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("Youngest son PERSON 2 attends a school.", [(13, 21)]),
+    ("Her husband, owner PERSON 5 maintain residences.", [(19, 27)]),
+    ("His brother PERSON 4 previously represented it.", [(12, 20)]),
+])
+def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions):
+    assert "PERSON modifier" not in {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("members of the party in the *** and the 2000s.", [(28, 31), (36, 45)], "*** beside a period"),
+    ("Currently living in a country, ***.", [(22, 29), (31, 34)], "class, ***"),
+    ("It was held in ***, a country, in 2013.", [(15, 18), (22, 29)], "***, class"),
+    ("hotels in cities like a municipality, ***, *** and ***.", [(24, 36), (38, 41), (43, 46), (51, 54)],
+     "class in a list of masks"),
+    ("Since the 2000s, he has been a profession of the *** at ***.", [(31, 41)], "profession as a person"),
+    ("She is an American actress, former profession, singer, and model.", [(35, 45)], "profession as a person"),
+])
+def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
