@@ -45,7 +45,12 @@ def max_edits(n: int, threshold: float) -> int:
 def segments(length: int, threshold: float = APPROX_THRESHOLD) -> tuple[tuple[int, int], ...]:
     """The even partition of a name of ``length`` characters: ``(start, size)`` of its
     ``max_edits(length) + 1`` segments (the last ``length mod k`` one character longer)."""
-    k = min(max_edits(length, threshold) + 1, max(length, 1))
+    return even_partition(length, min(max_edits(length, threshold) + 1, max(length, 1)))
+
+
+def even_partition(length: int, k: int) -> tuple[tuple[int, int], ...]:
+    """``(start, size)`` of ``k`` consecutive parts of ``length`` characters, the last
+    ``length mod k`` one character longer."""
     base, extra = divmod(length, k)
     out, start = [], 0
     for i in range(k):
@@ -53,6 +58,24 @@ def segments(length: int, threshold: float = APPROX_THRESHOLD) -> tuple[tuple[in
         out.append((start, size))
         start += size
     return tuple(out)
+
+
+def _load_raw(db: sqlite3.Connection, table: str, rows: Iterable[tuple[int, int]], batch: int) -> int:
+    """Rows ``(hash, id)`` written in batches into a fresh temporary table ``table``; their count."""
+    db.execute(f"DROP TABLE IF EXISTS temp.{table}")
+    db.execute(f"CREATE TEMP TABLE {table} (h INTEGER NOT NULL, id INTEGER NOT NULL)")
+    total = 0
+    chunk: list[tuple[int, int]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) >= batch:
+            db.executemany(f"INSERT INTO temp.{table} VALUES (?, ?)", chunk)
+            total += len(chunk)
+            chunk.clear()
+    if chunk:
+        db.executemany(f"INSERT INTO temp.{table} VALUES (?, ?)", chunk)
+        total += len(chunk)
+    return total
 
 
 def seg_hash(length: int, i: int, text: str) -> int:
@@ -87,19 +110,7 @@ SCHEMA = "CREATE TABLE IF NOT EXISTS segs (h INTEGER NOT NULL, id INTEGER NOT NU
 
 def build_segments(db: sqlite3.Connection, names: Iterable[tuple[int, str]], *, batch: int = 200_000) -> int:
     """Write ``segs`` for ``(id, name)`` pairs (SQLite sorts on disk: memory stays bounded); rows written."""
-    db.execute("DROP TABLE IF EXISTS temp.segs_raw")
-    db.execute("CREATE TEMP TABLE segs_raw (h INTEGER NOT NULL, id INTEGER NOT NULL)")
-    rows: list[tuple[int, int]] = []
-    total = 0
-    for key_id, name in names:
-        rows.extend(name_rows(key_id, name))
-        if len(rows) >= batch:
-            db.executemany("INSERT INTO temp.segs_raw VALUES (?, ?)", rows)
-            total += len(rows)
-            rows.clear()
-    if rows:
-        db.executemany("INSERT INTO temp.segs_raw VALUES (?, ?)", rows)
-        total += len(rows)
+    total = _load_raw(db, "segs_raw", (r for key_id, name in names for r in name_rows(key_id, name)), batch)
     db.execute("DROP TABLE IF EXISTS segs")
     db.execute(SCHEMA)
     db.execute("INSERT OR IGNORE INTO segs SELECT h, id FROM temp.segs_raw ORDER BY h, id")
@@ -160,14 +171,7 @@ def pieces(length: int, threshold: float = APPROX_THRESHOLD, min_piece: int = MI
     ``2·D + 2`` pieces (``D`` = :func:`name_edits`) as far as each keeps ``min_piece``
     characters, never fewer than ``D + 1`` (so ``D`` edits leave one piece whole)."""
     d = name_edits(length, threshold)
-    m = min(max(d + 1, min(2 * d + 2, length // max(min_piece, 1))), max(length, 1))
-    base, extra = divmod(length, m)
-    out, start = [], 0
-    for i in range(m):
-        size = base + (1 if i >= m - extra else 0)
-        out.append((start, size))
-        start += size
-    return tuple(out)
+    return even_partition(length, min(max(d + 1, min(2 * d + 2, length // max(min_piece, 1))), max(length, 1)))
 
 
 def piece_rows(key_id: int, name: str, threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> Iterator[tuple[int, int]]:
@@ -182,19 +186,8 @@ def build_pieces(db: sqlite3.Connection, names: Iterable[tuple[int, str]], *, ba
                  threshold: float = APPROX_THRESHOLD, min_piece: int = MIN_PIECE) -> int:
     """Write ``pieces``, ``piece_counts`` and ``piece_meta`` for ``(id, name)`` pairs (SQLite sorts
     on disk: memory stays bounded); rows written."""
-    db.execute("DROP TABLE IF EXISTS temp.pieces_raw")
-    db.execute("CREATE TEMP TABLE pieces_raw (h INTEGER NOT NULL, id INTEGER NOT NULL)")
-    rows: list[tuple[int, int]] = []
-    total = 0
-    for key_id, name in names:
-        rows.extend(piece_rows(key_id, name, threshold, min_piece))
-        if len(rows) >= batch:
-            db.executemany("INSERT INTO temp.pieces_raw VALUES (?, ?)", rows)
-            total += len(rows)
-            rows.clear()
-    if rows:
-        db.executemany("INSERT INTO temp.pieces_raw VALUES (?, ?)", rows)
-        total += len(rows)
+    rows = (r for key_id, name in names for r in piece_rows(key_id, name, threshold, min_piece))
+    total = _load_raw(db, "pieces_raw", rows, batch)
     write_pieces(db, "temp.pieces_raw", threshold=threshold, min_piece=min_piece)
     db.execute("DROP TABLE temp.pieces_raw")
     return total
