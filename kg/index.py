@@ -43,7 +43,7 @@ import pyoxigraph as ox
 
 from kg.approx_index import build_pieces
 from kg.errors import KGError
-from kg.marks import write_marks
+from kg.marks import subject_chunks, write_marks
 from kg.store import KGStore
 from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
 
@@ -282,8 +282,10 @@ def build_index(
         del p31_s, p31_o
         say(f"class graph: {nodes.size} nodes")
         # marks: the ranking's classes within six hops above every class node and item
-        report.marked_items = write_marks(graph, nodes, list(kept_csr.values()),
-                                          zip(_read_chunks(edges_dir / "P31.s"), _read_chunks(edges_dir / "P31.o")))
+        # the items' P31 as saved above (sorted, each statement once), read back memory-mapped
+        items = (np.load(graph / "item_P31_s.npy", mmap_mode="r"), np.load(graph / "item_P31_o.npy", mmap_mode="r"))
+        report.marked_items = write_marks(graph, nodes, list(kept_csr.values()), subject_chunks(*items))
+        del items
         del kept_csr
         say(f"marks: {report.marked_items} items")
 

@@ -113,6 +113,18 @@ def item_marks(nodes: np.ndarray, bit: np.ndarray, reach_below: np.ndarray,
     return q[starts], np.bitwise_or.reduceat(m, starts), counts
 
 
+def subject_chunks(subjects: np.ndarray, objects: np.ndarray, size: int = 1 << 22) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """``(subjects, objects)`` edges sorted by subject, in chunks of about ``size`` that never
+    split one subject's edges (so :func:`item_marks` counts every item exactly)."""
+    start = 0
+    while start < subjects.size:
+        end = min(start + size, subjects.size)
+        if end < subjects.size:  # move the cut to the next subject boundary
+            end = int(np.searchsorted(subjects, subjects[end - 1], side="right"))
+        yield np.asarray(subjects[start:end]), np.asarray(objects[start:end])
+        start = end
+
+
 def write_marks(graph: Path, nodes: np.ndarray, csr: list[tuple[np.ndarray, np.ndarray]],
                 p31_chunks: Iterator[tuple[np.ndarray, np.ndarray]]) -> int:
     """Write the mark files into ``graph``; items marked."""

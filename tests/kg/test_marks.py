@@ -20,7 +20,7 @@ from engine.generate.linking import RANK_CLASSES, LabelIndex, Linker
 from engine.types import EntityType, Span
 from kg import KGStore, build_from_dump
 from kg.indexed import IndexedTaxonomy
-from kg.marks import MARK_CLASSES, UNKNOWN_COUNT, item_marks, node_marks
+from kg.marks import MARK_CLASSES, UNKNOWN_COUNT, item_marks, node_marks, subject_chunks
 
 WD, WDT = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -112,3 +112,15 @@ def test_given_seed_store_then_marks_equal_the_walk_for_every_named_item(seed_st
         assert fast == _walked(view, q), q
         marked += bool(fast[0])
     assert linker._marks is True and len(qids) > 50_000 and marked > 5_000
+
+
+def test_subject_chunks_never_split_a_subject_and_cover_every_edge():
+    rng = np.random.default_rng(3)
+    s = np.sort(rng.integers(1, 40, size=500))
+    o = rng.integers(100, 200, size=500)
+    chunks = list(subject_chunks(s, o, size=16))
+    assert len(chunks) > 1
+    assert np.array_equal(np.concatenate([c[0] for c in chunks]), s)
+    assert np.array_equal(np.concatenate([c[1] for c in chunks]), o)
+    for (a, _), (b, _) in pairwise(chunks):
+        assert a[-1] != b[0]
