@@ -161,37 +161,30 @@ class Embedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``texts`` (shape ``(len(texts), 384)``), from cache where possible."""
-        with self._lock:
-            missing = [t for t in dict.fromkeys(texts) if t not in self._memory]
-            if missing:
-                self._cached("emb", {self._key(t): t for t in missing}, self._memory)
-                missing = [t for t in missing if t not in self._memory]
-            if missing:
-                vecs = self._run_model(missing)
-                self.encoded += len(missing)
-                self._memory.update(zip(missing, vecs))
-                self._store("emb", [(self._key(t), v) for t, v in zip(missing, vecs)])
-            if not texts:
-                return np.zeros((0, DIM), dtype=np.float32)
-            return np.stack([self._memory[t] for t in texts])
+        return self._encode_into("emb", self._memory, texts)
 
     def encode_labels(self, labels: Sequence[str]) -> np.ndarray:
         """Vectors of candidate labels, from the label table where possible (the same
         vectors as :meth:`encode`; the table is kept across documents and, with a disk
         cache, across runs)."""
+        return self._encode_into("label", self.labels, labels)
+
+    def _encode_into(self, table: str, memo: dict[str, np.ndarray], texts: Sequence[str]) -> np.ndarray:
+        """Vectors of ``texts`` from ``memo``, else the disk cache's ``table``, else the model
+        (then kept in both)."""
         with self._lock:
-            missing = [t for t in dict.fromkeys(labels) if t not in self.labels]
+            missing = [t for t in dict.fromkeys(texts) if t not in memo]
             if missing:
-                self._cached("label", {self._key(t): t for t in missing}, self.labels)
-                missing = [t for t in missing if t not in self.labels]
+                self._cached(table, {self._key(t): t for t in missing}, memo)
+                missing = [t for t in missing if t not in memo]
             if missing:
                 vecs = self._run_model(missing)
                 self.encoded += len(missing)
-                self.labels.update(zip(missing, vecs))
-                self._store("label", [(self._key(t), v) for t, v in zip(missing, vecs)])
-            if not labels:
+                memo.update(zip(missing, vecs))
+                self._store(table, [(self._key(t), v) for t, v in zip(missing, vecs)])
+            if not texts:
                 return np.zeros((0, DIM), dtype=np.float32)
-            return np.stack([self.labels[t] for t in labels])
+            return np.stack([memo[t] for t in texts])
 
     def encode_windows(self, windows: Sequence[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
         """(window vectors, span vectors) of ``(window text, span start, span end)`` triples
