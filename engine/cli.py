@@ -171,13 +171,16 @@ def evaluate_truth_cmd(
     show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
     chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="The judged spans' documents (their places give homonyms their country); skipped if absent."),
+    batch: Optional[str] = typer.Option(None, "--batch", help="Only the spans judged in this batch (e.g. s4-batch1, judged out of sample)."),
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
     from engine.errors import SanitizerError
-    from engine.evaluation.truth import document_contexts, evaluate_truth, load_truth_set
+    from engine.evaluation.truth import batch_spans, document_contexts, evaluate_truth, load_truth_set
 
     try:
         judgments = load_truth_set(truth)
+        if batch:
+            judgments = batch_spans(judgments, batch)
     except SanitizerError as exc:
         fail(exc)
         return

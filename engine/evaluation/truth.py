@@ -43,6 +43,8 @@ class Judgment:
     replacement: str
     true: bool
     reason: str = ""
+    #: the judging batch ("s4-batch1": judged out of sample before the rules written for it)
+    batch: str = ""
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -69,7 +71,7 @@ def load_truth_set(path: str | Path | None = None) -> list[Judgment]:
             raw = json.loads(line)
             EntityType.parse(raw["entity_type"])
             out.append(Judgment(str(raw["doc_id"]), raw["span"], raw["entity_type"], raw.get("context", ""),
-                                raw["replacement"], bool(raw["true"]), raw.get("reason", "")))
+                                raw["replacement"], bool(raw["true"]), raw.get("reason", ""), raw.get("batch", "")))
         except (json.JSONDecodeError, KeyError, TypeError, InputError) as exc:
             raise InputError(f"{p}:{n}: bad truth-set record ({exc})", position=f"{p}:{n}") from exc
     return out
@@ -108,6 +110,17 @@ def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]
             spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in rec.mentions)
             out[rec.doc_id] = DocumentState(countries=document_countries(engine.linker, spans))
     return out
+
+
+def batch_spans(judgments: list[Judgment], batch: str) -> list[Judgment]:
+    """The judgments of the spans judged in ``batch`` (every judgment of such a span, so
+    that a rung judged later, in another batch, still counts); raises
+    :class:`InputError` when no judgment carries that batch."""
+    keys = {(j.doc_id, j.span, j.entity_type) for j in judgments if j.batch == batch}
+    if not keys:
+        names = sorted({j.batch for j in judgments if j.batch})
+        raise InputError(f"no truth-set judgment in batch {batch!r} (batches: {', '.join(names) or 'none'})")
+    return [j for j in judgments if (j.doc_id, j.span, j.entity_type) in keys]
 
 
 def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = False,
