@@ -11,10 +11,16 @@ When a span's first link is such a homonym, its country is known and is not one 
 the document's, while another homonym (the same name, linked the same way) lies in one of
 them, that homonym is linked instead. Nothing changes for a document without countries,
 for a name with one item, or when the first link already fits the document.
+
+A place name followed in its sentence by a comma and a region ("Manchester, Connecticut")
+lies in that region's country: a link known to lie elsewhere (Manchester, England) is
+replaced by a homonym in that country, or dropped when there is none
+(:func:`in_named_region`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from engine.generate.linking import Linker
@@ -63,3 +69,43 @@ def prefer_in_document(links: Sequence[Link], countries: frozenset[str], taxonom
         if link.method is first.method and link.matched == first.matched and item_countries(taxonomy, link.qid) & countries:
             return [link] + links[:i] + links[i + 1:]
     return links
+
+
+#: ", Region" after a place name: capitalised words up to punctuation or a lower-case word.
+_REGION = re.compile(r",\s+((?:[A-Z][\w.'’-]*)(?:\s+[A-Z][\w.'’-]*)*)")
+
+
+def named_region(span: Span) -> str | None:
+    """The region named after the span and a comma in its sentence ("Connecticut" in
+    "born … in Manchester, Connecticut"); None when there is none."""
+    context = span.context or ""
+    at = context.find(span.text)
+    if at < 0:
+        return None
+    m = _REGION.match(context, at + len(span.text))
+    if not m:
+        return None
+    region = m.group(1)
+    last = region.split()[-1]
+    return region[:-1] if last.endswith(".") and last.count(".") == 1 else region  # a sentence's full stop, not "D.C."
+
+
+def in_named_region(linker: Linker, span: Span, links: Sequence[Link]) -> list[Link]:
+    """``links`` of a place span with those known to lie outside the country of the region
+    named after it (:func:`named_region`) replaced by a homonym inside it, or dropped.
+    Unchanged when no region follows, when the region does not link to exactly one item
+    with a known country, or when the first link's country is unknown or fits."""
+    links = list(links)
+    region = named_region(span)
+    if region is None or not links:
+        return links
+    found = {link.qid for link in linker.link(Span(region, EntityType.LOC)) if link.method in NAMING}
+    if len(found) != 1:
+        return links
+    countries = item_countries(linker.taxonomy, next(iter(found)))
+    own = item_countries(linker.taxonomy, links[0].qid)
+    if not countries or not own or own & countries:
+        return links
+    inside = [link for link in links if item_countries(linker.taxonomy, link.qid) & countries]
+    unknown = [link for link in links if not item_countries(linker.taxonomy, link.qid)]
+    return inside + [link for link in unknown if link not in inside]

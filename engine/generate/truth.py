@@ -10,7 +10,9 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    MISC name whose head noun is a person word names a title or an award category
    ("Best Supporting Actress"), never a person: no person class from its head. The
    head is the last word, or the last word before a preposition ("Order *of* Santiago"
-   → "order", "Genie Award *for* Best Actor" → "award").
+   → "order", "Genie Award *for* Best Actor" → "award"). A name whose head noun is a
+   plural names one thing made of or about several: "Tales from the Crypt" (a series)
+   is no tale, so a plural head is looked up as written, never as its singular.
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
    allows some *kinds* of class (place, organisation, person attribute, …) and forbids
    others for the linked item. An ORG span linked to a city is not generalized at all;
@@ -30,6 +32,31 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
 6. **Specific before general.** A rung whose class is a superclass of a later rung's
    class moves after it; a composed rung ("city in Norway") comes before its class
    ("city").
+
+Three rules read the span's sentence (:meth:`TruthFilter.in_context`; ladders are
+remembered per item, so they apply after):
+
+7. **A status is offered only at a time it held.** The store keeps no start or end time
+   (P580/P582) of a class, so a status a place acquires or loses is offered only when the
+   sentence's own years allow it: a class of the kind ``tg:kindTimeBound`` (a legal
+   status, a population size: "city designated by government ordinance", "city with
+   millions of inhabitants") is not offered when the sentence names a year before
+   :data:`TIME_BOUND_BEFORE` (Hiroshima in 1932 was neither); a regime (``tg:kindRegime``:
+   "communist state", "divided country") only when the sentence names years, none of
+   them before it — a biography's undated sentence is as likely about the past (Vietnam
+   at the end of the war in 1975 was not yet the communist state founded in 1976).
+8. **A plural names the holders, not the role.** A plural span ("the two former
+   *presidents*") gets no class of the kind ``tg:kindRole`` (position, public office,
+   occupation, profession): those are true of the role, not of the people.
+9. **A language name before a noun is not the language.** A DEM span linked to a
+   language and followed by a noun ("a *Bosnian* retired footballer", not "Bosnian:" or
+   "Bosnian pronunciation") is a nationality or origin adjective: the language's ladder
+   is not used. Every use of the span's text in the sentence counts.
+
+``ontology/reader_rules.ttl`` also says which classes nothing is both of
+(``owl:disjointWith``: "a public office is no profession, professional or worker"): the
+walk from an item that is an A stops at B, so a minister is not offered "professional"
+nor "worker" above it, while a politician by trade is.
 
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
@@ -52,7 +79,22 @@ from engine.types import Candidate, EntityType, Link, Span
 
 NATIONALITY = "Q231002"
 FORMER = "kindFormer"
+TIME_BOUND = "kindTimeBound"
+REGIME = "kindRegime"
+ROLE = "kindRole"
+#: Kinds that mark a class for a rule of their own; they say nothing of what a type allows.
+MARKER_KINDS = frozenset({TIME_BOUND, REGIME, ROLE})
 PERSON_ATTRIBUTE = "kindPersonAttribute"
+#: A sentence naming a year before this one is "dated": no time-bound status is offered
+#: for it (rule 7). The store's classes are today's; a generation back is where regimes,
+#: legal statuses and population classes of the truth set's places changed.
+TIME_BOUND_BEFORE = 1990
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+#: A year in a sentence: four digits (1000–2099), or three after a month or "in"/"AD" ("April 258").
+_YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{_MONTHS}|in|ad)\s+(\d{{3}})\b", re.IGNORECASE)
+#: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation").
+_LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
+                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker"})
 #: Words after which a name's head noun has ended ("Order of Santiago" → "order").
 _PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
 _WORD = re.compile(r"[\w'’.-]+")
@@ -86,6 +128,8 @@ class TruthRules:
     not_is_a: frozenset[tuple[str, str]] = frozenset()
     #: classes never taken from a span's head noun alone
     homonym_heads: frozenset[str] = frozenset()
+    #: (A, B): nothing is both an A and a B (``owl:disjointWith`` in ``ontology/reader_rules.ttl``)
+    disjoint: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
@@ -108,13 +152,62 @@ class TruthRules:
             allows.setdefault(etype, set())
         types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ()))) for t, a in allows.items()}
         edges: set[tuple[str, str]] = set()
+        disjoint: set[tuple[str, str]] = set()
         homonyms: set[str] = set()
         for row in kg.select("reader_rules"):
             if row.get("homonym") is not None:
                 homonyms.add(local_id(row["homonym"]))
             elif row.get("child") is not None and row.get("parent") is not None:
-                edges.add((local_id(row["child"]), local_id(row["parent"])))
-        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms))
+                pair = (local_id(row["child"]), local_id(row["parent"]))
+                (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
+        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint))
+
+
+def dated_before(context: str | None, year: int) -> bool:
+    """The sentence names a year before ``year`` ("born in 1932", "March or April 258")."""
+    for m in _YEAR.finditer(context or ""):
+        if int(m.group(1) or m.group(2)) < year:
+            return True
+    return False
+
+
+def dated_since(context: str | None, year: int) -> bool:
+    """The sentence names a year, and none before ``year``."""
+    years = [int(m.group(1) or m.group(2)) for m in _YEAR.finditer(context or "")]
+    return bool(years) and min(years) >= year
+
+
+def is_plural(text: str, label: str | None) -> bool:
+    """The span is the plural of its linked class's label ("presidents" of "president")."""
+    words, lab = span_words(text), fold(label or "").split()
+    if not words or not lab or not words[-1].endswith("s") or words[-1] == lab[-1]:
+        return False
+    last = words[-1]
+    return lab[-1] in (last[:-1], last[:-2], last[:-3] + "y")
+
+
+def words_after(text: str, context: str) -> list[str]:
+    """The word (or punctuation mark) after each occurrence of ``text`` in ``context``
+    (a span carries no offset in its sentence, and later mentions of an entity reuse
+    the first one's replacement: every use counts)."""
+    out = []
+    for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)\s*([\w’'-]+|\S)?", context):
+        out.append(m.group(1) or "")
+    return out
+
+
+def plural_name_head(text: str, words: list[str]) -> bool:
+    """The span is a name (its head word capitalised) whose head noun is a plural: it
+    names one thing — a series, a team, a body — made of or about several of them, not
+    one of them ("Tales from the Crypt" is no tale, "United Nations" no nation)."""
+    if not words:
+        return False
+    raw = [w.strip(".,;:'’\"") for w in _WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
+    if len(raw) != len(words):
+        return False
+    i = head_index(words)
+    head = words[i]
+    return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
 
 
 def span_words(text: str) -> list[str]:
@@ -183,17 +276,21 @@ class TruthFilter:
         return result
 
     def class_kinds(self, qid: str) -> frozenset[str]:
-        """Kinds a class belongs to (through itself or a superclass)."""
+        """Kinds a class belongs to (through itself or a superclass), marker kinds included."""
         kinds: set[str] = set()
         for c in self.superclasses(qid):
             kinds |= self._root_kinds.get(c, set())
         return frozenset(kinds)
 
+    def _type_kinds(self, qid: str) -> frozenset[str]:
+        """:meth:`class_kinds` without the marker kinds (what an entity type may allow or forbid)."""
+        return self.class_kinds(qid) - MARKER_KINDS
+
     def item_kinds(self, qid: str) -> frozenset[str]:
-        """Kinds an item belongs to (through its classes, or itself when it is a class)."""
-        kinds = set(self.class_kinds(qid))
+        """Kinds an item belongs to (through its classes, or itself when it is a class); no marker kinds."""
+        kinds = set(self._type_kinds(qid))
         for c in self.taxonomy.parents(qid, "P31"):
-            kinds |= self.class_kinds(c)
+            kinds |= self._type_kinds(c)
         return frozenset(kinds)
 
     def is_class(self, qid: str) -> bool:
@@ -235,7 +332,7 @@ class TruthFilter:
         rule = self.rules.types.get(entity_type)
         if rule is None:
             return True
-        kinds = self.class_kinds(qid)
+        kinds = self._type_kinds(qid)
         return bool(kinds & rule.allows) if (kinds or strict) else True
 
     def candidate_class(self, cand: Candidate) -> str | None:
@@ -259,14 +356,43 @@ class TruthFilter:
             # a direct class of a fitting item is true of it ("city of the United States"
             # is only an organisation in the class graph, but Los Angeles is one)
             rule = self.rules.types.get(entity_type)
-            kinds = self.class_kinds(qid)
+            kinds = self._type_kinds(qid)
             return rule is None or bool(kinds & rule.allows) or not (kinds & rule.forbids)
         return self.class_fits(qid, entity_type)
 
+    def blocked_for(self, item: str) -> frozenset[str]:
+        """The classes B of the ``owl:disjointWith`` pairs whose A the item (or class) is."""
+        if not self.rules.disjoint:
+            return frozenset()
+        above = self.superclasses_of_item(item)
+        return frozenset(b for a, b in self.rules.disjoint if a in above)
+
+    # --- rules 7–9: the span's sentence ---------------------------------------------------
+    def in_context(self, cand: Candidate, span: Span) -> bool:
+        """The rung stays true of the span as its sentence uses it (rules 7 and 8)."""
+        qid = self.candidate_class(cand)
+        if qid is None:
+            return True
+        kinds = self.class_kinds(qid)
+        if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
+            return False
+        if REGIME in kinds and not dated_since(span.context, TIME_BOUND_BEFORE):
+            return False
+        return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
+
+    def language_as_adjective(self, span: Span, link: Link) -> bool:
+        """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
+        if span.entity_type is not EntityType.DEM or LANGUAGE not in self.superclasses_of_item(link.qid):
+            return False
+        return any(nxt[:1].isalpha() and nxt.lower() not in _LANGUAGE_NOUNS for nxt in words_after(span.text, span.context or ""))
+
     def reached_as_is_a(self, cand: Candidate) -> bool:
         """The rung's class is reached from its item without an edge a reader does not read
-        as "is a" (``tg:notIsA``). Rungs not walked over P31/P279 are not concerned."""
-        if not self.rules.not_is_a or cand.qid is None or not cand.link_qid or cand.rule == "head-noun":
+        as "is a" (``tg:notIsA``), and without passing a class the item cannot be
+        (``owl:disjointWith``: a minister's walk stops at "professional", so "worker"
+        above it goes too, while "official" and "person", reached otherwise, stay).
+        Rungs not walked over P31/P279 are not concerned."""
+        if not (self.rules.not_is_a or self.rules.disjoint) or cand.qid is None or not cand.link_qid or cand.rule == "head-noun":
             return True
         first = (cand.path or "").split("/")[0]
         if first not in ("P31", "P279"):
@@ -274,17 +400,19 @@ class TruthFilter:
         return cand.qid in self.is_a_closure(cand.link_qid, first)
 
     def is_a_closure(self, start: str, first: str) -> frozenset[str]:
-        """Classes reached from ``start`` by one ``first`` hop then P279 hops, skipping ``tg:notIsA`` edges."""
+        """Classes reached from ``start`` by one ``first`` hop then P279 hops, skipping
+        ``tg:notIsA`` edges and the classes ``start`` is disjoint with (:meth:`blocked_for`)."""
         key = f"{first}:{start}"
         hit = self._is_a.get(key)
         if hit is not None:
             return hit
         pruned = self.rules.not_is_a
+        blocked = self.blocked_for(start)
         seen: set[str] = set()
         queue = deque((p, 1) for p in self.taxonomy.parents(start, first) if (start, p) not in pruned)
         while queue:
             node, depth = queue.popleft()
-            if node in seen:
+            if node in seen or node in blocked:
                 continue
             seen.add(node)
             if depth >= self.max_hops:
@@ -303,10 +431,14 @@ class TruthFilter:
     def head_classes(self, span: Span) -> list[tuple[str, str]]:
         """(class, matched words) named by the head noun of ``span``, longest match first."""
         out: list[tuple[str, str]] = []
-        for gram in head_grams(span_words(span.text)):
+        words = span_words(span.text)
+        named_plural = plural_name_head(span.text, words)
+        for gram in head_grams(words):
             if len(gram) < 3:
                 continue
             for form in [gram] + normalised_forms(gram):
+                if named_plural and form.split()[-1] != gram.split()[-1]:
+                    continue  # "Tales from the Crypt" is one series, not a tale
                 found = self.index.lookup(form)
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone

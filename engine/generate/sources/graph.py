@@ -19,7 +19,7 @@ import re
 
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
-from engine.generate.context import prefer_in_document
+from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, TruthFilter
@@ -71,6 +71,9 @@ class GraphSource(CandidateSource):
         links = self.linker.link(span)
         if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
             links = prefer_in_document(links, state.countries, self.linker.taxonomy)
+        if self.truth is not None and span.entity_type is EntityType.LOC and links:
+            # "Manchester, Connecticut": the place after the comma says which Manchester
+            links = in_named_region(self.linker, span, links)
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
@@ -103,6 +106,10 @@ class GraphSource(CandidateSource):
         whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        adjective = [l for l in fitting if truth.language_as_adjective(span, l)]
+        if adjective:  # "a Bosnian retired footballer": not the language
+            fitting = [l for l in fitting if l not in adjective]
+            notes.append(f"{span.text!r} is followed by a noun: an adjective, not the language {adjective[0].qid}")
         for link in fitting[: self.max_tries]:
             props = _instance_props(span, link.qid, truth)
             candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
@@ -111,6 +118,11 @@ class GraphSource(CandidateSource):
                 candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
             if candidates:
                 candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
+                kept = [c for c in candidates if truth.in_context(c, span)]
+                if not kept:  # the sentence rules out every rung of this item: no other homonym either
+                    return SourceResult([], links=(link,), reason="; ".join(
+                        [f"linked to {link.qid} ({link.label}); no rung is true of the span in its sentence"] + notes))
+                candidates = kept
                 chosen = (link,) + tuple(l for l in links if l is not link)
                 reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
                 return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
@@ -123,6 +135,9 @@ class GraphSource(CandidateSource):
                 c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
                 if fold(c.label) != fold(label)
             ][: self.max_ladder - 1]
+            candidates = [c for c in candidates if truth.in_context(c, span)]
+            if not candidates:
+                continue
             link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
             reason = f"head noun {gram!r} names {qid} ({label})"
             return SourceResult(truth.order(candidates), links=(link,), reason="; ".join([reason] + notes))
