@@ -12,7 +12,10 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    head is the last word, or the last word before a preposition ("Order *of* Santiago"
    → "order", "Genie Award *for* Best Actor" → "award"). A name whose head noun is a
    plural names one thing made of or about several: "Tales from the Crypt" (a series)
-   is no tale, so a plural head is looked up as written, never as its singular.
+   is no tale, so a plural head is looked up as written, never as its singular. A
+   name that starts with an ordinal ("17th Academy Awards", "LXI Legislature of the
+   Mexican Congress") names one edition or term, not an instance of its head noun's
+   class: no head-noun class (DEM spans apart: "4th President" is a president).
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
    allows some *kinds* of class (place, organisation, person attribute, …) and forbids
    others for the linked item. An ORG span linked to a city is not generalized at all;
@@ -194,6 +197,15 @@ def words_after(text: str, context: str) -> list[str]:
     for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)\s*([\w’'-]+|\S)?", context):
         out.append(m.group(1) or "")
     return out
+
+
+_ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")
+
+
+def is_ordinal(word: str) -> bool:
+    """A word as written is an ordinal: "17th", or a Roman numeral in capitals of two
+    letters or more ("LXI"; not "Li", a name)."""
+    return bool(_ORDINAL.match(word.strip(".,;:")))
 
 
 def plural_name_head(text: str, words: list[str]) -> bool:
@@ -432,6 +444,9 @@ class TruthFilter:
         """(class, matched words) named by the head noun of ``span``, longest match first."""
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
+        first = span.text.split()[0] if span.text.split() else ""
+        if span.entity_type is not EntityType.DEM and is_ordinal(first):
+            return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
         named_plural = plural_name_head(span.text, words)
         for gram in head_grams(words):
             if len(gram) < 3:

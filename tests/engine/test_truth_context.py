@@ -23,6 +23,7 @@ from engine.generate.context import named_region
 from engine.generate.truth import (
     dated_before,
     dated_since,
+    is_ordinal,
     is_plural,
     plural_name_head,
     span_words,
@@ -60,6 +61,14 @@ EDGES = [
     ("Q9303", "P31", "Q9301"), ("Q9303", "P31", "Q1288568"), ("Q1288568", "P279", "Q34770"), ("Q9301", "P31", "Q34770"),
     # tales and awards
     ("Q49084", "P279", "Q7725634"), ("Q7725634", "P279", "Q17537576"), ("Q618779", "P279", "Q17537576"),
+    # batch s4-batch2: a U.S. state (no superclass in the seed), legislators, presenters, officers, sports
+    ("Q1223", "P31", "Q35657"),                                            # Washington: state of the United States
+    ("Q486839", "P279", "Q4175034"), ("Q4175034", "P279", "Q82955"), ("Q4175034", "P31", "Q28640"),  # MP ⊂ legislator
+    ("Q270389", "P279", "Q2722764"), ("Q270389", "P279", "Q13590141"), ("Q2722764", "P279", "Q13590141"),
+    ("Q13590141", "P279", "Q215627"),
+    ("Q61022630", "P279", "Q1251441"), ("Q61022630", "P279", "Q4164871"),  # officer ⊂ leader, position
+    ("Q1622659", "P279", "Q349"), ("Q349", "P279", "Q747883"), ("Q747883", "P279", "Q6666023"), ("Q6666023", "P279", "Q79782"),
+    ("Q19020", "P279", "Q618779"), ("Q11204", "P279", "Q895526"),          # Academy Awards ⊂ award; legislature ⊂ organ
 ]
 LABELS = {
     "Q83307": "minister", "Q82955": "politician", "Q294414": "public office", "Q599151": "official",
@@ -73,8 +82,12 @@ LABELS = {
     "Q779": "Connecticut", "Q35657": "state of the United States", "Q30": "United States of America", "Q21": "England",
     "Q9303": "Bosnian", "Q9301": "Serbo-Croatian", "Q1288568": "modern language", "Q34770": "language",
     "Q49084": "short story", "Q7725634": "literary work", "Q17537576": "creative work", "Q618779": "award",
+    "Q1223": "Washington", "Q486839": "member of parliament", "Q4175034": "legislator",
+    "Q270389": "news presenter", "Q2722764": "radio personality", "Q13590141": "presenter", "Q61022630": "officer",
+    "Q1622659": "hockey", "Q349": "sport", "Q747883": "physical activity", "Q79782": "motion", "Q19020": "Academy Awards",
+    "Q11204": "legislature", "Q895526": "organ",
 }
-ALIASES = [("Q140686", "chairwoman"), ("Q484876", "CEO"), ("Q49084", "tale")]
+ALIASES = [("Q140686", "chairwoman"), ("Q484876", "CEO"), ("Q49084", "tale"), ("Q1223", "Washington State")]
 
 
 @pytest.fixture(scope="module")
@@ -211,6 +224,33 @@ def test_given_names_then_plural_name_head():
     assert not plural_name_head("Fright Meter Award", span_words("Fright Meter Award"))
     assert not plural_name_head("taekwondo practitioners", span_words("taekwondo practitioners"))
     assert not plural_name_head("Congress", span_words("Congress"))
+
+
+# --- rules from batch s4-batch2 (in-sample once written) ------------------------------------
+def test_given_washington_state_as_org_then_no_state(engine):
+    assert labels(engine, "Washington State", EntityType.ORG, "He played college basketball for Washington State.") == ["***"]
+    assert "state of the United States" in labels(engine, "Washington", EntityType.LOC, "He moved to Washington.")
+
+
+def test_given_member_of_parliament_then_no_professional(engine):
+    got = labels(engine, "Member of Parliament", EntityType.DEM, "He served as the Member of Parliament for Nadowli West.")
+    assert {"legislator", "politician"} <= set(got)
+    assert not {"professional", "worker", "profession"} & set(got)
+
+
+def test_given_news_presenter_officer_and_hockey_then_no_reader_false_class(engine):
+    presenter = labels(engine, "television news presenter", EntityType.DEM, "He is a British newsreader and television news presenter.")
+    assert "presenter" in presenter and "radio personality" not in presenter
+    officer = labels(engine, "wildlife officer", EntityType.DEM, "He served as a wildlife officer.")
+    assert "officer" in officer and "leader" not in officer
+    hockey = labels(engine, "hockey", EntityType.MISC, "Brennan was also a skilled hockey player.")
+    assert "sport" in hockey and "motion" not in hockey
+
+
+def test_given_ordinal_edition_then_no_head_noun_class(engine):
+    assert labels(engine, "17th Academy Awards", EntityType.MISC, "He was nominated at the 17th Academy Awards (1945).") == ["***"]
+    assert labels(engine, "LXI Legislature", EntityType.MISC, "He was Federal Deputy during the LXI Legislature.") == ["***"]
+    assert is_ordinal("17th") and is_ordinal("LXI") and not is_ordinal("Li") and not is_ordinal("2013")
 
 
 # --- evaluate truth --batch ----------------------------------------------------------------
