@@ -15,7 +15,9 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    is no tale, so a plural head is looked up as written, never as its singular. A
    name that starts with an ordinal ("17th Academy Awards", "LXI Legislature of the
    Mexican Congress") names one edition or term, not an instance of its head noun's
-   class: no head-noun class (DEM spans apart: "4th President" is a president).
+   class: no head-noun class (DEM spans apart: "4th President" is a president). A
+   class whose label is capitalised names one thing, not a kind: "East Germany national
+   football team" is not the "Germany national football team".
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
    allows some *kinds* of class (place, organisation, person attribute, …) and forbids
    others for the linked item. An ORG span linked to a city is not generalized at all;
@@ -133,6 +135,8 @@ class TruthRules:
     homonym_heads: frozenset[str] = frozenset()
     #: (A, B): nothing is both an A and a B (``owl:disjointWith`` in ``ontology/reader_rules.ttl``)
     disjoint: frozenset[tuple[str, str]] = frozenset()
+    #: head noun → kinds, for a class that belongs to no kind (``tg:headNoun``)
+    head_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
@@ -142,12 +146,16 @@ class TruthRules:
         kg = KGStore.in_memory()
         kg.load_overlay(list(paths) if paths is not None else rule_files())
         kinds: dict[str, set[str]] = {}
+        heads: dict[str, set[str]] = {}
         allows: dict[EntityType, set[str]] = {}
         forbids: dict[EntityType, set[str]] = {}
         for row in kg.select("type_rules"):
             kind = row["kind"].removeprefix(TG)
             if row.get("root") is not None:
                 kinds.setdefault(kind, set()).add(local_id(row["root"]))
+                continue
+            if row.get("head") is not None:
+                heads.setdefault(str(row["head"]), set()).add(kind)
                 continue
             etype = EntityType.parse(row["entityType"])
             table = allows if row["relation"] == "allows" else forbids
@@ -163,7 +171,8 @@ class TruthRules:
             elif row.get("child") is not None and row.get("parent") is not None:
                 pair = (local_id(row["child"]), local_id(row["parent"]))
                 (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
-        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint))
+        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
+                   {h: frozenset(k) for h, k in heads.items()})
 
 
 def dated_before(context: str | None, year: int) -> bool:
@@ -288,10 +297,16 @@ class TruthFilter:
         return result
 
     def class_kinds(self, qid: str) -> frozenset[str]:
-        """Kinds a class belongs to (through itself or a superclass), marker kinds included."""
+        """Kinds a class belongs to (through itself or a superclass), marker kinds
+        included; a class in no kind gets the kinds of its label's head noun
+        (``tg:headNoun``: "province of Canada", kept without a superclass, is a place)."""
         kinds: set[str] = set()
         for c in self.superclasses(qid):
             kinds |= self._root_kinds.get(c, set())
+        if not kinds and self.rules.head_kinds:
+            words = span_words(self.taxonomy.label(qid) or "")
+            if words:
+                kinds |= self.rules.head_kinds.get(words[head_index(words)], frozenset())
         return frozenset(kinds)
 
     def _type_kinds(self, qid: str) -> frozenset[str]:
@@ -458,8 +473,8 @@ class TruthFilter:
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
                 for qid, _ in found:
-                    if qid in {q for q, _ in out}:
-                        continue
+                    if qid in {q for q, _ in out} or (self.taxonomy.label(qid) or "a")[:1].isupper():
+                        continue  # a capitalised label names one thing: "East Germany national football team" is not Germany's
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True) and not (
                         span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid)
                     ):

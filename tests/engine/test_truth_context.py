@@ -69,6 +69,10 @@ EDGES = [
     ("Q61022630", "P279", "Q1251441"), ("Q61022630", "P279", "Q4164871"),  # officer ⊂ leader, position
     ("Q1622659", "P279", "Q349"), ("Q349", "P279", "Q747883"), ("Q747883", "P279", "Q6666023"), ("Q6666023", "P279", "Q79782"),
     ("Q19020", "P279", "Q618779"), ("Q11204", "P279", "Q895526"),          # Academy Awards ⊂ award; legislature ⊂ organ
+    # batch s4-batch3: NL (a province kept without a superclass), football federations, national teams
+    ("Q2003", "P31", "Q11828004"), ("Q2003", "P31", "Q3750285"), ("Q3750285", "P279", "Q43229"),
+    ("Q1478443", "P279", "Q2485448"), ("Q2485448", "P279", "Q895526"), ("Q2485448", "P279", "Q43229"),
+    ("Q43310", "P31", "Q6979593"), ("Q6979593", "P279", "Q327245"), ("Q327245", "P279", "Q43229"),
 ]
 LABELS = {
     "Q83307": "minister", "Q82955": "politician", "Q294414": "public office", "Q599151": "official",
@@ -86,8 +90,11 @@ LABELS = {
     "Q270389": "news presenter", "Q2722764": "radio personality", "Q13590141": "presenter", "Q61022630": "officer",
     "Q1622659": "hockey", "Q349": "sport", "Q747883": "physical activity", "Q79782": "motion", "Q19020": "Academy Awards",
     "Q11204": "legislature", "Q895526": "organ",
+    "Q2003": "Newfoundland and Labrador", "Q11828004": "province of Canada", "Q3750285": "administrative territorial entity of Canada",
+    "Q43229": "organization", "Q1478443": "football federation", "Q2485448": "sports governing body",
+    "Q43310": "Germany national football team", "Q6979593": "national association football team", "Q327245": "team",
 }
-ALIASES = [("Q140686", "chairwoman"), ("Q484876", "CEO"), ("Q49084", "tale"), ("Q1223", "Washington State")]
+ALIASES = [("Q140686", "chairwoman"), ("Q484876", "CEO"), ("Q49084", "tale"), ("Q1223", "Washington State"), ("Q2003", "NL")]
 
 
 @pytest.fixture(scope="module")
@@ -251,6 +258,24 @@ def test_given_ordinal_edition_then_no_head_noun_class(engine):
     assert labels(engine, "17th Academy Awards", EntityType.MISC, "He was nominated at the 17th Academy Awards (1945).") == ["***"]
     assert labels(engine, "LXI Legislature", EntityType.MISC, "He was Federal Deputy during the LXI Legislature.") == ["***"]
     assert is_ordinal("17th") and is_ordinal("LXI") and not is_ordinal("Li") and not is_ordinal("2013")
+
+
+# --- rules from batch s4-batch3 (in-sample once written) ------------------------------------
+def test_given_nl_as_org_then_no_canadian_province(engine):
+    ctx = "He did not play in the major leagues again until 1880, when he joined the Worcester Ruby Legs of the NL for one season."
+    assert labels(engine, "NL", EntityType.ORG, ctx) == ["***"]
+    assert "province of Canada" in labels(engine, "NL", EntityType.LOC, "She moved to NL.")
+
+
+def test_given_football_federation_then_no_organ(engine):
+    got = labels(engine, "Croatian Football Federation", EntityType.ORG, "Mikša was the president of the Croatian Football Federation.")
+    assert "football federation" in got and "organ" not in got
+
+
+def test_given_head_gram_naming_another_team_then_not_offered(engine):
+    got = labels(engine, "East Germany national football team", EntityType.ORG, "Raugust made three appearances for the East Germany national football team.")
+    assert "Germany national football team" not in got
+    assert "team" in got
 
 
 # --- evaluate truth --batch ----------------------------------------------------------------
