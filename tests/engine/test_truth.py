@@ -142,10 +142,11 @@ def test_given_duration_or_ordinal_then_never_date(engine, span):
 
 @pytest.mark.slow
 def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
-    """Issue 10 asks for ≤ 2 %; offered rungs measure 1.41 % with the reader rules and the
+    """Issue 10 asks for ≤ 2 %; offered rungs measure 1.83 % with the reader rules and the
     documents' countries (in-sample: the rules were reviewed on this truth set; 10 of 105
-    rungs of the spans judged in session 3 were false before their rules, 30 of 179 of
-    batch s4-batch1 in session 4 — see ``taxogen evaluate truth --batch``)."""
+    rungs of the spans judged in session 3 were false before their rules; in session 4,
+    30 of 179 of batch s4-batch1, 10 of 110 of s4-batch2 and 9 of 88 of s4-batch3 — see
+    ``taxogen evaluate truth --batch``)."""
     from engine.evaluation.truth import (
         document_contexts,
         evaluate_truth,
@@ -163,5 +164,5 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
     assert report.per_type["DATETIME"]["false"] == 0
 
 
-#: Measured false rate of offered rungs on the truth set (seed store) is 0.0141; target 0.02.
+#: Measured false rate of offered rungs on the truth set (seed store) is 0.0183; target 0.02.
 TRUTH_FALSE_RATE_BOUND = 0.02
