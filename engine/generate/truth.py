@@ -97,9 +97,12 @@ TIME_BOUND_BEFORE = 1990
 _MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: A year in a sentence: four digits (1000–2099), or three after a month or "in"/"AD" ("April 258").
 _YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{_MONTHS}|in|ad)\s+(\d{{3}})\b", re.IGNORECASE)
-#: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation").
+#: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation",
+#: works in it: "Malayalam films", "Urdu poetry").
 _LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
-                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker"})
+                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker",
+                             "film", "films", "cinema", "literature", "poetry", "poem", "poems", "song", "songs", "novel",
+                             "novels", "newspaper", "newspapers", "press", "theatre", "theater"})
 #: Words after which a name's head noun has ended ("Order of Santiago" → "order").
 _PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
 _WORD = re.compile(r"[\w'’.-]+")

@@ -194,6 +194,7 @@ def test_given_bosnian_before_a_noun_then_not_the_language(engine):
     ctx = "Zlatan Bajramović (Bosnian pronunciation: [zlǎtan]; born 12 August 1979) is a Bosnian retired footballer."
     assert not {"language", "modern language", "Serbo-Croatian"} & set(labels(engine, "Bosnian", EntityType.DEM, ctx))
     assert "modern language" in labels(engine, "Bosnian", EntityType.DEM, "Zlatan Bajramović (Bosnian: Zlatan Bajramović) is a footballer.")
+    assert "modern language" in labels(engine, "Bosnian", EntityType.DEM, "He primarily concentrated on Bosnian films.")
 
 
 def test_given_text_then_words_after_each_use():
