@@ -287,3 +287,15 @@ def test_given_batch_then_only_its_spans():
     assert [j.replacement for j in batch_spans(js, "s4-batch1")] == ["city", "big city"]
     with pytest.raises(InputError):
         batch_spans(js, "nope")
+
+
+# --- tools/truth_batch.py ----------------------------------------------------------------------
+def test_given_bad_quota_then_truth_batch_exits_1(capsys):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+    import truth_batch
+
+    assert truth_batch.main(["--store", "unused", "--quota", "DEM=x"]) == 1
+    assert "bad --quota" in capsys.readouterr().err
