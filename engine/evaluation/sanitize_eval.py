@@ -37,6 +37,7 @@ from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.errors import InputError
 from engine.evaluation.agreement_bound import agreement_estimate, one_vs_others
 from engine.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
+from engine.evaluation.miss_causes import miss_causes
 from engine.evaluation.labels import (
     PERSON_KEY,
     canonical,
@@ -64,6 +65,10 @@ class MentionScore:
     ladder: tuple[str, ...]
     #: (annotators matching the others' majority, annotators); (0, 0) below 3 annotators
     votes: tuple[int, int] = (0, 0)
+    #: rungs the leak guard removed from this mention's ladder
+    skipped: tuple[str, ...] = ()
+    #: why the ladder holds only ``***`` (its generation's reason), else ""
+    mask_rule: str = ""
 
     @property
     def agrees(self) -> bool:
@@ -132,6 +137,7 @@ class SanitizeEvaluation:
             },
             "training": self.training,
             "annotator_agreement": {t: a.to_dict() for t, a in agreement_estimate(self.mentions).items()},
+            "miss_causes": miss_causes(self.mentions).to_dict(),
         }
 
 
@@ -313,6 +319,9 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
     entity_of: dict[int, str] = {}
     regions, persons = [], []
     seen = set()
+    skipped: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for sk in result.skipped:
+        skipped[(sk.mention_start, sk.mention_end)].append(sk.label)
     for i, r in enumerate(result.replacements):
         key = (r.mention.start, r.mention.end)
         m = wr.get(key)
@@ -329,7 +338,7 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
             report.mentions.append(MentionScore(
                 doc.doc_id, m.entity_type.value, m.text, majority_label(m.selection) or MASK, tuple(m.chosen),
                 r.rung or r.replacement, tuple(dict.fromkeys(a.candidate.label for a in r.alternatives)),
-                one_vs_others(m.selection),
+                one_vs_others(m.selection), tuple(skipped.get(key, ())), _mask_rule(r),
             ))
     report.unmatched += len(annotated - seen)
     if checker is not None:
@@ -343,6 +352,14 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
     report.flagged_sentences_with_replacement += counts.flagged_with_replacement
     if examples:
         _collect_examples(report, doc.doc_id, result.text, regions, flags, examples)
+
+
+def _mask_rule(r) -> str:
+    """The reason a replacement's ladder holds only ``***`` (the rule of its ``***`` rung)."""
+    for a in r.alternatives:
+        if a.candidate.label == MASK:
+            return a.candidate.rule or ""
+    return ""
 
 
 def _collect_examples(report: SanitizeEvaluation, doc_id: str, text: str, regions: list[Region], flags: list[Flag], limit: int) -> None:

@@ -93,6 +93,15 @@ def test_given_every_mention_of_an_entity_then_one_safe_replacement(engine, monk
     assert len(r.skipped) == 1 and r.replacements[0].rung == r.replacements[2].rung == "capital"
 
 
+def test_given_mask_ranked_first_then_withheld_leaking_rungs_are_still_listed(engine, monkeypatch):
+    text = "She moved to Zürich in Switzerland."
+    prefer(engine, monkeypatch, {"Zürich": MASK})
+    r = engine.sanitize(text, [at(text, "Zürich", "LOC"), at(text, "Switzerland", "LOC")])
+    assert r.replacements[0].rung == MASK
+    assert "city of Switzerland" not in [a.candidate.label for a in r.replacements[0].alternatives]
+    assert [s.label for s in r.skipped] == ["city of Switzerland"]
+
+
 def test_given_no_other_mask_then_nothing_is_skipped(engine, monkeypatch):
     text = "She moved to Zürich."
     prefer(engine, monkeypatch, {"Zürich": "city of Switzerland"})
