@@ -393,7 +393,8 @@ def evaluate_sanitize_cmd(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
-    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
+    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags and source) and the leaks."),
+    show_seed: Optional[int] = typer.Option(None, "--show-seed", help="Draw the --show sentences at random with this seed (default: the first ones)."),
     as_json: bool = typer.Option(False, "--json"),
     groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document, and prior on served ladders)."),
 ) -> None:
@@ -406,7 +407,7 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
+                                   examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
     except SanitizerError as exc:
         fail(exc)
         return
