@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from engine.render.readability import at_sentence_start, capitalise
-from engine.render.phrase import RungKind, head_is_plural, indefinite_article, kind_of, render_phrase
+from engine.render.phrase import RungKind, _same_case, head_is_plural, indefinite_article, kind_of, render_phrase
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
@@ -88,9 +88,9 @@ class RenderedDocument:
     segments: list[Segment] = field(default_factory=list)
 
 
-def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]:
+def _merge(a: _Unit, b: Decision, before: str = "", after: str = "") -> tuple[_Unit | None, bool]:
     """``a`` and ``b`` as one unit (or None to keep them apart) and whether a comma separates
-    them; ``before`` is the original text before ``a``."""
+    them; ``before`` is the original text before ``a``, ``after`` the text after ``b``."""
     ka, kb = a.head.kind, b.kind
     a_date = a.head.mention.entity_type is EntityType.DATETIME
     b_date = b.mention.entity_type is EntityType.DATETIME
@@ -100,6 +100,10 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     if a.head.mention.entity_type.is_graph and _is_count(b):
         # "the collapse of [South Vietnam] [nine months] into …": two phrases, "of ***, X months into …"
         return None, True
+    if a.head.mention.entity_type.is_graph and _is_times_count(b, after):
+        # "got [MNL champion] [2] times": the count belongs to "times", the title is the
+        # object ("got *** X times"); merged, the object vanished ("got X times")
+        return None, False
     if a_date and kb is RungKind.PERSON:
         return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
@@ -113,6 +117,14 @@ def _is_count(d: Decision) -> bool:
     """A count with its unit ("X months", "X km"), not a bare number ("[MNL champion] [2]
     times" stays one phrase) and not a date."""
     return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X [a-z]", d.rung))
+
+
+_TIMES_AFTER = re.compile(r"^[ \t]+times?\b")
+
+
+def _is_times_count(d: Decision, after: str) -> bool:
+    """A bare count before "time(s)" ("[2] times"): a multiplier, not a noun phrase's head."""
+    return d.mention.entity_type is EntityType.QUANTITY and d.rung in ("X", MASK) and bool(_TIMES_AFTER.match(after))
 
 
 def _masked_in_period_list(a: _Unit, d: Decision, gap: str) -> bool:
@@ -272,7 +284,7 @@ def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "merged with the adjacent date")  # "[1998]–[99]"
             continue
         if readability and units and units[-1].end <= d.mention.start and (not gap.strip() or (both_masks and gap.strip() in "/-–")):
-            merged, comma = _merge(units[-1], d, text[max(0, units[-1].start - 20):units[-1].start])
+            merged, comma = _merge(units[-1], d, text[max(0, units[-1].start - 20):units[-1].start], text[d.mention.end:d.mention.end + 12])
             if merged is not None:
                 units[-1] = merged
                 continue
@@ -423,17 +435,64 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         after = text[end:end + 80]
         if label == "X" and head.mention.entity_type is EntityType.QUANTITY and head.original.strip().lower() in MULTIPLICATIVES:
             label, kind = "X times", RungKind.OTHER
+        coordinated = _coordinated_modifier(text, kind, b.recent()[1], end, next_start)
+        if coordinated is not None:
+            # "a [Yugoslav] and later Bosnian footballer" → "a Bosnian footballer"
+            base, before = b.recent()
+            art = re.search(r"\b(a|an)(\s+)$", before, re.I)
+            want = indefinite_article(text[coordinated:coordinated + 40])
+            if art and art.group(1).lower() != want:
+                b.rewrite_tail(base + art.start(1), _same_case(want, art.group(1)) + art.group(2),
+                               f"article '{art.group(1)}' → '{want}' before '{r_next(text, coordinated)}'")
+            s, e = b.emit("", u.start, coordinated)
+            b.edits.append(f"{kind.value} dropped with '{text[end:coordinated].strip()}' before '{r_next(text, coordinated)}' (offset {u.start})")
+            for d in u.decisions:
+                placed[id(d)] = ("", s, e, "; ".join(x for x in (d.note, "a modifier coordinated with another: dropped with its conjunction") if x))
+            prev_unit = u
+            continue
+        seasons = None
         if u.collapsed:
             base, before = b.recent()
             m = _RANGE_START.search(before)
             if m:
                 word = m.group(0).split()[0]
-                b.rewrite_tail(base + m.start(), ("In" if word[0].isupper() else "in") + m.group(0)[len(word):], f"'{word}' → 'in' before one period")
+                seasons = _SEASONS_AFTER.match(text, end) if word.lower() == "between" and m.group(0).rstrip().lower().endswith("the") else None
+                new = "during" if seasons else "in"
+                new = capitalise(new) if word[0].isupper() else new
+                b.rewrite_tail(base + m.start(), new + m.group(0)[len(word):], f"'{word}' → '{new}' before one period")
+            if seasons:
+                # "between the [1943] and [1949] seasons" → "during the 1940s": the period holds the seasons
+                end = seasons.end()
+                after = text[end:end + 80]
+                b.edits.append(f"'{seasons.group(1)}' dropped after one period (offset {u.start})")
+        if kind is RungKind.PERSON:
+            base, before = b.recent()
+            former = _FORMER_BEFORE.search(before)
+            if former:
+                # "lost to former [President John Mahama]": "former PERSON 3" qualifies a title the reader never sees
+                b.rewrite_tail(base + former.start(), "", f"'{former.group(0).strip()}' dropped before a person placeholder")
         base, before = b.recent()
         r = render_phrase(label, kind, before, after if not u.comma_after else "," + after)
         if r.new_prev is not None:
             b.rewrite_tail(base + r.prev_start, r.new_prev, r.note)
         phrase = r.phrase
+        own = _own_noun(head, kind, phrase)
+        if own is not None:
+            # "spent the [1996/97 season] at …": "spent the 1990s" would say a decade; "spent a season in the 1990s"
+            base, before = b.recent()
+            the = re.search(r"\b(the)(\s+)$", before, re.I)
+            if the:
+                plural = head_is_plural(own)
+                art = "" if plural else indefinite_article(own) + the.group(2)
+                art = capitalise(art) if the.group(1)[0].isupper() else art
+                b.rewrite_tail(base + the.start(1), art, f"'{the.group(1)}' → '{art.strip()}' before the span's own noun '{own}'")
+                phrase = f"{own} in the {phrase}"
+                if plural and the.group(1)[0].isupper():
+                    phrase = capitalise(phrase)
+        if kind is RungKind.MASK and phrase == MASK and _keeps_its_article(head, b.recent()[1], after):
+            # "on [The New York Times] Best Seller list" → "on the *** Best Seller list"
+            the = "The" if at_sentence_start(b.recent()[1]) else "the"
+            b.rewrite_tail(b.length, the + " ", f"'{the}' of the span kept before '***' (offset {u.start})")
         if phrase and at_sentence_start(b.recent()[1]) and phrase[:1].islower():
             phrase = capitalise(phrase)
             b.edits.append(f"capitalised '{r.phrase}' at sentence start (offset {u.start})")
@@ -442,7 +501,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
             if text[end:end + 1] in (" ", "\t") and (b.endswith((" ", "\t")) or not b.length):
                 end += 1
             b.edits.append(f"{kind.value} dropped before '{r_next(text, end)}' (offset {u.start})")
-        later = _decade_after_noun(text, kind, phrase, before, end, next_start, next_end) if readability else None
+        later = _decade_after_noun(text, kind, phrase, before, end, next_start, next_end) if readability and not seasons and own is None else None
         moved = f"in the {phrase}"
         if later is None and kind is RungKind.PERSON and r.drop:
             # "the [Roger Corman] science fiction film" → "the science fiction film by PERSON 2"
@@ -618,3 +677,61 @@ def _scan_offset(segments: Sequence[Segment], orig: int) -> int:
             break
     return orig + shift
 
+
+
+_SEASONS_AFTER = re.compile(r"[ \t]+(seasons|years)\b")
+#: Words that qualify a title, not a person: before a placeholder that stands for both they
+#: are dropped ("lost to former [President John Mahama]" → "lost to PERSON 3").
+_FORMER_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:former|outgoing|incumbent)[ \t]+$|(?:(?<=\s)|^)(?:then|ex)-$", re.I)
+_COORDINATED = re.compile(
+    r"[ \t]+(?:and|or)[ \t]+(?:(?:later|then|now|subsequently|formerly|eventually|also)[ \t]+)?"
+    r"(?=([A-Za-z][\w'’-]*)[ \t]+([a-z][\w'’-]*))"
+)
+
+
+def _coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit: int) -> int | None:
+    """A mask or class in a modifier slot joined by "and"/"or" to another modifier of one
+    noun ("a [Yugoslav] and later Bosnian footballer"): "a *** and later Bosnian
+    footballer" reads as two things. Returns where the other modifier starts (the mask,
+    its conjunction and adverb are dropped: "a Bosnian footballer"), or None."""
+    from engine.render.phrase import _CLOSED, is_noun_like
+
+    if kind not in (RungKind.MASK, RungKind.CLASS) or not re.search(r"\b(?:a|an|the)\s+$", before, re.I):
+        return None
+    m = _COORDINATED.match(text, end)
+    if m is None or m.end() + len(m.group(1)) + 1 + len(m.group(2)) > limit:
+        return None
+    modifier, noun = m.group(1), m.group(2)
+    after = re.match(r"[ \t]+(\S+)", text[m.end() + len(modifier) + 1 + len(noun):])
+    if modifier.lower() in _CLOSED or not is_noun_like(noun, after.group(1) if after else ""):
+        return None
+    return m.end()
+
+
+def _own_noun(head: Decision, kind: RungKind, phrase: str) -> str | None:
+    """The noun that ends a date span itself ("[1996/97 season]", "[2001 and 2002 seasons]"),
+    when the span became a bare period after "the": that noun is what the period dates."""
+    from engine.render.phrase import noun_possible
+
+    if kind is not RungKind.DATE_PHRASE or not _DECADE_OR_CENTURY.fullmatch(phrase):
+        return None
+    m = re.search(r"\d\S*[ \t]+([a-z]+)$", head.original.strip())
+    if m is None or not noun_possible(m.group(1)):
+        return None
+    return m.group(1)
+
+
+_DECADE_OR_CENTURY = re.compile(r"\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century")
+
+
+def _keeps_its_article(head: Decision, before: str, after: str) -> bool:
+    """A masked span that starts with "The" and modifies what follows ("on [The New York
+    Times] Best Seller list"): without its article, "on *** Best Seller list" reads as
+    broken English. Not after another determiner, nor before a closed-class word ("the
+    film [The Craft] and …")."""
+    from engine.render.phrase import _CLOSED
+
+    if not re.match(r"[Tt]he\s", head.original) or _DETERMINER_BEFORE.search(before):
+        return False
+    m = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", after)
+    return bool(m) and m.group(1).lower() not in _CLOSED and m.group(1) != "PERSON"

@@ -29,10 +29,10 @@ CASES = [
     ("He played in 2011, 2012 and 2013.", [("2011", "DATETIME"), ("2012", "DATETIME"), ("2013", "DATETIME")],
      {"2011": "date in the 2010s", "2012": "date in the 2010s", "2013": "date in the 2010s"},
      "He played in the 2010s."),
-    # "between the 1940s and the 1940s seasons"
+    # "between the 1940s and the 1940s seasons" (session 3), then "in seasons in the 1940s" (session 5's audit)
     ("She played between the 1943 and 1944 seasons.", [("1943", "DATETIME"), ("1944", "DATETIME")],
      {"1943": "date in the 1940s", "1944": "date in the 1940s"},
-     "She played in seasons in the 1940s."),
+     "She played during the 1940s."),
     # a decade before a name
     ("He won the silver medal at the 2011 World Taekwondo Championships held in Gyeongju.",
      [("2011", "DATETIME"), ("Gyeongju", "LOC")], {"2011": "date in the 2010s", "Gyeongju": MASK},
@@ -98,6 +98,39 @@ CASES = [
     ("He was the head coach, a position he held from 2012 to 2015.",
      [("2012", "DATETIME", "NO_MASK"), ("2015", "DATETIME")], {"2015": "date in the 2010s"},
      "He was the head coach, a position he held from 2012 to later in the 2010s."),
+    # session 5's audit (seed 505): a masked modifier joined by "and later" to another one
+    ("Muhamed Mujić (25 April 1933 – 20 February 2016) was a Yugoslav and later Bosnian footballer.",
+     [("Muhamed Mujić", "PERSON", "DIRECT"), ("25 April 1933", "DATETIME"), ("20 February 2016", "DATETIME"),
+      ("Yugoslav", "DEM")],
+     {"25 April 1933": "date in the 1930s", "20 February 2016": "date in the 2010s", "Yugoslav": MASK},
+     "PERSON 1 (the 1930s – the 2010s) was a Bosnian footballer."),
+    ("He was an Austrian and later American actor.", [("Austrian", "DEM")], {"Austrian": MASK},
+     "He was an American actor."),
+    # "between the [1943] and [1949] seasons" after "in ***": "during the 1940s", not "in *** in seasons in the 1940s"
+    ("She was a first base player and chaperone in All-American Girls Professional Baseball League between the 1943 and 1949 seasons.",
+     [("All-American Girls Professional Baseball League", "ORG"), ("1943", "DATETIME"), ("1949", "DATETIME")],
+     {"All-American Girls Professional Baseball League": MASK, "1943": "date in the 1940s", "1949": "date in the 1940s"},
+     "She was a first base player and chaperone in *** during the 1940s."),
+    # a title before a bare count of "times" stays the object: "got *** X times", not "got X times"
+    ("He got MNL champion 2 times and played AFC Cup 3 time in 2012.",
+     [("MNL champion", "MISC"), ("2", "QUANTITY"), ("AFC Cup", "MISC"), ("3", "QUANTITY"), ("2012", "DATETIME")],
+     {"MNL champion": MASK, "2": ("X", "quantity"), "AFC Cup": MASK, "3": ("X", "quantity"), "2012": "date in the 2010s"},
+     "He got *** X times and played *** X time in the 2010s."),
+    # a date span ending in its own noun: "spent a season in the 1990s", not "spent the 1990s" (a decade)
+    ("He spent the 1996/97 season at West Hartlepool RFC.",
+     [("1996/97 season", "DATETIME"), ("West Hartlepool RFC", "ORG")],
+     {"1996/97 season": "date in the 1990s", "West Hartlepool RFC": MASK},
+     "He spent a season in the 1990s at ***."),
+    # "former" qualifies the title merged into the person
+    ("He contested the slot but subsequently lost to former President John Dramani Mahama.",
+     [("President", "DEM"), ("John Dramani Mahama", "PERSON", "DIRECT")], {"President": MASK},
+     "He contested the slot but subsequently lost to PERSON 1."),
+    ("He narrowly lost to the Democratic challenger, former Georgia Governor Jimmy Carter.",
+     [("Georgia Governor", "DEM"), ("Jimmy Carter", "PERSON", "DIRECT")], {"Georgia Governor": MASK},
+     "He narrowly lost to the Democratic challenger, PERSON 1."),
+    # a masked name that starts with "The" and modifies what follows keeps its article
+    ("It debuted at number 31 on The New York Times Best Seller list.", [("The New York Times", "ORG")],
+     {"The New York Times": MASK}, "It debuted at number 31 on the *** Best Seller list."),
 ]
 
 
@@ -168,3 +201,27 @@ def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions)
 def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
     assert name in names
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("He was a *** and later Bosnian footballer.", [(9, 12)], "*** and later modifier"),
+    ("He was an actor and Austrian politician.", [(10, 15)], "*** and later modifier"),
+    ("She was a chaperone in *** in seasons in the 1940s.", [(23, 26), (42, 51)], "in seasons in …"),
+    ("He lost to former PERSON 3.", [(18, 26)], "former PERSON"),
+    ("It debuted at number 31 on *** Best Seller list.", [(27, 30)], "*** before a name's noun"),
+])
+def test_given_a_session5_construction_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("He got *** X times and played *** X time.", [(7, 10), (11, 12), (30, 33), (34, 35)]),
+    ("He was a *** and later became famous.", [(9, 12)]),
+    ("He played for *** and later Real Madrid.", [(14, 17)]),
+    ("He was born in ***, Germany and died in ***.", [(15, 18), (40, 43)]),
+    ("And then PERSON 2 won.", [(9, 17)]),
+    ("He spent a season in the 1990s at ***.", [(21, 30), (34, 37)]),
+])
+def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
+    assert flag_text(text, [Region(a, b) for a, b in regions]) == []
