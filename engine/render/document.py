@@ -241,8 +241,29 @@ def _mixed_lists(text: str, units: list[_Unit]) -> None:
 def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
     units = _unit_run(text, masked, readability)
     if readability:
+        units = _dates_listed_before_a_mask(text, units)
         _mixed_lists(text, units)
     return units
+
+
+def _dates_listed_before_a_mask(text: str, units: list[_Unit]) -> list[_Unit]:
+    """"won the [1997] and [2002] [Finnish Cup]": the second date merged into the masked name,
+    so the list read "won the 1990s and ***" (a period listed with a thing). The dates
+    modify the name; the whole noun phrase is shown as one mask ("won the ***")."""
+    out: list[_Unit] = []
+    for u in units:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and len(prev.decisions) == 1 and prev.head.mention.entity_type is EntityType.DATETIME
+            and len(u.decisions) >= 2 and u.decisions[0].mention.entity_type is EntityType.DATETIME
+            and u.head.kind is RungKind.MASK and u.head.mention.entity_type.is_graph
+            and prev.end <= u.start and bool(_LIST_GAP.match(text[prev.end:u.start]))
+            and bool(_DETERMINER_BEFORE.search(text[max(0, prev.start - 12):prev.start]))
+        ):
+            out[-1] = _Unit(prev.decisions + u.decisions, u.head, "dates listed before a masked name: the phrase shown as one mask")
+            continue
+        out.append(u)
+    return out
 
 
 def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:

@@ -128,6 +128,11 @@ CASES = [
     ("He narrowly lost to the Democratic challenger, former Georgia Governor Jimmy Carter.",
      [("Georgia Governor", "DEM"), ("Jimmy Carter", "PERSON", "DIRECT")], {"Georgia Governor": MASK},
      "He narrowly lost to the Democratic challenger, PERSON 1."),
+    # dates listed before a masked name: "won the 1990s and ***" was a period listed with a thing
+    ("The team also won the 1997 and 2002 Finnish Cup.",
+     [("1997", "DATETIME"), ("2002", "DATETIME"), ("Finnish Cup", "MISC")],
+     {"1997": "date in the 1990s", "2002": "date in the 2000s", "Finnish Cup": MASK},
+     "The team also won the ***."),
     # a masked name that starts with "The" and modifies what follows keeps its article
     ("It debuted at number 31 on The New York Times Best Seller list.", [("The New York Times", "ORG")],
      {"The New York Times": MASK}, "It debuted at number 31 on the *** Best Seller list."),
