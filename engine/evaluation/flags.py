@@ -53,6 +53,17 @@ Each pattern is named after the construction of issue 10 it catches:
                            former PERSON 3": the title was merged into the person)
 ``*** before a name's noun`` a bare mask after a preposition, then capitalised words and their
                            lower-case noun ("on *** Best Seller list": the span's "The" is gone)
+``mask inside a word``     a mask glued to letters ("Listed a***": the annotated span began inside
+                           the word "at")
+``*** before a determiner`` a mask between a preposition and a determiner with its own mask
+                           ("complicity in *** the ***": a masked verb)
+``the PERSON``             a determiner before a person placeholder ("was the PERSON 1 (the 1800s)",
+                           "the PERSON 2–PERSON 3 constituency": a title or a place annotated as
+                           the person)
+
+The last three come from annotated spans more than from our rendering; they are counted
+because a reader stumbles over them all the same.
+
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -70,7 +81,8 @@ FLAG_NAMES = (
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
     "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
     "***, class", "class in a list of masks", "profession as a person", "*** and later modifier", "in seasons in …", "former PERSON",
-    "*** before a name's noun", "partial-name numbering",
+    "*** before a name's noun", "mask inside a word", "*** before a determiner", "the PERSON",
+    "partial-name numbering",
 )
 
 MASK = "***"
@@ -175,6 +187,12 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("*** ***", m.start(), m.end()))
     for m in _ROLE_AS_CATEGORY.finditer(text):
         flags.append(Flag("profession as a person", m.start(), m.end()))
+    for m in re.finditer(r"[A-Za-z]\*\*\*|\*\*\*[A-Za-z]", text):
+        flags.append(Flag("mask inside a word", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:in|of|by|for|with|from|on|at|to)\s+\*\*\*\s+(?:the|a|an|his|her|their|its)\s+(?:\*\*\*|PERSON\b)", text):
+        flags.append(Flag("*** before a determiner", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:[Tt]he|an?|An?)\s+PERSON\s+\d+", text):
+        flags.append(Flag("the PERSON", m.start(), m.end()))
     for m in re.finditer(r"\bin\s+(?:seasons|years)\s+in\s+the\s+\d", text):
         flags.append(Flag("in seasons in …", m.start(), m.end()))
     for m in re.finditer(r"\b(?:[Ff]ormer|[Oo]utgoing|[Ii]ncumbent)\s+PERSON\b|\b(?:[Tt]hen|[Ee]x)-PERSON\b", text):

@@ -230,3 +230,24 @@ def test_given_a_session5_construction_then_its_flag(text, regions, name):
 ])
 def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("Listed a***, ***., she *** and threw ***.", [(8, 11), (13, 16), (23, 26), (37, 40)], "mask inside a word"),
+    ("He was held on account of alleged complicity in *** the *** of funds.", [(48, 51), (56, 59)], "*** before a determiner"),
+    ("PERSON 1 (the 1750s – the 1850s) was the PERSON 1 (the 1800s).", [(0, 8), (41, 49)], "the PERSON"),
+    ("He served as a *** for the PERSON 2–PERSON 3 constituency.", [(15, 18), (27, 35), (36, 44)], "the PERSON"),
+])
+def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("He was given *** the next year.", [(13, 16)]),
+    ("The prize went to PERSON 2, the favourite.", [(18, 26)]),
+    ("He played for *** in the 1990s.", [(14, 17), (21, 30)]),
+    ("He played for *** the following season.", [(14, 17)]),
+])
+def test_given_a_reading_sentence_then_no_annotated_span_flag(text, regions):
+    assert flag_text(text, [Region(a, b) for a, b in regions]) == []
