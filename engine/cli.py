@@ -36,10 +36,11 @@ def demo(
         return
     typer.echo("original:\n  " + doc.text + "\n")
     typer.echo("sanitized:\n  " + result.text + "\n")
-    typer.echo("replacements (chosen · runner-up):")
+    typer.echo("replacements (shown [chosen rung, when it differs] · runner-up rung):")
     for r in result.replacements:
         alts = [a.candidate.label for a in r.alternatives if a.candidate.label != (r.rung or r.replacement)][:1]
-        typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
+        rung = f" [{r.rung!r}]" if r.rung and r.rung != r.replacement and not r.kept else ""
+        typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}{rung}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
     for e in result.edits:
         typer.echo(f"  edit: {e}")
 

@@ -251,3 +251,18 @@ def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
 ])
 def test_given_a_reading_sentence_then_no_annotated_span_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
+
+
+@pytest.mark.slow
+def test_given_a_merged_place_when_demo_then_the_chosen_rung_is_shown_beside_the_phrase():
+    """The demo lists each replacement's runner-up rung; where the phrase shown is not the
+    chosen rung (a date phrase, or a place shown by the class of the place around it),
+    the chosen rung is printed beside it, so the runner-up reads against the right rung."""
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    res = CliRunner().invoke(app, ["demo"])
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.strip().startswith("'18 July 1980'"))
+    assert "'in the 1980s' ['date in the 1980s']" in line
