@@ -53,6 +53,8 @@ Each pattern is named after the construction of issue 10 it catches:
                            former PERSON 3": the title was merged into the person)
 ``*** before a name's noun`` a bare mask after a preposition, then capitalised words and their
                            lower-case noun ("on *** Best Seller list": the span's "The" is gone)
+``to later in …``          "to" before an adverbial period ("from 1945 to later in the 1940s": "to"
+                           wants a noun phrase; "until later in the 1940s" reads)
 ``mask inside a word``     a mask glued to letters ("Listed a***": the annotated span began inside
                            the word "at")
 ``*** before a determiner`` a mask between a preposition and a determiner with its own mask
@@ -81,7 +83,7 @@ FLAG_NAMES = (
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
     "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
     "***, class", "class in a list of masks", "profession as a person", "*** and later modifier", "in seasons in …", "former PERSON",
-    "*** before a name's noun", "mask inside a word", "*** before a determiner", "the PERSON",
+    "*** before a name's noun", "to later in …", "mask inside a word", "*** before a determiner", "the PERSON",
     "partial-name numbering",
 )
 
@@ -187,6 +189,8 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("*** ***", m.start(), m.end()))
     for m in _ROLE_AS_CATEGORY.finditer(text):
         flags.append(Flag("profession as a person", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:to|through)\s+later\s+in\s+the\b", text):
+        flags.append(Flag("to later in …", m.start(), m.end()))
     for m in re.finditer(r"[A-Za-z]\*\*\*|\*\*\*[A-Za-z]", text):
         flags.append(Flag("mask inside a word", m.start(), m.end()))
     for m in re.finditer(r"\b(?:in|of|by|for|with|from|on|at|to)\s+\*\*\*\s+(?:the|a|an|his|her|their|its)\s+(?:\*\*\*|PERSON\b)", text):

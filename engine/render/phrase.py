@@ -285,7 +285,12 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if slot.modifier else period)
         kept = _YEAR_TO.search(before[-40:])
         if kept and re.fullmatch(r"\d{1,3}0s", period) and kept.group(1)[:-1] == period[:-2]:
-            # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s")
+            # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s");
+            # "to" wants a noun phrase, "until" takes "later in …" ("from 2012 until later in the 2010s")
+            word = before[slot.prev_start:slot.prev_start + len(slot.prev)]
+            if prev in ("to", "through"):
+                return Rendered("later in the " + period, slot.prev_start, _same_case("until", word) + tail[len(word):],
+                                f"'{word}' → 'until' before 'later in the {period}'")
             return Rendered("later in the " + period)
         if prev in DATE_PREPOSITIONS:
             return Rendered("the " + period)

@@ -97,7 +97,7 @@ CASES = [
     # a year kept as written, then the period holding it
     ("He was the head coach, a position he held from 2012 to 2015.",
      [("2012", "DATETIME", "NO_MASK"), ("2015", "DATETIME")], {"2015": "date in the 2010s"},
-     "He was the head coach, a position he held from 2012 to later in the 2010s."),
+     "He was the head coach, a position he held from 2012 until later in the 2010s."),
     # session 5's audit (seed 505): a masked modifier joined by "and later" to another one
     ("Muhamed Mujić (25 April 1933 – 20 February 2016) was a Yugoslav and later Bosnian footballer.",
      [("Muhamed Mujić", "PERSON", "DIRECT"), ("25 April 1933", "DATETIME"), ("20 February 2016", "DATETIME"),
@@ -214,6 +214,7 @@ def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regi
     ("She was a chaperone in *** in seasons in the 1940s.", [(23, 26), (42, 51)], "in seasons in …"),
     ("He lost to former PERSON 3.", [(18, 26)], "former PERSON"),
     ("It debuted at number 31 on *** Best Seller list.", [(27, 30)], "*** before a name's noun"),
+    ("He coached again from 1945 to later in the 1940s.", [(32, 48)], "to later in …"),
 ])
 def test_given_a_session5_construction_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
@@ -227,6 +228,7 @@ def test_given_a_session5_construction_then_its_flag(text, regions, name):
     ("He was born in ***, Germany and died in ***.", [(15, 18), (40, 43)]),
     ("And then PERSON 2 won.", [(9, 17)]),
     ("He spent a season in the 1990s at ***.", [(21, 30), (34, 37)]),
+    ("He coached again from 1945 until later in the 1940s.", [(35, 51)]),
 ])
 def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
