@@ -55,6 +55,8 @@ Each pattern is named after the construction of issue 10 it catches:
                            lower-case noun ("on *** Best Seller list": the span's "The" is gone)
 ``to later in …``          "to" before an adverbial period ("from 1945 to later in the 1940s": "to"
                            wants a noun phrase; "until later in the 1940s" reads)
+``chained range``          one range running on into another ("from the 2000s to the 2010s to the
+                           2020s": two terms, 2007–2011 and 2015–2020, read as one span)
 ``mask inside a word``     a mask glued to letters ("Listed a***": the annotated span began inside
                            the word "at")
 ``*** before a determiner`` a mask between a preposition and a determiner with its own mask
@@ -83,7 +85,7 @@ FLAG_NAMES = (
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
     "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
     "***, class", "class in a list of masks", "profession as a person", "*** and later modifier", "in seasons in …", "former PERSON",
-    "*** before a name's noun", "to later in …", "mask inside a word", "*** before a determiner", "the PERSON",
+    "*** before a name's noun", "to later in …", "chained range", "mask inside a word", "*** before a determiner", "the PERSON",
     "partial-name numbering",
 )
 
@@ -191,6 +193,8 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("profession as a person", m.start(), m.end()))
     for m in re.finditer(r"\b(?:to|through)\s+later\s+in\s+the\b", text):
         flags.append(Flag("to later in …", m.start(), m.end()))
+    for m in re.finditer(r"\bfrom\s+(?:the\s+)?\d\w*\s+to\s+(?:the\s+)?\d\w*\s+to\s+(?:the\s+)?\d", text):
+        flags.append(Flag("chained range", m.start(), m.end()))
     for m in re.finditer(r"[A-Za-z]\*\*\*|\*\*\*[A-Za-z]", text):
         flags.append(Flag("mask inside a word", m.start(), m.end()))
     for m in re.finditer(r"\b(?:in|of|by|for|with|from|on|at|to)\s+\*\*\*\s+(?:the|a|an|his|her|their|its)\s+(?:\*\*\*|PERSON\b)", text):

@@ -273,7 +273,7 @@ def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[
         if readability and units and _same_period(units[-1], d, gap, text[max(0, units[-1].start - 16):units[-1].start]):
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "one period on both ends of a range", collapsed=True)
             continue
-        if readability and units and _listed_period(units[-1], d, gap):
+        if readability and units and _listed_period(units[-1], d, gap) and not _RANGE_AFTER.match(text, d.mention.end):
             u = units[-1]
             units[-1] = _Unit(u.decisions + [d], u.head, "one period repeated in a list: shown once", collapsed=u.collapsed)
             continue
@@ -486,6 +486,10 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 end = seasons.end()
                 after = text[end:end + 80]
                 b.edits.append(f"'{seasons.group(1)}' dropped after one period (offset {u.start})")
+        if kind in (RungKind.DATE_PHRASE, RungKind.DATE) and _SECOND_RANGE.search(text, max(0, u.start - 80), u.start) and _RANGE_AFTER.match(text, end):
+            # "from [2007] to [2011] and [2015] to [2020]": two terms; "from the 2000s to the 2010s and
+            # the 2010s to the 2020s" reads as one list of periods, "… and from the 2010s to the 2020s" as two terms
+            b.rewrite_tail(b.length, "from ", f"'from' inserted before a second range (offset {u.start})")
         if kind is RungKind.PERSON:
             base, before = b.recent()
             former = _FORMER_BEFORE.search(before)
@@ -756,3 +760,8 @@ def _keeps_its_article(head: Decision, before: str, after: str) -> bool:
         return False
     m = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", after)
     return bool(m) and m.group(1).lower() not in _CLOSED and m.group(1) != "PERSON"
+
+
+#: "… from 2007 to 2011 and ": a range, then "and" before the start of another range.
+_SECOND_RANGE = re.compile(r"\bfrom\s+[^,;.()]{1,30}?\s+(?:to|until|till|through)\s+[^,;.()]{1,30}?\s+and\s+$", re.I)
+_RANGE_AFTER = re.compile(r"\s+(?:to|until|till|through)\s+|\s*[–—-]\s*\d")

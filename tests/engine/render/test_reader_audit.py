@@ -128,6 +128,11 @@ CASES = [
     ("He narrowly lost to the Democratic challenger, former Georgia Governor Jimmy Carter.",
      [("Georgia Governor", "DEM"), ("Jimmy Carter", "PERSON", "DIRECT")], {"Georgia Governor": MASK},
      "He narrowly lost to the Democratic challenger, PERSON 1."),
+    # two ranges joined by "and": "from the 2000s to the 2010s to the 2020s" read as one span of service
+    ("He served for the constituency from 2007 to 2011 and 2015 to 2020.",
+     [("2007", "DATETIME"), ("2011", "DATETIME"), ("2015", "DATETIME"), ("2020", "DATETIME")],
+     {"2007": "date in the 2000s", "2011": "date in the 2010s", "2015": "date in the 2010s", "2020": "date in the 2020s"},
+     "He served for the constituency from the 2000s to the 2010s and from the 2010s to the 2020s."),
     # dates listed before a masked name: "won the 1990s and ***" was a period listed with a thing
     ("The team also won the 1997 and 2002 Finnish Cup.",
      [("1997", "DATETIME"), ("2002", "DATETIME"), ("Finnish Cup", "MISC")],
@@ -215,6 +220,7 @@ def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regi
     ("He lost to former PERSON 3.", [(18, 26)], "former PERSON"),
     ("It debuted at number 31 on *** Best Seller list.", [(27, 30)], "*** before a name's noun"),
     ("He coached again from 1945 to later in the 1940s.", [(32, 48)], "to later in …"),
+    ("He served from the 2000s to the 2010s to the 2020s.", [(15, 24), (28, 37), (41, 50)], "chained range"),
 ])
 def test_given_a_session5_construction_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
@@ -229,6 +235,7 @@ def test_given_a_session5_construction_then_its_flag(text, regions, name):
     ("And then PERSON 2 won.", [(9, 17)]),
     ("He spent a season in the 1990s at ***.", [(21, 30), (34, 37)]),
     ("He coached again from 1945 until later in the 1940s.", [(35, 51)]),
+    ("He served from the 2000s to the 2010s and from the 2010s to the 2020s.", [(15, 24), (28, 37), (47, 56), (60, 69)]),
 ])
 def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
