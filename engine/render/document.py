@@ -706,8 +706,9 @@ def _scan_offset(segments: Sequence[Segment], orig: int) -> int:
 
 _SEASONS_AFTER = re.compile(r"[ \t]+(seasons|years)\b")
 #: Words that qualify a title, not a person: before a placeholder that stands for both they
-#: are dropped ("lost to former [President John Mahama]" → "lost to PERSON 3").
-_FORMER_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:former|outgoing|incumbent)[ \t]+$|(?:(?<=\s)|^)(?:then|ex)-$", re.I)
+#: are dropped, with a "the" before them ("lost to former [President John Mahama]" → "lost
+#: to PERSON 3"; "met the then-[President Nixon]" → "met PERSON 3").
+_FORMER_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:the[ \t]+)?(?:(?:former|outgoing|incumbent)[ \t]+|(?:then|ex)-)$", re.I)
 _COORDINATED = re.compile(
     r"[ \t]+(?:and|or)[ \t]+(?:(?:later|then|now|subsequently|formerly|eventually|also)[ \t]+)?"
     r"(?=([A-Za-z][\w'’-]*)[ \t]+([a-z][\w'’-]*))"

@@ -138,6 +138,8 @@ CASES = [
      [("1997", "DATETIME"), ("2002", "DATETIME"), ("Finnish Cup", "MISC")],
      {"1997": "date in the 1990s", "2002": "date in the 2000s", "Finnish Cup": MASK},
      "The team also won the ***."),
+    ("He later met the then-President Richard Nixon.", [("President", "DEM"), ("Richard Nixon", "PERSON", "DIRECT")],
+     {"President": MASK}, "He later met PERSON 1."),
     # a masked name that starts with "The" and modifies what follows keeps its article
     ("It debuted at number 31 on The New York Times Best Seller list.", [("The New York Times", "ORG")],
      {"The New York Times": MASK}, "It debuted at number 31 on the *** Best Seller list."),
