@@ -57,6 +57,8 @@ Each pattern is named after the construction of issue 10 it catches:
                            wants a noun phrase; "until later in the 1940s" reads)
 ``chained range``          one range running on into another ("from the 2000s to the 2010s to the
                            2020s": two terms, 2007–2011 and 2015–2020, read as one span)
+``native name numbered apart`` a person's name in another script, in brackets after the
+                           name, numbered as another person ("PERSON 1 (Persian: PERSON 2, born …)")
 ``mask inside a word``     a mask glued to letters ("Listed a***": the annotated span began inside
                            the word "at")
 ``*** before a determiner`` a mask between a preposition and a determiner with its own mask
@@ -65,7 +67,7 @@ Each pattern is named after the construction of issue 10 it catches:
                            "the PERSON 2–PERSON 3 constituency": a title or a place annotated as
                            the person)
 
-The last three come from annotated spans more than from our rendering; they are counted
+The last four come from annotated spans more than from our rendering; they are counted
 because a reader stumbles over them all the same.
 
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
@@ -84,8 +86,10 @@ FLAG_NAMES = (
     "class label modifier", "missing article", "the class label", "adjacent replacements",
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
     "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
-    "***, class", "class in a list of masks", "profession as a person", "*** and later modifier", "in seasons in …", "former PERSON",
-    "*** before a name's noun", "to later in …", "chained range", "mask inside a word", "*** before a determiner", "the PERSON",
+    "***, class", "class in a list of masks", "profession as a person", "*** and later modifier",
+    "in seasons in …", "former PERSON",
+    "*** before a name's noun", "to later in …", "chained range", "native name numbered apart",
+    "mask inside a word", "*** before a determiner", "the PERSON",
     "partial-name numbering",
 )
 
@@ -124,6 +128,8 @@ _COORDINATED = re.compile(
     r"([A-Za-z][\w'’-]*)[ \t]+(?!PERSON\b)([a-z][\w'’-]*)"
 )
 _NAME_THEN_NOUN = re.compile(r"(?:[ \t]+(?!PERSON\b)[A-Z][\w'’.-]*)+[ \t]+([a-z][\w'’-]*)")
+#: "PERSON 1 (Persian: PERSON 2" — a language or script label, then a placeholder.
+_NATIVE_NAME = re.compile(r"PERSON (\d+),?\s*\((?:[A-Z][\w-]*(?: [A-Za-z][\w-]*)?):\s*PERSON (\d+)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 
@@ -195,6 +201,9 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("to later in …", m.start(), m.end()))
     for m in re.finditer(r"\bfrom\s+(?:the\s+)?\d\w*\s+to\s+(?:the\s+)?\d\w*\s+to\s+(?:the\s+)?\d", text):
         flags.append(Flag("chained range", m.start(), m.end()))
+    for m in _NATIVE_NAME.finditer(text):
+        if m.group(1) != m.group(2):
+            flags.append(Flag("native name numbered apart", m.start(), m.end()))
     for m in re.finditer(r"[A-Za-z]\*\*\*|\*\*\*[A-Za-z]", text):
         flags.append(Flag("mask inside a word", m.start(), m.end()))
     for m in re.finditer(r"\b(?:in|of|by|for|with|from|on|at|to)\s+\*\*\*\s+(?:the|a|an|his|her|their|its)\s+(?:\*\*\*|PERSON\b)", text):

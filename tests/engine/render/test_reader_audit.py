@@ -248,6 +248,8 @@ def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
     ("He was held on account of alleged complicity in *** the *** of funds.", [(48, 51), (56, 59)], "*** before a determiner"),
     ("PERSON 1 (the 1750s – the 1850s) was the PERSON 1 (the 1800s).", [(0, 8), (41, 49)], "the PERSON"),
     ("He served as a *** for the PERSON 2–PERSON 3 constituency.", [(15, 18), (27, 35), (36, 44)], "the PERSON"),
+    ("PERSON 1 (Persian: PERSON 2, born in the 1990s in Tehran) is a volleyball player.", [(0, 8), (19, 27)],
+     "native name numbered apart"),
 ])
 def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
@@ -259,6 +261,7 @@ def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
     ("The prize went to PERSON 2, the favourite.", [(18, 26)]),
     ("He played for *** in the 1990s.", [(14, 17), (21, 30)]),
     ("He played for *** the following season.", [(14, 17)]),
+    ("PERSON 1 (simplified Chinese: PERSON 1; pinyin: PERSON 1) is a politician.", [(0, 8), (30, 38), (48, 56)]),
 ])
 def test_given_a_reading_sentence_then_no_annotated_span_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
