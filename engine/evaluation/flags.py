@@ -63,11 +63,13 @@ Each pattern is named after the construction of issue 10 it catches:
                            the word "at")
 ``*** before a determiner`` a mask between a preposition and a determiner with its own mask
                            ("complicity in *** the ***": a masked verb)
+``clause cut by a mask``   a conjunction that needs a clause, then only a determiner and a mask
+                           ("when his ***.": the annotators masked the rest of the clause)
 ``the PERSON``             a determiner before a person placeholder ("was the PERSON 1 (the 1800s)",
                            "the PERSON 2–PERSON 3 constituency": a title or a place annotated as
                            the person)
 
-The last four come from annotated spans more than from our rendering; they are counted
+The last five come from annotated spans more than from our rendering; they are counted
 because a reader stumbles over them all the same.
 
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
@@ -89,7 +91,7 @@ FLAG_NAMES = (
     "***, class", "class in a list of masks", "profession as a person", "*** and later modifier",
     "in seasons in …", "former PERSON",
     "*** before a name's noun", "to later in …", "chained range", "native name numbered apart",
-    "mask inside a word", "*** before a determiner", "the PERSON",
+    "mask inside a word", "*** before a determiner", "clause cut by a mask", "the PERSON",
     "partial-name numbering",
 )
 
@@ -208,6 +210,8 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("mask inside a word", m.start(), m.end()))
     for m in re.finditer(r"\b(?:in|of|by|for|with|from|on|at|to)\s+\*\*\*\s+(?:the|a|an|his|her|their|its)\s+(?:\*\*\*|PERSON\b)", text):
         flags.append(Flag("*** before a determiner", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:when|while|because|although|though|whereas)\s+(?:his|her|their|its|the|a|an)\s+\*\*\*\s*(?:[.;,]|$)", text):
+        flags.append(Flag("clause cut by a mask", m.start(), m.end()))
     for m in re.finditer(r"\b(?:[Tt]he|an?|An?)\s+PERSON\s+\d+", text):
         flags.append(Flag("the PERSON", m.start(), m.end()))
     for m in re.finditer(r"\bin\s+(?:seasons|years)\s+in\s+the\s+\d", text):

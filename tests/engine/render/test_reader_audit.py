@@ -250,6 +250,8 @@ def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
     ("He served as a *** for the PERSON 2–PERSON 3 constituency.", [(15, 18), (27, 35), (36, 44)], "the PERSON"),
     ("PERSON 1 (Persian: PERSON 2, born in the 1990s in Tehran) is a volleyball player.", [(0, 8), (19, 27)],
      "native name numbered apart"),
+    ("PERSON 1 died of *** at age *** in *** when his ***.", [(0, 8), (17, 20), (28, 31), (35, 38), (48, 51)],
+     "clause cut by a mask"),
 ])
 def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
@@ -262,6 +264,7 @@ def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
     ("He played for *** in the 1990s.", [(14, 17), (21, 30)]),
     ("He played for *** the following season.", [(14, 17)]),
     ("PERSON 1 (simplified Chinese: PERSON 1; pinyin: PERSON 1) is a politician.", [(0, 8), (30, 38), (48, 56)]),
+    ("He retired in the 1990s, as his *** had done.", [(14, 23), (32, 35)]),
 ])
 def test_given_a_reading_sentence_then_no_annotated_span_flag(text, regions):
     assert flag_text(text, [Region(a, b) for a, b in regions]) == []
