@@ -242,8 +242,33 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
     units = _unit_run(text, masked, readability)
     if readability:
         units = _dates_listed_before_a_mask(text, units)
+        units = _persons_joined_as_a_modifier(text, units)
         _mixed_lists(text, units)
     return units
+
+
+def _persons_joined_as_a_modifier(text: str, units: list[_Unit]) -> list[_Unit]:
+    """"the [Carlow]–[Kilkenny] constituency": two placeholders joined by a dash or slash
+    between a determiner and a noun ("the PERSON 2–PERSON 3 constituency") are one modifier;
+    they are joined into one unit, which the phrase rules drop like any person placeholder
+    in a modifier slot ("the constituency")."""
+    from engine.render.phrase import is_noun_like
+
+    out: list[_Unit] = []
+    for u in units:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and len(prev.decisions) == 1 and len(u.decisions) == 1
+            and prev.head.kind is RungKind.PERSON and u.head.kind is RungKind.PERSON
+            and text[prev.end:u.start] in ("–", "-", "/", "—")
+            and bool(re.search(r"\b(?:the|a|an)\s+$", text[max(0, prev.start - 8):prev.start], re.I))
+        ):
+            nxt = re.match(r"[ \t]+([a-z][\w'’-]*)(?:[ \t]+(\S+))?", text[u.end:u.end + 60])
+            if nxt and is_noun_like(nxt.group(1), nxt.group(2) or "") and nxt.group(1).lower() not in WORK_NOUNS:
+                out[-1] = _Unit(prev.decisions + u.decisions, prev.head, "persons joined by a dash as one modifier")
+                continue
+        out.append(u)
+    return out
 
 
 def _dates_listed_before_a_mask(text: str, units: list[_Unit]) -> list[_Unit]:

@@ -133,6 +133,11 @@ CASES = [
      [("2007", "DATETIME"), ("2011", "DATETIME"), ("2015", "DATETIME"), ("2020", "DATETIME")],
      {"2007": "date in the 2000s", "2011": "date in the 2010s", "2015": "date in the 2010s", "2020": "date in the 2020s"},
      "He served for the constituency from the 2000s to the 2010s and from the 2010s to the 2020s."),
+    # places annotated as persons, joined by a dash as one modifier: "the PERSON 2–PERSON 3 constituency"
+    ("He served as a Teachta Dála for the Carlow–Kilkenny constituency from 2007 to 2011.",
+     [("Teachta Dála", "DEM"), ("Carlow", "PERSON"), ("Kilkenny", "PERSON"), ("2007", "DATETIME"), ("2011", "DATETIME")],
+     {"Teachta Dála": MASK, "2007": "date in the 2000s", "2011": "date in the 2010s"},
+     "He served as a *** for the constituency from the 2000s to the 2010s."),
     # dates listed before a masked name: "won the 1990s and ***" was a period listed with a thing
     ("The team also won the 1997 and 2002 Finnish Cup.",
      [("1997", "DATETIME"), ("2002", "DATETIME"), ("Finnish Cup", "MISC")],
