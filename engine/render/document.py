@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from engine.render.readability import at_sentence_start, capitalise
-from engine.render.phrase import RungKind, _same_case, head_is_plural, indefinite_article, kind_of, render_phrase
+from engine.render.phrase import Rendered, RungKind, _same_case, head_is_plural, indefinite_article, kind_of, render_phrase
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
@@ -445,6 +445,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     placed: dict[int, tuple[str, int, int, str]] = {}   # id(decision) → (phrase, start, end, note)
     prev_unit: _Unit | None = None
     pending: tuple[int, str, _Unit] | None = None   # a decade phrase placed later: (original offset, phrase, its unit)
+    shown_class: dict[str, str] = {}   # annotated entity → the class label first shown for it
 
     def flush(p: tuple[int, str, _Unit]) -> None:
         at, moved, unit = p
@@ -523,6 +524,13 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 b.rewrite_tail(base + former.start(), "", f"'{former.group(0).strip()}' dropped before a person placeholder")
         base, before = b.recent()
         r = render_phrase(label, kind, before, after if not u.comma_after else "," + after)
+        entity = head.mention.entity_id
+        if kind is RungKind.CLASS and entity and shown_class.get(entity) == label and r.new_prev is not None and r.phrase == label:
+            # the same entity shown by the same class again ("arrived in a country …, and continues to
+            # reside in [the US]"): "a country … a country" reads as two; the second is "the same country"
+            same = re.sub(r"^(?:an?|An?|AN?)\b", lambda m: "The same" if m.group(0)[0].isupper() else "the same", r.new_prev)
+            if same != r.new_prev:
+                r = Rendered(r.phrase, r.prev_start, same, f"'{same.strip()}' before a class shown before for the same entity")
         if r.new_prev is not None:
             b.rewrite_tail(base + r.prev_start, r.new_prev, r.note)
         phrase = r.phrase
@@ -581,6 +589,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 pending = None
         else:
             s, e = b.emit(phrase, u.start, end)
+            if kind is RungKind.CLASS and entity and phrase:
+                shown_class.setdefault(entity, label)
             for d in u.decisions:
                 note = "; ".join(x for x in (d.note, u.note if d is not u.head or u.shown_as_mask else "", r.note if r.drop else "") if x)
                 placed[id(d)] = (phrase, s, e, note)

@@ -288,3 +288,27 @@ def test_given_a_merged_place_when_demo_then_the_chosen_rung_is_shown_beside_the
     assert res.exit_code == 0, res.output
     line = next(x for x in res.output.splitlines() if x.strip().startswith("'18 July 1980'"))
     assert "'in the 1980s' ['date in the 1980s']" in line
+
+
+def test_given_one_entity_shown_by_one_class_twice_then_the_second_is_the_same(engine, monkeypatch):  # noqa: F811
+    """yutaka-yaguchi: "the United States" and "the US" (one annotated entity) both became
+    "country"; "a country … a country" read as two countries."""
+    from engine.types import EntityType as T, Mention
+
+    from tests.engine.render.test_document import fix
+
+    text = "Yaguchi first arrived in the United States in 1965, and continues to reside in the US to the present day."
+    fix(engine, monkeypatch, {"United States": "country", "US": "country", "1965": "date in the 1960s"})
+
+    def at(span, etype, entity=None):
+        i = text.index(span)
+        return Mention(i, i + len(span), etype, entity_id=entity)
+
+    spans = [at("United States", T.LOC, "e1"), at("1965", T.DATETIME), at("US", T.LOC, "e1")]
+    r = engine.sanitize(text, spans)
+    assert r.text == ("Yaguchi first arrived in a country in the 1960s, and continues to reside in the same country "
+                      "to the present day.")
+    assert all(r.text[x.new_start:x.new_end] == x.replacement for x in r.replacements)
+    assert flag_text(r.text, [Region(x.new_start, x.new_end) for x in r.replacements]) == []
+    other = [at("United States", T.LOC, "e1"), at("1965", T.DATETIME), at("US", T.LOC, "e2")]
+    assert "reside in a country" in engine.sanitize(text, other).text  # two entities stay two countries
