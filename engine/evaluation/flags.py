@@ -114,7 +114,8 @@ FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "received married died born lived worked studied taught became remained returned founded "
     "put set sent got began saw met found built brought fought read spoke broke chose drove grew knew rose "
     "stood told thought threw wore beat bore sold paid kept felt meant "
-    "until unless whereas whether both either neither only even just still already again".split()
+    "until unless whereas whether both either neither only even just still already again "
+    "today tomorrow yesterday tonight".split()
 )
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
 _WORD_BEFORE = re.compile(r"(\w+)[ \t]+$")

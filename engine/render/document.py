@@ -247,6 +247,19 @@ def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Un
     return units
 
 
+def _referent_keys(d: Decision) -> tuple[tuple[str, str], ...]:
+    """What a mention refers to, as far as rendering knows: the input's entity id, and the
+    item its class rung was reached from (not for a head-noun class: "the song" twice may
+    be two songs)."""
+    keys = []
+    if d.mention.entity_id:
+        keys.append(("entity", d.mention.entity_id))
+    c = d.candidate
+    if c is not None and c.link_qid and c.rule != "head-noun":
+        keys.append(("item", c.link_qid))
+    return tuple(keys)
+
+
 def _persons_joined_as_a_modifier(text: str, units: list[_Unit]) -> list[_Unit]:
     """"the [Carlow]–[Kilkenny] constituency": two placeholders joined by a dash or slash
     between a determiner and a noun ("the PERSON 2–PERSON 3 constituency") are one modifier;
@@ -445,7 +458,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     placed: dict[int, tuple[str, int, int, str]] = {}   # id(decision) → (phrase, start, end, note)
     prev_unit: _Unit | None = None
     pending: tuple[int, str, _Unit] | None = None   # a decade phrase placed later: (original offset, phrase, its unit)
-    shown_class: dict[str, str] = {}   # annotated entity → the class label first shown for it
+    shown_class: dict[tuple[str, str], str] = {}   # referent (annotated entity, linked item) → class first shown
 
     def flush(p: tuple[int, str, _Unit]) -> None:
         at, moved, unit = p
@@ -524,8 +537,8 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 b.rewrite_tail(base + former.start(), "", f"'{former.group(0).strip()}' dropped before a person placeholder")
         base, before = b.recent()
         r = render_phrase(label, kind, before, after if not u.comma_after else "," + after)
-        entity = head.mention.entity_id
-        if kind is RungKind.CLASS and entity and shown_class.get(entity) == label and r.new_prev is not None and r.phrase == label:
+        keys = _referent_keys(head)
+        if kind is RungKind.CLASS and any(shown_class.get(k) == label for k in keys) and r.new_prev is not None and r.phrase == label:
             # the same entity shown by the same class again ("arrived in a country …, and continues to
             # reside in [the US]"): "a country … a country" reads as two; the second is "the same country"
             same = re.sub(r"^(?:an?|An?|AN?)\b", lambda m: "The same" if m.group(0)[0].isupper() else "the same", r.new_prev)
@@ -589,8 +602,9 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 pending = None
         else:
             s, e = b.emit(phrase, u.start, end)
-            if kind is RungKind.CLASS and entity and phrase:
-                shown_class.setdefault(entity, label)
+            if kind is RungKind.CLASS and phrase:
+                for k in keys:
+                    shown_class.setdefault(k, label)
             for d in u.decisions:
                 note = "; ".join(x for x in (d.note, u.note if d is not u.head or u.shown_as_mask else "", r.note if r.drop else "") if x)
                 placed[id(d)] = (phrase, s, e, note)

@@ -113,7 +113,7 @@ _CLOSED = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "whereas whether both either neither has have had having do does did will would shall should can could "
     "may might must not also he she it they we i you him them me us himself herself itself themselves there "
     "then thus only even just still already again too very more most less least such same other own "
-    "here now later ago once twice alone".split()
+    "here now later ago once twice alone today tomorrow yesterday tonight".split()
 )
 #: A year kept as written, then the word that ends a range at the replacement ("from 2012 to ").
 _YEAR_TO = re.compile(r"\b(\d{4})[ \t]+(?:to|until|till|through)[ \t]+$")

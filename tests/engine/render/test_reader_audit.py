@@ -312,3 +312,25 @@ def test_given_one_entity_shown_by_one_class_twice_then_the_second_is_the_same(e
     assert flag_text(r.text, [Region(x.new_start, x.new_end) for x in r.replacements]) == []
     other = [at("United States", T.LOC, "e1"), at("1965", T.DATETIME), at("US", T.LOC, "e2")]
     assert "reside in a country" in engine.sanitize(text, other).text  # two entities stay two countries
+
+
+def test_given_two_mentions_linked_to_one_item_then_the_second_class_is_the_same(engine, monkeypatch):  # noqa: F811
+    """The same without entity ids: both classes were reached from one linked item (Q30);
+    a head-noun class ("the song" twice) says nothing about the referent and stays as it is."""
+    from engine.types import Candidate, EntityType as T, Ladder, Mention
+
+    def candidates(span, *args, **kwargs):
+        rule = "head-noun" if span.text == "song" else None
+        label = {"song": "song"}.get(span.text, "country")
+        cand = Candidate(label, "P31", level=1, link_qid="Q7366" if rule else "Q30", rule=rule)
+        return Ladder(span, (cand, Candidate(MASK, "mask", level=2)))
+
+    monkeypatch.setattr(engine, "candidates", candidates)
+    text = "Yaguchi first arrived in the United States in spring, and continues to reside in the US today."
+    spans = [Mention(text.index(s), text.index(s) + len(s), T.LOC) for s in ("United States", "US")]
+    assert engine.sanitize(text, spans).text == (
+        "Yaguchi first arrived in a country in spring, and continues to reside in the same country today.")
+    text = "He wrote a song in spring, and sang a song in autumn."
+    first = text.index("song")
+    spans = [Mention(first, first + 4, T.MISC), Mention(text.index("song", first + 1), text.index("song", first + 1) + 4, T.MISC)]
+    assert "the same" not in engine.sanitize(text, spans).text
