@@ -44,6 +44,8 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
         echo("  sample sentences:")
         for ex in report.examples:
             echo(f"    [{ex['doc']}] {ex['sentence']}" + (f"   <{'; '.join(ex['flags'])}>" if ex["flags"] else ""))
+            if ex.get("source"):
+                echo(f"        source: {ex['source']}")
         if report.leaks:
             echo("  leaks:")
             for l in report.leaks:
