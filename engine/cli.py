@@ -36,10 +36,11 @@ def demo(
         return
     typer.echo("original:\n  " + doc.text + "\n")
     typer.echo("sanitized:\n  " + result.text + "\n")
-    typer.echo("replacements (chosen · runner-up):")
+    typer.echo("replacements (shown [chosen rung, when it differs] · runner-up rung):")
     for r in result.replacements:
         alts = [a.candidate.label for a in r.alternatives if a.candidate.label != (r.rung or r.replacement)][:1]
-        typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
+        rung = f" [{r.rung!r}]" if r.rung and r.rung != r.replacement and not r.kept else ""
+        typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}{rung}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
     for e in result.edits:
         typer.echo(f"  edit: {e}")
 
@@ -396,7 +397,8 @@ def evaluate_sanitize_cmd(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
-    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags) and the leaks."),
+    show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags and source) and the leaks."),
+    show_seed: Optional[int] = typer.Option(None, "--show-seed", help="Draw the --show sentences at random with this seed (default: the first ones)."),
     as_json: bool = typer.Option(False, "--json"),
     groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document, and prior on served ladders)."),
 ) -> None:
@@ -409,7 +411,7 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
+                                   examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
     except SanitizerError as exc:
         fail(exc)
         return

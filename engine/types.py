@@ -180,7 +180,8 @@ class Replacement:
 
 @dataclass(frozen=True, slots=True)
 class Skipped:
-    """A candidate of a mention that was not used because it would leak (:mod:`engine.privacy`)."""
+    """A rung of a mention withheld because it would leak (:mod:`engine.privacy`): never chosen,
+    never shown among the alternatives, whether it ranked above the chosen rung or below."""
 
     mention_start: int
     mention_end: int

@@ -45,6 +45,33 @@ Each pattern is named after the construction of issue 10 it catches:
 ``profession as a person`` "profession" or "occupation" where the person's role stood ("he has
                            been a profession of the ***", "an actress, former profession,
                            singer"); not after a possessive ("his profession")
+``*** and later modifier`` a mask or class joined by "and"/"or" to another modifier of one noun
+                           ("a *** and later Bosnian footballer")
+``in seasons in …``        a plural time noun between "in" and a period ("in *** in seasons in the
+                           1940s": a collapsed "between the 1943 and 1949 seasons")
+``former PERSON``          a word that qualifies a title before a person placeholder ("lost to
+                           former PERSON 3": the title was merged into the person)
+``*** before a name's noun`` a bare mask after a preposition, then capitalised words and their
+                           lower-case noun ("on *** Best Seller list": the span's "The" is gone)
+``to later in …``          "to" before an adverbial period ("from 1945 to later in the 1940s": "to"
+                           wants a noun phrase; "until later in the 1940s" reads)
+``chained range``          one range running on into another ("from the 2000s to the 2010s to the
+                           2020s": two terms, 2007–2011 and 2015–2020, read as one span)
+``native name numbered apart`` a person's name in another script, in brackets after the
+                           name, numbered as another person ("PERSON 1 (Persian: PERSON 2, born …)")
+``mask inside a word``     a mask glued to letters ("Listed a***": the annotated span began inside
+                           the word "at")
+``*** before a determiner`` a mask between a preposition and a determiner with its own mask
+                           ("complicity in *** the ***": a masked verb)
+``clause cut by a mask``   a conjunction that needs a clause, then only a determiner and a mask
+                           ("when his ***.": the annotators masked the rest of the clause)
+``the PERSON``             a determiner before a person placeholder ("was the PERSON 1 (the 1800s)",
+                           "the PERSON 2–PERSON 3 constituency": a title or a place annotated as
+                           the person)
+
+The last five come from annotated spans more than from our rendering; they are counted
+because a reader stumbles over them all the same.
+
 ``partial-name numbering`` mentions of one person (same annotated entity) given different
                            numbers ("Hussein" = PERSON 5, "Saddam Hussein" = PERSON 4)
 """
@@ -61,7 +88,11 @@ FLAG_NAMES = (
     "class label modifier", "missing article", "the class label", "adjacent replacements",
     "class before PERSON", "class of class", "decade modifier", "repeated period", "*** (***)",
     "decade before a name", "PERSON modifier", "year in its period", "*** beside a period", "class, ***",
-    "***, class", "class in a list of masks", "profession as a person", "partial-name numbering",
+    "***, class", "class in a list of masks", "profession as a person", "*** and later modifier",
+    "in seasons in …", "former PERSON",
+    "*** before a name's noun", "to later in …", "chained range", "native name numbered apart",
+    "mask inside a word", "*** before a determiner", "clause cut by a mask", "the PERSON",
+    "partial-name numbering",
 )
 
 MASK = "***"
@@ -83,7 +114,8 @@ FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "received married died born lived worked studied taught became remained returned founded "
     "put set sent got began saw met found built brought fought read spoke broke chose drove grew knew rose "
     "stood told thought threw wore beat bore sold paid kept felt meant "
-    "until unless whereas whether both either neither only even just still already again".split()
+    "until unless whereas whether both either neither only even just still already again "
+    "today tomorrow yesterday tonight".split()
 )
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
 _WORD_BEFORE = re.compile(r"(\w+)[ \t]+$")
@@ -94,6 +126,13 @@ _BRACKET_GAP = re.compile(r"\s*[()\[\]]\s*|\s*\)\s*\(\s*")
 _YEAR_TO = re.compile(r"\b(\d{4})\s*(?:\s(?:to|until|till|through)\s|[–—-])\s*(?:the\s+)?$")
 _ROLE_AS_CATEGORY = re.compile(r"\b(?:been|was|is|became|as)\s+(?:an?|the)\s+(?:[a-z]+\s+)?(?:profession|occupation)\s+(?:of|at|for|with)\b")
 _LIST_GAP = re.compile(r"\s*,?\s*(?:and|or)\s*")  # "and"/"or": a bare comma joins clauses too
+_COORDINATED = re.compile(
+    r"[ \t]+(?:and|or)[ \t]+(?:(?:later|then|now|subsequently|formerly|eventually|also)[ \t]+)?"
+    r"([A-Za-z][\w'’-]*)[ \t]+(?!PERSON\b)([a-z][\w'’-]*)"
+)
+_NAME_THEN_NOUN = re.compile(r"(?:[ \t]+(?!PERSON\b)[A-Z][\w'’.-]*)+[ \t]+([a-z][\w'’-]*)")
+#: "PERSON 1 (Persian: PERSON 2" — a language or script label, then a placeholder.
+_NATIVE_NAME = re.compile(r"PERSON (\d+),?\s*\((?:[A-Z][\w-]*(?: [A-Za-z][\w-]*)?):\s*PERSON (\d+)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(*])")
 
 
@@ -161,6 +200,25 @@ def _text_flags(text: str) -> list[Flag]:
         flags.append(Flag("*** ***", m.start(), m.end()))
     for m in _ROLE_AS_CATEGORY.finditer(text):
         flags.append(Flag("profession as a person", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:to|through)\s+later\s+in\s+the\b", text):
+        flags.append(Flag("to later in …", m.start(), m.end()))
+    for m in re.finditer(r"\bfrom\s+(?:the\s+)?\d\w*\s+to\s+(?:the\s+)?\d\w*\s+to\s+(?:the\s+)?\d", text):
+        flags.append(Flag("chained range", m.start(), m.end()))
+    for m in _NATIVE_NAME.finditer(text):
+        if m.group(1) != m.group(2):
+            flags.append(Flag("native name numbered apart", m.start(), m.end()))
+    for m in re.finditer(r"[A-Za-z]\*\*\*|\*\*\*[A-Za-z]", text):
+        flags.append(Flag("mask inside a word", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:in|of|by|for|with|from|on|at|to)\s+\*\*\*\s+(?:the|a|an|his|her|their|its)\s+(?:\*\*\*|PERSON\b)", text):
+        flags.append(Flag("*** before a determiner", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:when|while|because|although|though|whereas)\s+(?:his|her|their|its|the|a|an)\s+\*\*\*\s*(?:[.;,]|$)", text):
+        flags.append(Flag("clause cut by a mask", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:[Tt]he|an?|An?)\s+PERSON\s+\d+", text):
+        flags.append(Flag("the PERSON", m.start(), m.end()))
+    for m in re.finditer(r"\bin\s+(?:seasons|years)\s+in\s+the\s+\d", text):
+        flags.append(Flag("in seasons in …", m.start(), m.end()))
+    for m in re.finditer(r"\b(?:[Ff]ormer|[Oo]utgoing|[Ii]ncumbent)\s+PERSON\b|\b(?:[Tt]hen|[Ee]x)-PERSON\b", text):
+        flags.append(Flag("former PERSON", m.start(), m.end()))
     return flags
 
 
@@ -197,6 +255,13 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
                 flags.append(Flag("missing article", prev_start, r.end))
             if prev.lower() == "the":
                 flags.append(Flag("the class label", prev_start, r.end))
+        coordinated = _COORDINATED.match(text, r.end) if label == MASK or is_class_label(label) else None
+        if coordinated and prev.lower() in ("a", "an", "the") and not {coordinated.group(1).lower(), coordinated.group(2)} & FOLLOWERS:
+            flags.append(Flag("*** and later modifier", prev_start, r.end))
+        if label == MASK and prev.lower() in PREPOSITIONS:
+            name_noun = _NAME_THEN_NOUN.match(text, r.end)
+            if name_noun and name_noun.group(1).lower() not in FOLLOWERS and not name_noun.group(1).endswith(("ed", "ly")):
+                flags.append(Flag("*** before a name's noun", prev_start, name_noun.end()))
         if label in ("profession", "occupation") and prev.lower() not in ("his", "her", "their", "its", "my", "our", "your"):
             flags.append(Flag("profession as a person", r.start, r.end))
         if i + 1 < len(ordered):
@@ -204,7 +269,8 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
             gap = text[r.end:nxt_r.start]
             nxt_label = text[nxt_r.start:nxt_r.end]
             shown = bool(label) and bool(nxt_label)  # an empty region (a dropped modifier) shows nothing
-            if shown and nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK):
+            times = nxt_label == "X" and re.match(r"[ \t]+times?\b", text[nxt_r.end:nxt_r.end + 7])  # "got *** X times"
+            if shown and nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK) and not times:
                 flags.append(Flag("adjacent replacements", r.start, nxt_r.end))
             if is_class_label(label) and _PERSON.fullmatch(nxt_label) and not gap.strip():
                 flags.append(Flag("class before PERSON", r.start, nxt_r.end))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.evaluation.flags import FLAG_NAMES
+from engine.evaluation.miss_causes import CAUSES, miss_causes
 from engine.evaluation.sanitize_eval import SanitizeEvaluation
 
 
@@ -30,6 +31,7 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
     echo(f"    {'type':<10}{'multi':>6}{'one-vs-others':>15}{'ours multi':>12}{'ours single':>13}{'estimate':>10}")
     for t, a in d["annotator_agreement"].items():
         echo(f"    {t:<10}{a['multi']:>6}{a['one_vs_others']:>15.2%}{a['ours_multi']:>12.2%}{a['ours_single']:>13.2%}{a['estimate']:>10.2%}")
+    _echo_miss_causes(report, echo)
     echo(f"  leaks: {len(report.leaks)} of {report.replacements} replacements reveal another masked mention "
          f"(text {sum(l.kind == 'text' for l in report.leaks)}, linked item {sum(l.kind == 'linked item' for l in report.leaks)})")
     r = d["readability"]
@@ -42,7 +44,25 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
         echo("  sample sentences:")
         for ex in report.examples:
             echo(f"    [{ex['doc']}] {ex['sentence']}" + (f"   <{'; '.join(ex['flags'])}>" if ex["flags"] else ""))
+            if ex.get("source"):
+                echo(f"        source: {ex['source']}")
         if report.leaks:
             echo("  leaks:")
             for l in report.leaks:
                 echo(f"    [{l.doc_id}] {l.span!r} → {l.replacement!r} reveals {l.other!r} ({l.kind}: {l.name!r})")
+
+
+def _echo_miss_causes(report: SanitizeEvaluation, echo: Callable[[str], None]) -> None:
+    """The missed mentions per cause and type (engine.evaluation.miss_causes)."""
+    mc = miss_causes(report.mentions)
+    types = sorted({m.entity_type for m in report.mentions})
+    echo("  why the replacement differs from the majority (engine.evaluation.miss_causes), missed mentions per cause:")
+    echo(f"    {'cause':<45}" + "".join(f"{t[:8]:>9}" for t in types) + f"{'ALL':>7}{'share':>8}")
+    for cause in CAUSES:
+        if cause not in mc.counts:
+            continue
+        row = mc.counts[cause]
+        echo(f"    {cause:<45}" + "".join(f"{row.get(t, 0):>9}" for t in types)
+             + f"{mc.total(cause):>7}{mc.total(cause) / max(1, mc.mentions):>8.2%}")
+    echo(f"    a better ranker could remove at most the 'ranker:' rows ({mc.ranker_share():.2%} of the mentions); "
+         "the others are the ladders' (store coverage, leak guard) or the annotation's")

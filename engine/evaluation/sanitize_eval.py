@@ -26,6 +26,7 @@ and over every replacement of the documents:
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.errors import InputError
 from engine.evaluation.agreement_bound import agreement_estimate, one_vs_others
 from engine.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
+from engine.evaluation.miss_causes import miss_causes
 from engine.evaluation.labels import (
     PERSON_KEY,
     canonical,
@@ -64,6 +66,10 @@ class MentionScore:
     ladder: tuple[str, ...]
     #: (annotators matching the others' majority, annotators); (0, 0) below 3 annotators
     votes: tuple[int, int] = (0, 0)
+    #: rungs the leak guard removed from this mention's ladder
+    skipped: tuple[str, ...] = ()
+    #: why the ladder holds only ``***`` (its generation's reason), else ""
+    mask_rule: str = ""
 
     @property
     def agrees(self) -> bool:
@@ -132,6 +138,7 @@ class SanitizeEvaluation:
             },
             "training": self.training,
             "annotator_agreement": {t: a.to_dict() for t, a in agreement_estimate(self.mentions).items()},
+            "miss_causes": miss_causes(self.mentions).to_dict(),
         }
 
 
@@ -313,6 +320,9 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
     entity_of: dict[int, str] = {}
     regions, persons = [], []
     seen = set()
+    skipped: dict[tuple[int, int], list[str]] = defaultdict(list)
+    for sk in result.skipped:
+        skipped[(sk.mention_start, sk.mention_end)].append(sk.label)
     for i, r in enumerate(result.replacements):
         key = (r.mention.start, r.mention.end)
         m = wr.get(key)
@@ -329,7 +339,7 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
             report.mentions.append(MentionScore(
                 doc.doc_id, m.entity_type.value, m.text, majority_label(m.selection) or MASK, tuple(m.chosen),
                 r.rung or r.replacement, tuple(dict.fromkeys(a.candidate.label for a in r.alternatives)),
-                one_vs_others(m.selection),
+                one_vs_others(m.selection), tuple(skipped.get(key, ())), _mask_rule(r),
             ))
     report.unmatched += len(annotated - seen)
     if checker is not None:
@@ -342,18 +352,30 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
     report.flagged_sentences += counts.flagged
     report.flagged_sentences_with_replacement += counts.flagged_with_replacement
     if examples:
-        _collect_examples(report, doc.doc_id, result.text, regions, flags, examples)
+        _collect_examples(report, doc.doc_id, result, regions, flags, examples)
 
 
-def _collect_examples(report: SanitizeEvaluation, doc_id: str, text: str, regions: list[Region], flags: list[Flag], limit: int) -> None:
+def _mask_rule(r) -> str:
+    """The reason a replacement's ladder holds only ``***`` (the rule of its ``***`` rung)."""
+    for a in r.alternatives:
+        if a.candidate.label == MASK:
+            return a.candidate.rule or ""
+    return ""
+
+
+def _collect_examples(report: SanitizeEvaluation, doc_id: str, result: SanitizeResult, regions: list[Region], flags: list[Flag], limit: int) -> None:
+    """The output sentences holding a replacement, each with its flags and the source
+    text it stands for (through the result's offset map), for a reader to judge."""
     from engine.evaluation.flags import sentences
 
+    text = result.text
     for a, b in sentences(text):
         if len(report.examples) >= limit:
             return
         if any(r.start < b and r.end > a for r in regions):
             names = sorted({f.name for f in flags if f.start < b and f.end > a})
-            report.examples.append({"doc": doc_id, "sentence": text[a:b], "flags": names})
+            source = result.original[result.original_offset(a):result.original_offset(b)].strip()
+            report.examples.append({"doc": doc_id, "sentence": text[a:b], "source": source, "flags": names})
 
 
 def evaluate_sanitize(
@@ -366,6 +388,7 @@ def evaluate_sanitize(
     seed: int = 13,
     groups: Sequence[str] | None = None,
     examples: int = 0,
+    sample_seed: int | None = None,
     leaks: bool = True,
     progress: Callable[[str], None] | None = None,
 ) -> SanitizeEvaluation:
@@ -374,6 +397,10 @@ def evaluate_sanitize(
     ``engine`` must be built with ``model="none"``; ``model`` (a directory or
     ``"shipped"``) scores one existing ranker, otherwise ``folds``-fold CV trains one
     ranker per fold on ``train_on`` ladders (``served`` or ``wikireplace``).
+
+    ``examples`` output sentences with a replacement are kept for reading: the first ones
+    sanitized, or, with ``sample_seed``, a random sample of that many drawn with
+    that seed from all of them (listed in the order they were sanitized).
     """
     from engine.select.ranker import Ranker, shipped_model_dir
 
@@ -404,5 +431,8 @@ def evaluate_sanitize(
         batch = [d for d in docs if d.doc_id in doc_ids and d.doc_id in records]
         results = served.sanitize_many([(records[d.doc_id].text, records[d.doc_id].mentions) for d in batch], alternatives=10_000)
         for d, result in zip(batch, results):
-            score_document(report, d, result, checker, examples)
+            score_document(report, d, result, checker, examples if sample_seed is None else (1 << 62) if examples else 0)
+    if sample_seed is not None and len(report.examples) > examples:
+        keep = sorted(random.Random(sample_seed).sample(range(len(report.examples)), examples))
+        report.examples = [report.examples[i] for i in keep]
     return report

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from engine.render.readability import at_sentence_start, capitalise
-from engine.render.phrase import RungKind, head_is_plural, indefinite_article, kind_of, render_phrase
+from engine.render.phrase import Rendered, RungKind, _same_case, head_is_plural, indefinite_article, kind_of, render_phrase
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Replacement, ScoredCandidate, Segment
 
 _DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
@@ -88,9 +88,9 @@ class RenderedDocument:
     segments: list[Segment] = field(default_factory=list)
 
 
-def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]:
+def _merge(a: _Unit, b: Decision, before: str = "", after: str = "") -> tuple[_Unit | None, bool]:
     """``a`` and ``b`` as one unit (or None to keep them apart) and whether a comma separates
-    them; ``before`` is the original text before ``a``."""
+    them; ``before`` is the original text before ``a``, ``after`` the text after ``b``."""
     ka, kb = a.head.kind, b.kind
     a_date = a.head.mention.entity_type is EntityType.DATETIME
     b_date = b.mention.entity_type is EntityType.DATETIME
@@ -100,6 +100,10 @@ def _merge(a: _Unit, b: Decision, before: str = "") -> tuple[_Unit | None, bool]
     if a.head.mention.entity_type.is_graph and _is_count(b):
         # "the collapse of [South Vietnam] [nine months] into …": two phrases, "of ***, X months into …"
         return None, True
+    if a.head.mention.entity_type.is_graph and _is_times_count(b, after):
+        # "got [MNL champion] [2] times": the count belongs to "times", the title is the
+        # object ("got *** X times"); merged, the object vanished ("got X times")
+        return None, False
     if a_date and kb is RungKind.PERSON:
         return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
@@ -113,6 +117,14 @@ def _is_count(d: Decision) -> bool:
     """A count with its unit ("X months", "X km"), not a bare number ("[MNL champion] [2]
     times" stays one phrase) and not a date."""
     return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X [a-z]", d.rung))
+
+
+_TIMES_AFTER = re.compile(r"^[ \t]+times?\b")
+
+
+def _is_times_count(d: Decision, after: str) -> bool:
+    """A bare count before "time(s)" ("[2] times"): a multiplier, not a noun phrase's head."""
+    return d.mention.entity_type is EntityType.QUANTITY and d.rung in ("X", MASK) and bool(_TIMES_AFTER.match(after))
 
 
 def _masked_in_period_list(a: _Unit, d: Decision, gap: str) -> bool:
@@ -229,8 +241,67 @@ def _mixed_lists(text: str, units: list[_Unit]) -> None:
 def _units(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
     units = _unit_run(text, masked, readability)
     if readability:
+        units = _dates_listed_before_a_mask(text, units)
+        units = _persons_joined_as_a_modifier(text, units)
         _mixed_lists(text, units)
     return units
+
+
+def _referent_keys(d: Decision) -> tuple[tuple[str, str], ...]:
+    """What a mention refers to, as far as rendering knows: the input's entity id, and the
+    item its class rung was reached from (not for a head-noun class: "the song" twice may
+    be two songs)."""
+    keys = []
+    if d.mention.entity_id:
+        keys.append(("entity", d.mention.entity_id))
+    c = d.candidate
+    if c is not None and c.link_qid and c.rule != "head-noun":
+        keys.append(("item", c.link_qid))
+    return tuple(keys)
+
+
+def _persons_joined_as_a_modifier(text: str, units: list[_Unit]) -> list[_Unit]:
+    """"the [Carlow]–[Kilkenny] constituency": two placeholders joined by a dash or slash
+    between a determiner and a noun ("the PERSON 2–PERSON 3 constituency") are one modifier;
+    they are joined into one unit, which the phrase rules drop like any person placeholder
+    in a modifier slot ("the constituency")."""
+    from engine.render.phrase import is_noun_like
+
+    out: list[_Unit] = []
+    for u in units:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and len(prev.decisions) == 1 and len(u.decisions) == 1
+            and prev.head.kind is RungKind.PERSON and u.head.kind is RungKind.PERSON
+            and text[prev.end:u.start] in ("–", "-", "/", "—")
+            and bool(re.search(r"\b(?:the|a|an)\s+$", text[max(0, prev.start - 8):prev.start], re.I))
+        ):
+            nxt = re.match(r"[ \t]+([a-z][\w'’-]*)(?:[ \t]+(\S+))?", text[u.end:u.end + 60])
+            if nxt and is_noun_like(nxt.group(1), nxt.group(2) or "") and nxt.group(1).lower() not in WORK_NOUNS:
+                out[-1] = _Unit(prev.decisions + u.decisions, prev.head, "persons joined by a dash as one modifier")
+                continue
+        out.append(u)
+    return out
+
+
+def _dates_listed_before_a_mask(text: str, units: list[_Unit]) -> list[_Unit]:
+    """"won the [1997] and [2002] [Finnish Cup]": the second date merged into the masked name,
+    so the list read "won the 1990s and ***" (a period listed with a thing). The dates
+    modify the name; the whole noun phrase is shown as one mask ("won the ***")."""
+    out: list[_Unit] = []
+    for u in units:
+        prev = out[-1] if out else None
+        if (
+            prev is not None and len(prev.decisions) == 1 and prev.head.mention.entity_type is EntityType.DATETIME
+            and len(u.decisions) >= 2 and u.decisions[0].mention.entity_type is EntityType.DATETIME
+            and u.head.kind is RungKind.MASK and u.head.mention.entity_type.is_graph
+            and prev.end <= u.start and bool(_LIST_GAP.match(text[prev.end:u.start]))
+            and bool(_DETERMINER_BEFORE.search(text[max(0, prev.start - 12):prev.start]))
+        ):
+            out[-1] = _Unit(prev.decisions + u.decisions, u.head, "dates listed before a masked name: the phrase shown as one mask")
+            continue
+        out.append(u)
+    return out
 
 
 def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[_Unit]:
@@ -240,7 +311,7 @@ def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[
         if readability and units and _same_period(units[-1], d, gap, text[max(0, units[-1].start - 16):units[-1].start]):
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "one period on both ends of a range", collapsed=True)
             continue
-        if readability and units and _listed_period(units[-1], d, gap):
+        if readability and units and _listed_period(units[-1], d, gap) and not _RANGE_AFTER.match(text, d.mention.end):
             u = units[-1]
             units[-1] = _Unit(u.decisions + [d], u.head, "one period repeated in a list: shown once", collapsed=u.collapsed)
             continue
@@ -272,7 +343,7 @@ def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[
             units[-1] = _Unit(units[-1].decisions + [d], units[-1].head, "merged with the adjacent date")  # "[1998]–[99]"
             continue
         if readability and units and units[-1].end <= d.mention.start and (not gap.strip() or (both_masks and gap.strip() in "/-–")):
-            merged, comma = _merge(units[-1], d, text[max(0, units[-1].start - 20):units[-1].start])
+            merged, comma = _merge(units[-1], d, text[max(0, units[-1].start - 20):units[-1].start], text[d.mention.end:d.mention.end + 12])
             if merged is not None:
                 units[-1] = merged
                 continue
@@ -387,6 +458,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     placed: dict[int, tuple[str, int, int, str]] = {}   # id(decision) → (phrase, start, end, note)
     prev_unit: _Unit | None = None
     pending: tuple[int, str, _Unit] | None = None   # a decade phrase placed later: (original offset, phrase, its unit)
+    shown_class: dict[tuple[str, str], str] = {}   # referent (annotated entity, linked item) → class first shown
 
     def flush(p: tuple[int, str, _Unit]) -> None:
         at, moved, unit = p
@@ -423,17 +495,75 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         after = text[end:end + 80]
         if label == "X" and head.mention.entity_type is EntityType.QUANTITY and head.original.strip().lower() in MULTIPLICATIVES:
             label, kind = "X times", RungKind.OTHER
+        coordinated = _coordinated_modifier(text, kind, b.recent()[1], end, next_start)
+        if coordinated is not None:
+            # "a [Yugoslav] and later Bosnian footballer" → "a Bosnian footballer"
+            base, before = b.recent()
+            art = re.search(r"\b(a|an)(\s+)$", before, re.I)
+            want = indefinite_article(text[coordinated:coordinated + 40])
+            if art and art.group(1).lower() != want:
+                b.rewrite_tail(base + art.start(1), _same_case(want, art.group(1)) + art.group(2),
+                               f"article '{art.group(1)}' → '{want}' before '{r_next(text, coordinated)}'")
+            s, e = b.emit("", u.start, coordinated)
+            b.edits.append(f"{kind.value} dropped with '{text[end:coordinated].strip()}' before '{r_next(text, coordinated)}' (offset {u.start})")
+            for d in u.decisions:
+                placed[id(d)] = ("", s, e, "; ".join(x for x in (d.note, "a modifier coordinated with another: dropped with its conjunction") if x))
+            prev_unit = u
+            continue
+        seasons = None
         if u.collapsed:
             base, before = b.recent()
             m = _RANGE_START.search(before)
             if m:
                 word = m.group(0).split()[0]
-                b.rewrite_tail(base + m.start(), ("In" if word[0].isupper() else "in") + m.group(0)[len(word):], f"'{word}' → 'in' before one period")
+                seasons = _SEASONS_AFTER.match(text, end) if word.lower() == "between" and m.group(0).rstrip().lower().endswith("the") else None
+                new = "during" if seasons else "in"
+                new = capitalise(new) if word[0].isupper() else new
+                b.rewrite_tail(base + m.start(), new + m.group(0)[len(word):], f"'{word}' → '{new}' before one period")
+            if seasons:
+                # "between the [1943] and [1949] seasons" → "during the 1940s": the period holds the seasons
+                end = seasons.end()
+                after = text[end:end + 80]
+                b.edits.append(f"'{seasons.group(1)}' dropped after one period (offset {u.start})")
+        if kind in (RungKind.DATE_PHRASE, RungKind.DATE) and _SECOND_RANGE.search(text, max(0, u.start - 80), u.start) and _RANGE_AFTER.match(text, end):
+            # "from [2007] to [2011] and [2015] to [2020]": two terms; "from the 2000s to the 2010s and
+            # the 2010s to the 2020s" reads as one list of periods, "… and from the 2010s to the 2020s" as two terms
+            b.rewrite_tail(b.length, "from ", f"'from' inserted before a second range (offset {u.start})")
+        if kind is RungKind.PERSON:
+            base, before = b.recent()
+            former = _FORMER_BEFORE.search(before)
+            if former:
+                # "lost to former [President John Mahama]": "former PERSON 3" qualifies a title the reader never sees
+                b.rewrite_tail(base + former.start(), "", f"'{former.group(0).strip()}' dropped before a person placeholder")
         base, before = b.recent()
         r = render_phrase(label, kind, before, after if not u.comma_after else "," + after)
+        keys = _referent_keys(head)
+        if kind is RungKind.CLASS and any(shown_class.get(k) == label for k in keys) and r.new_prev is not None and r.phrase == label:
+            # the same entity shown by the same class again ("arrived in a country …, and continues to
+            # reside in [the US]"): "a country … a country" reads as two; the second is "the same country"
+            same = re.sub(r"^(?:an?|An?|AN?)\b", lambda m: "The same" if m.group(0)[0].isupper() else "the same", r.new_prev)
+            if same != r.new_prev:
+                r = Rendered(r.phrase, r.prev_start, same, f"'{same.strip()}' before a class shown before for the same entity")
         if r.new_prev is not None:
             b.rewrite_tail(base + r.prev_start, r.new_prev, r.note)
         phrase = r.phrase
+        own = _own_noun(head, kind, phrase)
+        if own is not None:
+            # "spent the [1996/97 season] at …": "spent the 1990s" would say a decade; "spent a season in the 1990s"
+            base, before = b.recent()
+            the = re.search(r"\b(the)(\s+)$", before, re.I)
+            if the:
+                plural = head_is_plural(own)
+                art = "" if plural else indefinite_article(own) + the.group(2)
+                art = capitalise(art) if the.group(1)[0].isupper() else art
+                b.rewrite_tail(base + the.start(1), art, f"'{the.group(1)}' → '{art.strip()}' before the span's own noun '{own}'")
+                phrase = f"{own} in the {phrase}"
+                if plural and the.group(1)[0].isupper():
+                    phrase = capitalise(phrase)
+        if kind is RungKind.MASK and phrase == MASK and _keeps_its_article(head, b.recent()[1], after):
+            # "on [The New York Times] Best Seller list" → "on the *** Best Seller list"
+            the = "The" if at_sentence_start(b.recent()[1]) else "the"
+            b.rewrite_tail(b.length, the + " ", f"'{the}' of the span kept before '***' (offset {u.start})")
         if phrase and at_sentence_start(b.recent()[1]) and phrase[:1].islower():
             phrase = capitalise(phrase)
             b.edits.append(f"capitalised '{r.phrase}' at sentence start (offset {u.start})")
@@ -442,7 +572,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
             if text[end:end + 1] in (" ", "\t") and (b.endswith((" ", "\t")) or not b.length):
                 end += 1
             b.edits.append(f"{kind.value} dropped before '{r_next(text, end)}' (offset {u.start})")
-        later = _decade_after_noun(text, kind, phrase, before, end, next_start, next_end) if readability else None
+        later = _decade_after_noun(text, kind, phrase, before, end, next_start, next_end) if readability and not seasons and own is None else None
         moved = f"in the {phrase}"
         if later is None and kind is RungKind.PERSON and r.drop:
             # "the [Roger Corman] science fiction film" → "the science fiction film by PERSON 2"
@@ -472,6 +602,9 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
                 pending = None
         else:
             s, e = b.emit(phrase, u.start, end)
+            if kind is RungKind.CLASS and phrase:
+                for k in keys:
+                    shown_class.setdefault(k, label)
             for d in u.decisions:
                 note = "; ".join(x for x in (d.note, u.note if d is not u.head or u.shown_as_mask else "", r.note if r.drop else "") if x)
                 placed[id(d)] = (phrase, s, e, note)
@@ -618,3 +751,67 @@ def _scan_offset(segments: Sequence[Segment], orig: int) -> int:
             break
     return orig + shift
 
+
+
+_SEASONS_AFTER = re.compile(r"[ \t]+(seasons|years)\b")
+#: Words that qualify a title, not a person: before a placeholder that stands for both they
+#: are dropped, with a "the" before them ("lost to former [President John Mahama]" → "lost
+#: to PERSON 3"; "met the then-[President Nixon]" → "met PERSON 3").
+_FORMER_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:the[ \t]+)?(?:(?:former|outgoing|incumbent)[ \t]+|(?:then|ex)-)$", re.I)
+_COORDINATED = re.compile(
+    r"[ \t]+(?:and|or)[ \t]+(?:(?:later|then|now|subsequently|formerly|eventually|also)[ \t]+)?"
+    r"(?=([A-Za-z][\w'’-]*)[ \t]+([a-z][\w'’-]*))"
+)
+
+
+def _coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit: int) -> int | None:
+    """A mask or class in a modifier slot joined by "and"/"or" to another modifier of one
+    noun ("a [Yugoslav] and later Bosnian footballer"): "a *** and later Bosnian
+    footballer" reads as two things. Returns where the other modifier starts (the mask,
+    its conjunction and adverb are dropped: "a Bosnian footballer"), or None."""
+    from engine.render.phrase import _CLOSED, is_noun_like
+
+    if kind not in (RungKind.MASK, RungKind.CLASS) or not re.search(r"\b(?:a|an|the)\s+$", before, re.I):
+        return None
+    m = _COORDINATED.match(text, end)
+    if m is None or m.end() + len(m.group(1)) + 1 + len(m.group(2)) > limit:
+        return None
+    modifier, noun = m.group(1), m.group(2)
+    after = re.match(r"[ \t]+(\S+)", text[m.end() + len(modifier) + 1 + len(noun):])
+    if modifier.lower() in _CLOSED or not is_noun_like(noun, after.group(1) if after else ""):
+        return None
+    return m.end()
+
+
+def _own_noun(head: Decision, kind: RungKind, phrase: str) -> str | None:
+    """The noun that ends a date span itself ("[1996/97 season]", "[2001 and 2002 seasons]"),
+    when the span became a bare period after "the": that noun is what the period dates."""
+    from engine.render.phrase import noun_possible
+
+    if kind is not RungKind.DATE_PHRASE or not _DECADE_OR_CENTURY.fullmatch(phrase):
+        return None
+    m = re.search(r"\d\S*[ \t]+([a-z]+)$", head.original.strip())
+    if m is None or not noun_possible(m.group(1)):
+        return None
+    return m.group(1)
+
+
+_DECADE_OR_CENTURY = re.compile(r"\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century")
+
+
+def _keeps_its_article(head: Decision, before: str, after: str) -> bool:
+    """A masked span that starts with "The" and modifies what follows ("on [The New York
+    Times] Best Seller list"): without its article, "on *** Best Seller list" reads as
+    broken English. Not after another determiner, nor before a closed-class word ("the
+    film [The Craft] and …")."""
+    from engine.render.phrase import _CLOSED
+
+    if not re.match(r"[Tt]he\s", head.original) or _DETERMINER_BEFORE.search(before):
+        return False
+    m = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", after)
+    return bool(m) and m.group(1).lower() not in _CLOSED and m.group(1) != "PERSON"
+
+
+#: "… from 2007 to 2011 and ": a range, then "and" before the start of another range.
+_SECOND_RANGE = re.compile(r"\bfrom\s+[^,;.()]{1,30}?\s+(?:to|until|till|through)\s+[^,;.()]{1,30}?\s+and\s+$", re.I)
+_RANGE_AFTER = re.compile(r"\s+(?:to|until|till|through)\s+|\s*[–—-]\s*\d")

@@ -113,7 +113,7 @@ _CLOSED = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "whereas whether both either neither has have had having do does did will would shall should can could "
     "may might must not also he she it they we i you him them me us himself herself itself themselves there "
     "then thus only even just still already again too very more most less least such same other own "
-    "here now later ago once twice alone".split()
+    "here now later ago once twice alone today tomorrow yesterday tonight".split()
 )
 #: A year kept as written, then the word that ends a range at the replacement ("from 2012 to ").
 _YEAR_TO = re.compile(r"\b(\d{4})[ \t]+(?:to|until|till|through)[ \t]+$")
@@ -285,7 +285,12 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if slot.modifier else period)
         kept = _YEAR_TO.search(before[-40:])
         if kept and re.fullmatch(r"\d{1,3}0s", period) and kept.group(1)[:-1] == period[:-2]:
-            # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s")
+            # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s");
+            # "to" wants a noun phrase, "until" takes "later in …" ("from 2012 until later in the 2010s")
+            word = before[slot.prev_start:slot.prev_start + len(slot.prev)]
+            if prev in ("to", "through"):
+                return Rendered("later in the " + period, slot.prev_start, _same_case("until", word) + tail[len(word):],
+                                f"'{word}' → 'until' before 'later in the {period}'")
             return Rendered("later in the " + period)
         if prev in DATE_PREPOSITIONS:
             return Rendered("the " + period)

@@ -252,15 +252,15 @@ class DocumentSanitizer:
         ranked = sorted(zip(ladder.candidates, scores), key=lambda cs: -cs[1])
         leaks = {id(c): guard.check(p["entity"][k], c.label) for c, _ in ranked if not c.is_mask} if guard else {}
         alts = tuple(ScoredCandidate(c, s) for c, s in ranked if leaks.get(id(c)) is None)  # a leaking label is never shown
+        if skipped is not None:  # every withheld rung is listed, whether it ranked above the chosen one or below
+            skipped.extend(Skipped(mention.start, mention.end, c.label, c.source, c.level, leak.reason())
+                           for c, _ in ranked if (leak := leaks.get(id(c))) is not None)
         for cand, _ in ranked:
             if cand.label.strip().lower() == original.strip().lower():
                 continue  # never keep the original text
             if mention.identifier_type is IdentifierType.DIRECT and cand.source in ("P31", "P279", "P8225", "P361") and mention.entity_type is EntityType.PERSON:
                 continue
-            leak = leaks.get(id(cand))
-            if leak is not None:
-                if skipped is not None:
-                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
+            if leaks.get(id(cand)) is not None:
                 continue
             return cand.label, cand, alts, ""
         return MASK, None, alts, "only the original text was offered; masked"

@@ -84,11 +84,11 @@ def test_given_articles_and_sentence_start_then_text_reads(first_rung):
     text = "Oslo is big. He met an geologist in Oslo."
     ms = [at(text, "Oslo", "LOC"), at(text, "geologist", "DEM"), at(text, "Oslo", "LOC", nth=1)]
     r = first_rung.sanitize(text, ms)
-    assert r.text == "A city in Norway is big. He met a profession in a city in Norway."
+    assert r.text == "A city in Norway is big. He met a profession in the same city in Norway."  # one Oslo, one city
     assert r.edits == (
         "inserted 'A' before 'city in Norway' (offset 0)",
         "article 'an' → 'a' before 'profession' (offset 20)",
-        "inserted 'a' before 'city in Norway' (offset 36)",
+        "'the same' before a class shown before for the same entity (offset 36)",
     )
 
 

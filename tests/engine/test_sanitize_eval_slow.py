@@ -71,3 +71,17 @@ def test_given_few_documents_when_evaluate_sanitize_then_figures_print(three_doc
     res = CliRunner().invoke(app, ["evaluate", "sanitize", "--data", str(three_docs), "--model", "shipped", "--show", "5"])
     assert res.exit_code == 0, res.output
     assert "majority" in res.output and "sample sentences" in res.output and "in-sample" in res.stderr
+
+
+def test_given_a_show_seed_then_the_sample_is_drawn_from_all_sentences_with_their_sources(three_docs):
+    import random
+
+    def examples(*extra):
+        res = CliRunner().invoke(app, ["evaluate", "sanitize", "--data", str(three_docs), "--model", "shipped", "--json", *extra])
+        assert res.exit_code == 0, res.output
+        return json.loads(res.output[res.output.index("{"):])["examples"]
+
+    every = examples("--show", "100000")
+    assert len(every) > 4 and all(e["source"] and e["sentence"] for e in every)
+    drawn = examples("--show", "4", "--show-seed", "7")
+    assert drawn == [every[i] for i in sorted(random.Random(7).sample(range(len(every)), 4))]

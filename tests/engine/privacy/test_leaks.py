@@ -89,8 +89,17 @@ def test_given_every_mention_of_an_entity_then_one_safe_replacement(engine, monk
     z2 = text.rindex("Zürich")
     ms = [Mention(0, 6, T.LOC, entity_id="z"), at(text, "Switzerland", "LOC"), Mention(z2, z2 + 6, T.LOC, entity_id="z")]
     r = engine.sanitize(text, ms)
-    assert r.text == "A capital is in a country. She loved a capital."
+    assert r.text == "A capital is in a country. She loved the same capital."  # one entity: "the same" (engine.render)
     assert len(r.skipped) == 1 and r.replacements[0].rung == r.replacements[2].rung == "capital"
+
+
+def test_given_mask_ranked_first_then_withheld_leaking_rungs_are_still_listed(engine, monkeypatch):
+    text = "She moved to Zürich in Switzerland."
+    prefer(engine, monkeypatch, {"Zürich": MASK})
+    r = engine.sanitize(text, [at(text, "Zürich", "LOC"), at(text, "Switzerland", "LOC")])
+    assert r.replacements[0].rung == MASK
+    assert "city of Switzerland" not in [a.candidate.label for a in r.replacements[0].alternatives]
+    assert [s.label for s in r.skipped] == ["city of Switzerland"]
 
 
 def test_given_no_other_mask_then_nothing_is_skipped(engine, monkeypatch):

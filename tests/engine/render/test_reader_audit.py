@@ -29,10 +29,10 @@ CASES = [
     ("He played in 2011, 2012 and 2013.", [("2011", "DATETIME"), ("2012", "DATETIME"), ("2013", "DATETIME")],
      {"2011": "date in the 2010s", "2012": "date in the 2010s", "2013": "date in the 2010s"},
      "He played in the 2010s."),
-    # "between the 1940s and the 1940s seasons"
+    # "between the 1940s and the 1940s seasons" (session 3), then "in seasons in the 1940s" (session 5's audit)
     ("She played between the 1943 and 1944 seasons.", [("1943", "DATETIME"), ("1944", "DATETIME")],
      {"1943": "date in the 1940s", "1944": "date in the 1940s"},
-     "She played in seasons in the 1940s."),
+     "She played during the 1940s."),
     # a decade before a name
     ("He won the silver medal at the 2011 World Taekwondo Championships held in Gyeongju.",
      [("2011", "DATETIME"), ("Gyeongju", "LOC")], {"2011": "date in the 2010s", "Gyeongju": MASK},
@@ -97,7 +97,57 @@ CASES = [
     # a year kept as written, then the period holding it
     ("He was the head coach, a position he held from 2012 to 2015.",
      [("2012", "DATETIME", "NO_MASK"), ("2015", "DATETIME")], {"2015": "date in the 2010s"},
-     "He was the head coach, a position he held from 2012 to later in the 2010s."),
+     "He was the head coach, a position he held from 2012 until later in the 2010s."),
+    # session 5's audit (seed 505): a masked modifier joined by "and later" to another one
+    ("Muhamed Mujić (25 April 1933 – 20 February 2016) was a Yugoslav and later Bosnian footballer.",
+     [("Muhamed Mujić", "PERSON", "DIRECT"), ("25 April 1933", "DATETIME"), ("20 February 2016", "DATETIME"),
+      ("Yugoslav", "DEM")],
+     {"25 April 1933": "date in the 1930s", "20 February 2016": "date in the 2010s", "Yugoslav": MASK},
+     "PERSON 1 (the 1930s – the 2010s) was a Bosnian footballer."),
+    ("He was an Austrian and later American actor.", [("Austrian", "DEM")], {"Austrian": MASK},
+     "He was an American actor."),
+    # "between the [1943] and [1949] seasons" after "in ***": "during the 1940s", not "in *** in seasons in the 1940s"
+    ("She was a first base player and chaperone in All-American Girls Professional Baseball League between the 1943 and 1949 seasons.",
+     [("All-American Girls Professional Baseball League", "ORG"), ("1943", "DATETIME"), ("1949", "DATETIME")],
+     {"All-American Girls Professional Baseball League": MASK, "1943": "date in the 1940s", "1949": "date in the 1940s"},
+     "She was a first base player and chaperone in *** during the 1940s."),
+    # a title before a bare count of "times" stays the object: "got *** X times", not "got X times"
+    ("He got MNL champion 2 times and played AFC Cup 3 time in 2012.",
+     [("MNL champion", "MISC"), ("2", "QUANTITY"), ("AFC Cup", "MISC"), ("3", "QUANTITY"), ("2012", "DATETIME")],
+     {"MNL champion": MASK, "2": ("X", "quantity"), "AFC Cup": MASK, "3": ("X", "quantity"), "2012": "date in the 2010s"},
+     "He got *** X times and played *** X time in the 2010s."),
+    # a date span ending in its own noun: "spent a season in the 1990s", not "spent the 1990s" (a decade)
+    ("He spent the 1996/97 season at West Hartlepool RFC.",
+     [("1996/97 season", "DATETIME"), ("West Hartlepool RFC", "ORG")],
+     {"1996/97 season": "date in the 1990s", "West Hartlepool RFC": MASK},
+     "He spent a season in the 1990s at ***."),
+    # "former" qualifies the title merged into the person
+    ("He contested the slot but subsequently lost to former President John Dramani Mahama.",
+     [("President", "DEM"), ("John Dramani Mahama", "PERSON", "DIRECT")], {"President": MASK},
+     "He contested the slot but subsequently lost to PERSON 1."),
+    ("He narrowly lost to the Democratic challenger, former Georgia Governor Jimmy Carter.",
+     [("Georgia Governor", "DEM"), ("Jimmy Carter", "PERSON", "DIRECT")], {"Georgia Governor": MASK},
+     "He narrowly lost to the Democratic challenger, PERSON 1."),
+    # two ranges joined by "and": "from the 2000s to the 2010s to the 2020s" read as one span of service
+    ("He served for the constituency from 2007 to 2011 and 2015 to 2020.",
+     [("2007", "DATETIME"), ("2011", "DATETIME"), ("2015", "DATETIME"), ("2020", "DATETIME")],
+     {"2007": "date in the 2000s", "2011": "date in the 2010s", "2015": "date in the 2010s", "2020": "date in the 2020s"},
+     "He served for the constituency from the 2000s to the 2010s and from the 2010s to the 2020s."),
+    # places annotated as persons, joined by a dash as one modifier: "the PERSON 2–PERSON 3 constituency"
+    ("He served as a Teachta Dála for the Carlow–Kilkenny constituency from 2007 to 2011.",
+     [("Teachta Dála", "DEM"), ("Carlow", "PERSON"), ("Kilkenny", "PERSON"), ("2007", "DATETIME"), ("2011", "DATETIME")],
+     {"Teachta Dála": MASK, "2007": "date in the 2000s", "2011": "date in the 2010s"},
+     "He served as a *** for the constituency from the 2000s to the 2010s."),
+    # dates listed before a masked name: "won the 1990s and ***" was a period listed with a thing
+    ("The team also won the 1997 and 2002 Finnish Cup.",
+     [("1997", "DATETIME"), ("2002", "DATETIME"), ("Finnish Cup", "MISC")],
+     {"1997": "date in the 1990s", "2002": "date in the 2000s", "Finnish Cup": MASK},
+     "The team also won the ***."),
+    ("He later met the then-President Richard Nixon.", [("President", "DEM"), ("Richard Nixon", "PERSON", "DIRECT")],
+     {"President": MASK}, "He later met PERSON 1."),
+    # a masked name that starts with "The" and modifies what follows keeps its article
+    ("It debuted at number 31 on The New York Times Best Seller list.", [("The New York Times", "ORG")],
+     {"The New York Times": MASK}, "It debuted at number 31 on the *** Best Seller list."),
 ]
 
 
@@ -168,3 +218,119 @@ def test_given_a_title_before_a_name_then_no_person_modifier_flag(text, regions)
 def test_given_a_reader_construction_left_to_the_ranker_then_its_flag(text, regions, name):
     names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
     assert name in names
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("He was a *** and later Bosnian footballer.", [(9, 12)], "*** and later modifier"),
+    ("He was an actor and Austrian politician.", [(10, 15)], "*** and later modifier"),
+    ("She was a chaperone in *** in seasons in the 1940s.", [(23, 26), (42, 51)], "in seasons in …"),
+    ("He lost to former PERSON 3.", [(18, 26)], "former PERSON"),
+    ("It debuted at number 31 on *** Best Seller list.", [(27, 30)], "*** before a name's noun"),
+    ("He coached again from 1945 to later in the 1940s.", [(32, 48)], "to later in …"),
+    ("He served from the 2000s to the 2010s to the 2020s.", [(15, 24), (28, 37), (41, 50)], "chained range"),
+])
+def test_given_a_session5_construction_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("He got *** X times and played *** X time.", [(7, 10), (11, 12), (30, 33), (34, 35)]),
+    ("He was a *** and later became famous.", [(9, 12)]),
+    ("He played for *** and later Real Madrid.", [(14, 17)]),
+    ("He was born in ***, Germany and died in ***.", [(15, 18), (40, 43)]),
+    ("And then PERSON 2 won.", [(9, 17)]),
+    ("He spent a season in the 1990s at ***.", [(21, 30), (34, 37)]),
+    ("He coached again from 1945 until later in the 1940s.", [(35, 51)]),
+    ("He served from the 2000s to the 2010s and from the 2010s to the 2020s.", [(15, 24), (28, 37), (47, 56), (60, 69)]),
+])
+def test_given_a_reading_sentence_then_no_session5_flag(text, regions):
+    assert flag_text(text, [Region(a, b) for a, b in regions]) == []
+
+
+@pytest.mark.parametrize("text,regions,name", [
+    ("Listed a***, ***., she *** and threw ***.", [(8, 11), (13, 16), (23, 26), (37, 40)], "mask inside a word"),
+    ("He was held on account of alleged complicity in *** the *** of funds.", [(48, 51), (56, 59)], "*** before a determiner"),
+    ("PERSON 1 (the 1750s – the 1850s) was the PERSON 1 (the 1800s).", [(0, 8), (41, 49)], "the PERSON"),
+    ("He served as a *** for the PERSON 2–PERSON 3 constituency.", [(15, 18), (27, 35), (36, 44)], "the PERSON"),
+    ("PERSON 1 (Persian: PERSON 2, born in the 1990s in Tehran) is a volleyball player.", [(0, 8), (19, 27)],
+     "native name numbered apart"),
+    ("PERSON 1 died of *** at age *** in *** when his ***.", [(0, 8), (17, 20), (28, 31), (35, 38), (48, 51)],
+     "clause cut by a mask"),
+])
+def test_given_an_awkward_annotated_span_then_its_flag(text, regions, name):
+    names = {f.name for f in flag_text(text, [Region(a, b) for a, b in regions])}
+    assert name in names
+
+
+@pytest.mark.parametrize("text,regions", [
+    ("He was given *** the next year.", [(13, 16)]),
+    ("The prize went to PERSON 2, the favourite.", [(18, 26)]),
+    ("He played for *** in the 1990s.", [(14, 17), (21, 30)]),
+    ("He played for *** the following season.", [(14, 17)]),
+    ("PERSON 1 (simplified Chinese: PERSON 1; pinyin: PERSON 1) is a politician.", [(0, 8), (30, 38), (48, 56)]),
+    ("He retired in the 1990s, as his *** had done.", [(14, 23), (32, 35)]),
+])
+def test_given_a_reading_sentence_then_no_annotated_span_flag(text, regions):
+    assert flag_text(text, [Region(a, b) for a, b in regions]) == []
+
+
+@pytest.mark.slow
+def test_given_a_merged_place_when_demo_then_the_chosen_rung_is_shown_beside_the_phrase():
+    """The demo lists each replacement's runner-up rung; where the phrase shown is not the
+    chosen rung (a date phrase, or a place shown by the class of the place around it),
+    the chosen rung is printed beside it, so the runner-up reads against the right rung."""
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    res = CliRunner().invoke(app, ["demo"])
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if x.strip().startswith("'18 July 1980'"))
+    assert "'in the 1980s' ['date in the 1980s']" in line
+
+
+def test_given_one_entity_shown_by_one_class_twice_then_the_second_is_the_same(engine, monkeypatch):  # noqa: F811
+    """yutaka-yaguchi: "the United States" and "the US" (one annotated entity) both became
+    "country"; "a country … a country" read as two countries."""
+    from engine.types import EntityType as T, Mention
+
+    from tests.engine.render.test_document import fix
+
+    text = "Yaguchi first arrived in the United States in 1965, and continues to reside in the US to the present day."
+    fix(engine, monkeypatch, {"United States": "country", "US": "country", "1965": "date in the 1960s"})
+
+    def at(span, etype, entity=None):
+        i = text.index(span)
+        return Mention(i, i + len(span), etype, entity_id=entity)
+
+    spans = [at("United States", T.LOC, "e1"), at("1965", T.DATETIME), at("US", T.LOC, "e1")]
+    r = engine.sanitize(text, spans)
+    assert r.text == ("Yaguchi first arrived in a country in the 1960s, and continues to reside in the same country "
+                      "to the present day.")
+    assert all(r.text[x.new_start:x.new_end] == x.replacement for x in r.replacements)
+    assert flag_text(r.text, [Region(x.new_start, x.new_end) for x in r.replacements]) == []
+    other = [at("United States", T.LOC, "e1"), at("1965", T.DATETIME), at("US", T.LOC, "e2")]
+    assert "reside in a country" in engine.sanitize(text, other).text  # two entities stay two countries
+
+
+def test_given_two_mentions_linked_to_one_item_then_the_second_class_is_the_same(engine, monkeypatch):  # noqa: F811
+    """The same without entity ids: both classes were reached from one linked item (Q30);
+    a head-noun class ("the song" twice) says nothing about the referent and stays as it is."""
+    from engine.types import Candidate, EntityType as T, Ladder, Mention
+
+    def candidates(span, *args, **kwargs):
+        rule = "head-noun" if span.text == "song" else None
+        label = {"song": "song"}.get(span.text, "country")
+        cand = Candidate(label, "P31", level=1, link_qid="Q7366" if rule else "Q30", rule=rule)
+        return Ladder(span, (cand, Candidate(MASK, "mask", level=2)))
+
+    monkeypatch.setattr(engine, "candidates", candidates)
+    text = "Yaguchi first arrived in the United States in spring, and continues to reside in the US today."
+    spans = [Mention(text.index(s), text.index(s) + len(s), T.LOC) for s in ("United States", "US")]
+    assert engine.sanitize(text, spans).text == (
+        "Yaguchi first arrived in a country in spring, and continues to reside in the same country today.")
+    text = "He wrote a song in spring, and sang a song in autumn."
+    first = text.index("song")
+    spans = [Mention(first, first + 4, T.MISC), Mention(text.index("song", first + 1), text.index("song", first + 1) + 4, T.MISC)]
+    assert "the same" not in engine.sanitize(text, spans).text
