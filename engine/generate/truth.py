@@ -248,6 +248,24 @@ def head_index(words: list[str]) -> int:
     return len(words) - 1
 
 
+_QUALIFIER = re.compile(r"\s+(?:of|in|for|from|at|on|with)\s+", re.I)
+
+
+def label_narrows(general: str, specific: str) -> bool:
+    """Whether the class label ``specific`` names a kind of ``general`` by its words alone:
+    its head phrase (before "of", "in", …) ends with all of ``general``'s words and says
+    more ("big city", "city of Switzerland" and "cantonal capital of Switzerland" narrow
+    "city" and "capital"; "city" does not narrow "big city", nor "capital city" "city of
+    Switzerland"). The fallback of :meth:`TruthCheck.order` when the store relates neither
+    class to the other."""
+    g = general.lower().split()
+    if not g or _QUALIFIER.search(general):
+        return False
+    full = specific.lower().split()
+    head = _QUALIFIER.split(specific.lower(), maxsplit=1)[0].split()
+    return len(head) >= len(g) and head[-len(g):] == g and len(full) > len(g)
+
+
 def head_grams(words: list[str]) -> list[str]:
     """Runs of words that hold the head noun and end at it or at the span's end, longest first."""
     if not words:
@@ -519,7 +537,13 @@ class TruthFilter:
             return True  # "city in Norway" is below "city"
         if g == s:
             return False
-        return g in self.superclasses(s) and s not in self.superclasses(g)
+        if g in self.superclasses(s):
+            return s not in self.superclasses(g)
+        if s in self.superclasses(g):
+            return False
+        # the graph relates neither to the other (a class without P279 facts in the store):
+        # "cantonal capital of Switzerland" is read as below "capital" by its label
+        return label_narrows(general.label, specific.label)
 
     def order(self, cands: list[Candidate]) -> list[Candidate]:
         """Move every rung after the last rung below it (stable otherwise)."""

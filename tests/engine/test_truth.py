@@ -6,7 +6,7 @@ import pyoxigraph as ox
 import pytest
 
 from engine.engine import Engine
-from engine.generate.truth import head_grams, head_index, span_words
+from engine.generate.truth import head_grams, head_index, label_narrows, span_words
 from engine.types import MASK
 from tests.conftest import tiny_store
 
@@ -30,6 +30,7 @@ EDGES = [
     ("Q36704", "P31", "Q3024240"),                                            # Yugoslavia: historical country only
     ("Q39", "P31", "Q6256"), ("Q39", "P31", "Q206696"), ("Q206696", "P31", "Q3024240"),  # Switzerland "is a" Helvetic Republic
     ("Q33999", "P279", "Q215627"),                                            # actor ⊂ person
+    ("Q72", "P31", "Q5119"), ("Q72", "P31", "Q14770218"), ("Q5119", "P279", "Q515"),  # Zürich; no P279 for the cantonal capital
 ]
 LABELS = {
     "Q1061": "Gujarat", "Q13390680": "state of India", "Q56061": "administrative territorial entity",
@@ -43,6 +44,7 @@ LABELS = {
     "Q1093829": "city of the United States", "Q6501447": "local government",
     "Q23148": "Cornwall", "Q180673": "ceremonial county of England", "Q19953632": "former administrative territorial entity",
     "Q36704": "Yugoslavia", "Q33999": "actor", "Q215627": "person", "Q39": "Switzerland", "Q206696": "Helvetic Republic",
+    "Q72": "Zürich", "Q5119": "capital", "Q14770218": "cantonal capital of Switzerland",
 }
 ALIASES = [("Q33999", "actress"), ("Q38848", "metal"), ("Q103916", "Best Actor"), ("Q875556", "Israeli"), ("Q9531", "British Broadcasting Corporation")]
 
@@ -166,3 +168,17 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
 
 #: Measured false rate of offered rungs on the truth set (seed store) is 0.0183; target 0.02.
 TRUTH_FALSE_RATE_BOUND = 0.02
+
+
+@pytest.mark.parametrize("general, specific, narrows", [
+    ("capital", "cantonal capital of Switzerland", True), ("city", "big city", True), ("city", "city of Switzerland", True),
+    ("university", "university in Norway", True), ("big city", "city", False), ("capital", "capital", False),
+    ("city of Switzerland", "city", False), ("country", "countries bordering the Baltic Sea", False),
+])
+def test_given_class_labels_then_narrowing_is_read_from_the_head_phrase(general, specific, narrows):
+    assert label_narrows(general, specific) is narrows
+
+
+def test_given_classes_the_store_does_not_relate_then_the_narrower_label_comes_first(engine):
+    ladder = labels(engine, "Zürich", "LOC")
+    assert ladder.index("cantonal capital of Switzerland") < ladder.index("capital")
