@@ -181,7 +181,9 @@ class Replacement:
 @dataclass(frozen=True, slots=True)
 class Skipped:
     """A rung of a mention withheld because it would leak (:mod:`engine.privacy`): never chosen,
-    never shown among the alternatives, whether it ranked above the chosen rung or below."""
+    never shown among the alternatives, whether it ranked above the chosen rung or below;
+    or passed over because it names a category of roles in a role's slot
+    (:mod:`engine.render.role_slot`; still shown among the alternatives)."""
 
     mention_start: int
     mention_end: int

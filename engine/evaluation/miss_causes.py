@@ -14,6 +14,8 @@ The annotators' choice is ``***``:
 
 The annotators' choice is offered by our ladder:
 
+- ``a category of roles in the role's slot``: "profession" for "lawyer" in "she is a
+  lawyer" (:mod:`engine.render.role_slot`: it would read "she is a profession");
 - ``ranker: *** where the choice is offered``;
 - ``ranker: another rung``.
 
@@ -47,6 +49,7 @@ BLANKET = "annotator masked every mention of the type"
 RANK_CLASS_FOR_MASK = "ranker: a rung where the annotator chose ***"
 RANK_MASK_FOR_OFFERED = "ranker: *** where the choice is offered"
 RANK_OTHER = "ranker: another rung"
+ROLE_SLOT = "a category of roles in the role's slot"
 LEAK = "leak guard removed it"
 NO_ITEM = "span links to no item of the store"
 NO_CLASS = "linked item has no class of its type"
@@ -56,7 +59,7 @@ OTHER_RUNGS = "ladder offers other rungs"
 NO_RUNG = "no rung offered (other reason)"
 
 #: Every cause, in the order the report prints them.
-CAUSES = (BLANKET, RANK_CLASS_FOR_MASK, RANK_MASK_FOR_OFFERED, RANK_OTHER, LEAK, NO_ITEM, NO_CLASS, PARTIAL, WRONG_TYPE, OTHER_RUNGS, NO_RUNG)
+CAUSES = (BLANKET, RANK_CLASS_FOR_MASK, ROLE_SLOT, RANK_MASK_FOR_OFFERED, RANK_OTHER, LEAK, NO_ITEM, NO_CLASS, PARTIAL, WRONG_TYPE, OTHER_RUNGS, NO_RUNG)
 #: The causes a better ranker could remove; the others are the ladders' or the annotation's.
 RANKER_CAUSES = frozenset({RANK_CLASS_FOR_MASK, RANK_MASK_FOR_OFFERED, RANK_OTHER})
 
@@ -89,6 +92,8 @@ def cause_of(m: "MentionScore", blanket: set[tuple[str, str]]) -> str | None:
         return None
     if m.majority == MASK:
         return BLANKET if (m.doc_id, m.entity_type) in blanket else RANK_CLASS_FOR_MASK
+    if canonical(m.majority) in canonical_set(m.passed_over):
+        return ROLE_SLOT
     if m.in_ladder:
         return RANK_MASK_FOR_OFFERED if m.output == MASK else RANK_OTHER
     if canonical(m.majority) in canonical_set(m.skipped):

@@ -46,6 +46,7 @@ from engine.evaluation.labels import (
     majority_label,
 )
 from engine.generate.linking import LinkMethod, contains_words, fold
+from engine.render.role_slot import ROLE_SLOT_REASON
 from engine.types import MASK, EntityType, SanitizeResult
 from engine.io.wikireplace import WRDocument, WRMention, load_wikireplace
 
@@ -70,6 +71,8 @@ class MentionScore:
     skipped: tuple[str, ...] = ()
     #: why the ladder holds only ``***`` (its generation's reason), else ""
     mask_rule: str = ""
+    #: rungs passed over as a category of roles in a role's slot (engine.render.role_slot)
+    passed_over: tuple[str, ...] = ()
 
     @property
     def agrees(self) -> bool:
@@ -321,8 +324,9 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
     regions, persons = [], []
     seen = set()
     skipped: dict[tuple[int, int], list[str]] = defaultdict(list)
+    passed_over: dict[tuple[int, int], list[str]] = defaultdict(list)
     for sk in result.skipped:
-        skipped[(sk.mention_start, sk.mention_end)].append(sk.label)
+        (passed_over if ROLE_SLOT_REASON in sk.reason else skipped)[(sk.mention_start, sk.mention_end)].append(sk.label)
     for i, r in enumerate(result.replacements):
         key = (r.mention.start, r.mention.end)
         m = wr.get(key)
@@ -339,7 +343,7 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
             report.mentions.append(MentionScore(
                 doc.doc_id, m.entity_type.value, m.text, majority_label(m.selection) or MASK, tuple(m.chosen),
                 r.rung or r.replacement, tuple(dict.fromkeys(a.candidate.label for a in r.alternatives)),
-                one_vs_others(m.selection), tuple(skipped.get(key, ())), _mask_rule(r),
+                one_vs_others(m.selection), tuple(skipped.get(key, ())), _mask_rule(r), tuple(passed_over.get(key, ())),
             ))
     report.unmatched += len(annotated - seen)
     if checker is not None:

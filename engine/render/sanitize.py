@@ -13,7 +13,8 @@
 5. Any failure while handling a span replaces it with ``***`` (fail closed) and is
    reported in ``errors``; the original text never leaks.
 6. No candidate that reveals another masked mention's text or linked item is used
-   (:mod:`engine.privacy.leaks`); the next safe rung is, and ``skipped`` says why.
+   (:mod:`engine.privacy.leaks`), nor a category of roles in a role's slot
+   (:mod:`engine.render.role_slot`); the next rung is, and ``skipped`` says why.
 7. The rungs are rendered for their slots (:mod:`engine.render`): dates, articles,
    modifiers, adjacent replacements merged; changes are reported in ``edits``; the
    ``segments`` map every changed region back to the original text.
@@ -32,6 +33,7 @@ from engine.select.features import DocumentFacts
 from engine.io.spans import snap_to_graphemes, widen_to_words
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document
+from engine.render.role_slot import category_in_role_slot
 from engine.generate.context import document_countries
 from engine.generate.sources.base import DocumentState
 from engine.types import (
@@ -261,6 +263,11 @@ class DocumentSanitizer:
             if mention.identifier_type is IdentifierType.DIRECT and cand.source in ("P31", "P279", "P8225", "P361") and mention.entity_type is EntityType.PERSON:
                 continue
             if leaks.get(id(cand)) is not None:
+                continue
+            category = category_in_role_slot(cand, mention.entity_type, p["text"][:mention.start])
+            if category is not None:
+                if skipped is not None:
+                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, category))
                 continue
             return cand.label, cand, alts, ""
         return MASK, None, alts, "only the original text was offered; masked"

@@ -1,0 +1,41 @@
+"""A rung that names a *kind of role* does not stand for the role itself.
+
+"He served as both Vice President and …" generalized to "occupation" reads "served as
+both occupation and …"; "she is a lawyer" to "profession" reads "she is a profession".
+The annotators chose such categories for occupations now and then, but in the role's
+slot the sentence no longer says what the person is: the category ("occupation",
+"profession", "position", …) is a class of roles, not a role. It reads only where the
+sentence talks about the role as a thing ("his profession", "the position of …").
+
+:func:`category_in_role_slot` tells the sanitizer to pass over such a rung for a DEM
+mention unless a possessive or "the" stands before the mention; the next rung is used
+and the result's ``skipped`` says why (as for a leaking rung).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.types import Candidate, EntityType
+
+#: Class labels that name a category of roles rather than a role.
+ROLE_CATEGORIES = frozenset({
+    "occupation", "profession", "position", "public office", "office", "job", "title", "employment",
+})
+#: Words before the mention after which a category reads as a noun about the role.
+_AS_A_THING = frozenset({"his", "her", "their", "its", "my", "our", "your", "the", "this", "that"})
+#: The words every such ``skipped`` reason holds.
+ROLE_SLOT_REASON = "names a kind of role, not the role"
+_WORD_BEFORE = re.compile(r"([A-Za-z'’]+)\W*$")
+
+
+def category_in_role_slot(cand: Candidate, entity_type: EntityType, before: str) -> str | None:
+    """Why ``cand`` must not stand for a DEM mention preceded by ``before`` (the text up to
+    the mention), or ``None`` when it may."""
+    if entity_type is not EntityType.DEM or cand.label.lower() not in ROLE_CATEGORIES:
+        return None
+    m = _WORD_BEFORE.search(before[-40:])
+    prev = m.group(1).lower() if m else ""
+    if prev in _AS_A_THING:
+        return None
+    return f"'{cand.label}' {ROLE_SLOT_REASON}, after '{prev or 'the start'}'"
