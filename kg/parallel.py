@@ -138,10 +138,19 @@ def _filter_block(block: bytes, line_re: re.Pattern[str]) -> BlockResult | None:
         items = [q for q, _ in found if q]
         if len(items) != text.count(f"<{SCHEMA_ABOUT}>"):  # not all in ``_SITELINK`` lines
             items = _ABOUT.findall(text)
-        if items:
-            about = np.array(items, dtype=np.int64).astype(np.int32)
+        about = item_numbers(items)
     out = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
     return BlockResult(n_lines, out, len(kept), about=about)
+
+
+def item_numbers(digits: list[str]) -> np.ndarray | None:
+    """The int32 Q-numbers of ``schema:about`` objects (decimal strings); a number beyond
+    int32 (no item the index can hold) is left out; ``None`` for none."""
+    if not digits:
+        return None
+    if max(map(len, digits)) > 9:
+        digits = [q for q in digits if int(q) <= 2**31 - 1]
+    return np.array(digits, dtype=np.int64).astype(np.int32) if digits else None
 
 
 _NUMBER = re.compile(rb"^([0-9]+):", re.M)
@@ -168,7 +177,7 @@ def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
     """Line by line, recording malformed lines (local line numbers from 1)."""
     res = BlockResult(n_lines, b"", 0)
     kept: list[str] = []
-    about: list[int] = []
+    about: list[str] = []
     for no, raw in enumerate(block.split(b"\n")[:n_lines], start=1):
         try:
             line = raw.decode("utf-8").strip()
@@ -188,10 +197,10 @@ def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
         else:
             m = _ABOUT.search(line)
             if m:
-                about.append(int(m.group(1)))
+                about.append(m.group(1))
     res.kept = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
     res.n_kept = len(kept)
-    res.about = np.array(about, dtype=np.int32) if about else None
+    res.about = item_numbers(about)
     return res
 
 
@@ -295,7 +304,7 @@ def prefilter_command() -> list[str] | None:
     pats = [a for p in prefilter_patterns() for a in ("-e", p)]
     choice = os.environ.get("TAXOGEN_PREFILTER", "")
     if choice != "grep" and shutil.which("rg"):
-        return ["rg", "--no-config", "-n", "-a", "--no-unicode", "--no-filename", "--color", "never", *pats]
+        return ["rg", "--no-config", "-n", "-a", "--no-unicode", "--encoding", "none", "--no-filename", "--color", "never", *pats]
     if prefilter_available():
         return ["grep", "-a", "-n", "-E", *pats]
     return None
