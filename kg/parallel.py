@@ -335,6 +335,16 @@ def _prefilter_python() -> re.Pattern[bytes]:
     return re.compile("|".join(f"(?:{p.replace('[:space:]', space)})" for p in prefilter_patterns()).encode())
 
 
+def _widen(fd: int, size: int = 1 << 20) -> None:
+    """Give a pipe a larger buffer (Linux; fewer context switches between the processes)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size)
+    except (ImportError, OSError):
+        pass
+
+
 class PrefilterReader:
     """Whole-line blocks of the lines of a dump that the prefilter (:func:`prefilter_command`:
     ripgrep or GNU grep, :func:`prefilter_patterns`) passes, each as ``N:line``.
@@ -369,6 +379,7 @@ class PrefilterReader:
                 return self.proc.stdout
             self._marked = True
             r, w = os.pipe()
+            _widen(w)
             try:
                 main = subprocess.Popen(grep, stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
             finally:
@@ -384,6 +395,7 @@ class PrefilterReader:
                 self._feeder = _Feeder(self.path, w)
             self.procs = [p for p in (self.proc, main) if p is not None]
             assert main.stdout is not None
+            _widen(main.stdout.fileno())
             return main.stdout
         except OSError as exc:
             raise DumpError(f"cannot open {self.path}: {exc}", path=self.path) from exc
@@ -559,7 +571,11 @@ def parallel_filter(
             if on_progress is not None:
                 on_progress(report.lines, reader.bytes_read if not (reader.external or pre) else _compressed_pos(reader, total))
 
-        run_blocks(iter(reader), filter_numbered_block if pre else filter_block, consume)
+        blocks = iter(reader)
+        try:
+            run_blocks(blocks, filter_numbered_block if pre else filter_block, consume)
+        finally:  # on an error too: stop and reap the reader's processes now, not at garbage collection
+            blocks.close()
     if isinstance(reader, PrefilterReader):
         report.lines = reader.total_lines
     return cpu[0]
