@@ -300,11 +300,12 @@ def prefilter_patterns() -> list[str]:
 def prefilter_command() -> list[str] | None:
     """The prefilter's command line (patterns included, input not): ripgrep when installed
     (``rg``; ``TAXOGEN_PREFILTER=grep`` picks GNU grep), else GNU grep; ``None`` when
-    neither is usable. Both treat the input as bytes (``-a``; ``LC_ALL=C``, ``--no-unicode``)."""
+    neither is usable. Both treat the input as bytes (``-a``; ``LC_ALL=C``, ``--no-unicode``,
+    no BOM sniffing); ripgrep reads rather than maps the file, so its memory stays small."""
     pats = [a for p in prefilter_patterns() for a in ("-e", p)]
     choice = os.environ.get("TAXOGEN_PREFILTER", "")
     if choice != "grep" and shutil.which("rg"):
-        return ["rg", "--no-config", "-n", "-a", "--no-unicode", "--encoding", "none", "--no-filename", "--color", "never", *pats]
+        return ["rg", "--no-config", "-n", "-a", "--no-unicode", "--encoding", "none", "--no-mmap", "--no-filename", "--color", "never", *pats]
     if prefilter_available():
         return ["grep", "-a", "-n", "-E", *pats]
     return None
