@@ -312,10 +312,11 @@ def prefilter_command() -> list[str] | None:
 
 
 def prefilter_available() -> bool:
-    """GNU grep and coreutils' tee are installed and ``TAXOGEN_NO_PREFILTER`` is unset."""
+    """GNU grep is installed (the fallback prefilter, and the line counter of an uncompressed
+    dump) and ``TAXOGEN_NO_PREFILTER`` is unset."""
     if os.environ.get("TAXOGEN_NO_PREFILTER"):
         return False
-    if not (shutil.which("grep") and shutil.which("tee")):
+    if not shutil.which("grep"):
         return False
     try:
         out = subprocess.run(["grep", "--version"], capture_output=True, text=True, check=False, timeout=10).stdout
