@@ -437,6 +437,10 @@ class PrefilterReader:
             raise
         finally:
             fh.close()
+            if not ok:  # the filter stopped early: stop the decompressor and prefilter now
+                for p in self.procs:
+                    if p.poll() is None:
+                        p.kill()
             if self._feeder is not None:
                 self._feeder.join()
             errors = []

@@ -161,3 +161,21 @@ def test_given_a_failing_decompressor_then_the_filter_fails_with_a_message(tmp_p
     bad.write_bytes(b"this is not gzip data\n" * 100)
     with pytest.raises(DumpError, match="truncated or corrupt"):
         run(bad, tmp_path, monkeypatch, tool)
+
+
+@needs_prefilter
+@pytest.mark.parametrize("external", [True, False])
+def test_given_the_filter_stops_early_then_its_processes_are_gone(tmp_path: Path, monkeypatch, external: bool) -> None:
+    from kg.parallel import PrefilterReader
+
+    line = f"<{WD}Q1> <{WDT}P31> <{WD}Q5> .\n".encode()
+    path = tmp_path / "d.nt.gz"
+    path.write_bytes(gzip.compress(line * 200_000, compresslevel=1))
+    if not external:
+        monkeypatch.setenv("TAXOGEN_NO_EXTERNAL_DECOMPRESS", "1")
+    reader = PrefilterReader(path, block=4096)
+    blocks = iter(reader)
+    assert next(blocks).startswith(b"1:<")
+    blocks.close()
+    assert reader.procs and all(p.returncode is not None for p in reader.procs)
+    assert reader._feeder is not None and not reader._feeder.thread.is_alive()
