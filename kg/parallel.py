@@ -224,9 +224,9 @@ def decompressor(path: str | Path) -> list[str] | None:
 class BlockReader:
     """Whole-line blocks of a (possibly compressed) file, through an external decompressor when available."""
 
-    def __init__(self, path: str | Path, block: int = BLOCK) -> None:
+    def __init__(self, path: str | Path, block: int | None = None) -> None:
         self.path = str(path)
-        self.block = block
+        self.block = block or BLOCK  # read at call time (tests shrink it)
         self.proc: subprocess.Popen | None = None
         self.external = decompressor(path)
         self.bytes_read = 0
@@ -357,9 +357,9 @@ class PrefilterReader:
     decompressor has succeeded; the mark's line number is the dump's line count. An
     uncompressed dump is read by the prefilter and counted by ``grep -c ''`` beside it."""
 
-    def __init__(self, path: str | Path, block: int = BLOCK) -> None:
+    def __init__(self, path: str | Path, block: int | None = None) -> None:
         self.path = str(path)
-        self.block = block
+        self.block = block or BLOCK  # read at call time (tests shrink it)
         self.external = decompressor(path)
         self.proc: subprocess.Popen | None = None  # the process reading the dump file
         self.procs: list[subprocess.Popen] = []
