@@ -63,11 +63,18 @@ _KEEP_BODY = (
     rf"){_WS}*\.(?:{_WS}*#[^\n]*?)?"
 )
 _ANY_BODY = rf"(?:{_IRI}|{_BNODE}){_WS}+{_IRI}{_WS}+(?:{_IRI}|{_BNODE}|{_LITERAL}){_WS}*\.(?:{_WS}*#[^\n]*)?"
-#: Every line of a block: group 1 holds the (stripped) statement when ``keep_line`` keeps
-#: it, is empty for other valid lines (statements, comments, blanks); invalid lines do not match.
-_LINE = re.compile(rf"^{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
+#: A ``schema:about`` line as the dump writes it (single spaces, an ASCII IRI subject):
+#: a valid statement, never kept, checked in one step; group 1 is its item's Q-number.
+#: Any other sitelink line is checked by the general rule below.
+_SITELINK = (
+    rf"<[!#-;=?-\[\]_a-z~]*+> <{re.escape(SCHEMA_ABOUT)}> <{re.escape(WD)}Q([0-9]{{1,18}})> \."
+)
+#: Every line of a block: group 2 holds the (stripped) statement when ``keep_line`` keeps
+#: it, is empty for other valid lines (statements, comments, blanks); invalid lines do not
+#: match; group 1 holds the Q-number of a sitelink line of the form ``_SITELINK``.
+_LINE = re.compile(rf"^(?:{_SITELINK}|{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?)$", re.M)
 #: The same for the prefilter's output, whose lines start with their line number (``N:``).
-_NUMBERED_LINE = re.compile(rf"^[0-9]+:{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?$", re.M)
+_NUMBERED_LINE = re.compile(rf"^[0-9]+:(?:{_SITELINK}|{_WS}*(?:({_KEEP_BODY})|{_ANY_BODY}|#[^\n]*)?{_WS}*\r?)$", re.M)
 #: The object of a ``schema:about`` statement (in a block whose lines are all valid).
 _ABOUT = re.compile(rf"<{re.escape(SCHEMA_ABOUT)}>{_WS}+<{re.escape(WD)}Q([0-9]+)>{_WS}*\.")
 
@@ -126,13 +133,24 @@ def _filter_block(block: bytes, line_re: re.Pattern[str]) -> BlockResult | None:
     # ``^…$`` also matches the empty string after the final newline (not numbered)
     if len(found) != n_lines + (line_re is _LINE):
         return None
-    kept = [line for line in found if line]
+    kept = [line for _, line in found if line]
     if SCHEMA_ABOUT in text:
-        found = _ABOUT.findall(text)
-        if found:
-            about = np.array(found, dtype=np.int64).astype(np.int32)
+        items = [q for q, _ in found if q]
+        if len(items) != text.count(f"<{SCHEMA_ABOUT}>"):  # not all in ``_SITELINK`` lines
+            items = _ABOUT.findall(text)
+        about = item_numbers(items)
     out = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
     return BlockResult(n_lines, out, len(kept), about=about)
+
+
+def item_numbers(digits: list[str]) -> np.ndarray | None:
+    """The int32 Q-numbers of ``schema:about`` objects (decimal strings); a number beyond
+    int32 (no item the index can hold) is left out; ``None`` for none."""
+    if not digits:
+        return None
+    if max(map(len, digits)) > 9:
+        digits = [q for q in digits if int(q) <= 2**31 - 1]
+    return np.array(digits, dtype=np.int64).astype(np.int32) if digits else None
 
 
 _NUMBER = re.compile(rb"^([0-9]+):", re.M)
@@ -159,7 +177,7 @@ def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
     """Line by line, recording malformed lines (local line numbers from 1)."""
     res = BlockResult(n_lines, b"", 0)
     kept: list[str] = []
-    about: list[int] = []
+    about: list[str] = []
     for no, raw in enumerate(block.split(b"\n")[:n_lines], start=1):
         try:
             line = raw.decode("utf-8").strip()
@@ -179,10 +197,10 @@ def _filter_slow(block: bytes, n_lines: int) -> BlockResult:
         else:
             m = _ABOUT.search(line)
             if m:
-                about.append(int(m.group(1)))
+                about.append(m.group(1))
     res.kept = ("\n".join(kept) + "\n").encode("utf-8") if kept else b""
     res.n_kept = len(kept)
-    res.about = np.array(about, dtype=np.int32) if about else None
+    res.about = item_numbers(about)
     return res
 
 
@@ -206,9 +224,9 @@ def decompressor(path: str | Path) -> list[str] | None:
 class BlockReader:
     """Whole-line blocks of a (possibly compressed) file, through an external decompressor when available."""
 
-    def __init__(self, path: str | Path, block: int = BLOCK) -> None:
+    def __init__(self, path: str | Path, block: int | None = None) -> None:
         self.path = str(path)
-        self.block = block
+        self.block = block or BLOCK  # read at call time (tests shrink it)
         self.proc: subprocess.Popen | None = None
         self.external = decompressor(path)
         self.bytes_read = 0
@@ -279,11 +297,26 @@ def prefilter_patterns() -> list[str]:
     return pats
 
 
+def prefilter_command() -> list[str] | None:
+    """The prefilter's command line (patterns included, input not): ripgrep when installed
+    (``rg``; ``TAXOGEN_PREFILTER=grep`` picks GNU grep), else GNU grep; ``None`` when
+    neither is usable. Both treat the input as bytes (``-a``; ``LC_ALL=C``, ``--no-unicode``,
+    no BOM sniffing); ripgrep reads rather than maps the file, so its memory stays small."""
+    pats = [a for p in prefilter_patterns() for a in ("-e", p)]
+    choice = os.environ.get("TAXOGEN_PREFILTER", "")
+    if choice != "grep" and shutil.which("rg"):
+        return ["rg", "--no-config", "-n", "-a", "--no-unicode", "--encoding", "none", "--no-mmap", "--no-filename", "--color", "never", *pats]
+    if prefilter_available():
+        return ["grep", "-a", "-n", "-E", *pats]
+    return None
+
+
 def prefilter_available() -> bool:
-    """GNU grep and coreutils' tee are installed and ``TAXOGEN_NO_PREFILTER`` is unset."""
+    """GNU grep is installed (the fallback prefilter, and the line counter of an uncompressed
+    dump) and ``TAXOGEN_NO_PREFILTER`` is unset."""
     if os.environ.get("TAXOGEN_NO_PREFILTER"):
         return False
-    if not (shutil.which("grep") and shutil.which("tee")):
+    if not shutil.which("grep"):
         return False
     try:
         out = subprocess.run(["grep", "--version"], capture_output=True, text=True, check=False, timeout=10).stdout
@@ -292,65 +325,122 @@ def prefilter_available() -> bool:
     return "GNU grep" in out
 
 
+#: Written after the decompressed dump into the prefilter's input: it ends the last line
+#: (``[^.[:space:]][[:space:]]*$`` passes it, alone or after an unterminated last line), so
+#: its line number gives the dump's line count and its presence a complete decompression.
+END_MARK = b"~taxogen:end-of-dump"
+
+
+def _prefilter_python() -> re.Pattern[bytes]:
+    """:func:`prefilter_patterns` as one Python expression over a line's bytes (``LC_ALL=C``)."""
+    space = r" \t\n\r\f\v"
+    return re.compile("|".join(f"(?:{p.replace('[:space:]', space)})" for p in prefilter_patterns()).encode())
+
+
+def _widen(fd: int, size: int = 1 << 20) -> None:
+    """Give a pipe a larger buffer (Linux; fewer context switches between the processes)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), size)
+    except (ImportError, OSError):
+        pass
+
+
 class PrefilterReader:
-    """Whole-line blocks of the lines of a dump that ``grep -E`` (:func:`prefilter_patterns`)
-    passes, each as ``N:line``; the dump's lines are counted beside it (``grep -c ''``).
+    """Whole-line blocks of the lines of a dump that the prefilter (:func:`prefilter_command`:
+    ripgrep or GNU grep, :func:`prefilter_patterns`) passes, each as ``N:line``.
 
-    Decompression (lbzip2/pigz or Python's), the prefilter and the count run in their own
-    processes at C speed, so Python sees only the lines that can be kept."""
+    Decompression (lbzip2/pigz or Python's) and the prefilter run in their own processes at
+    C speed, so Python sees only the lines that can be kept. A compressed dump is
+    decompressed straight into the prefilter, followed by :data:`END_MARK` once the
+    decompressor has succeeded; the mark's line number is the dump's line count. An
+    uncompressed dump is read by the prefilter and counted by ``grep -c ''`` beside it."""
 
-    def __init__(self, path: str | Path, block: int = BLOCK) -> None:
+    def __init__(self, path: str | Path, block: int | None = None) -> None:
         self.path = str(path)
-        self.block = block
+        self.block = block or BLOCK  # read at call time (tests shrink it)
         self.external = decompressor(path)
         self.proc: subprocess.Popen | None = None  # the process reading the dump file
         self.procs: list[subprocess.Popen] = []
         self.bytes_read = 0
         self.total_lines = 0
-        self._feeder: Any = None
+        self._feeder: _Feeder | _Ender | None = None
         self._counter: subprocess.Popen | None = None
+        self._marked = False  # the input ends with END_MARK
 
     def _start(self) -> IO[bytes]:
         env = {**os.environ, "LC_ALL": "C"}
-        grep = ["grep", "-n", "-E"] + [a for p in prefilter_patterns() for a in ("-e", p)]
-        count = ["grep", "-c", ""]
+        grep = prefilter_command() or []
         try:
             if self.external is None and not self.path.endswith((".gz", ".bz2")):
                 self.proc = subprocess.Popen([*grep, "--", self.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-                self._counter = subprocess.Popen([*count, "--", self.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                self._counter = subprocess.Popen(["grep", "-a", "-c", "", "--", self.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
                 self.procs = [self.proc, self._counter]
                 assert self.proc.stdout is not None
                 return self.proc.stdout
+            self._marked = True
             r, w = os.pipe()
-            counter = self._counter = subprocess.Popen(count, stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-            os.close(r)
+            _widen(w)
+            try:
+                main = subprocess.Popen(grep, stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            finally:
+                os.close(r)
             if self.external is not None:
-                self.proc = subprocess.Popen(self.external, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                source = self.proc.stdout
-            else:
-                source = subprocess.PIPE
-            tee = subprocess.Popen(["tee", f"/dev/fd/{w}"], stdin=source, stdout=subprocess.PIPE, pass_fds=(w,), env=env)
-            os.close(w)
-            if self.proc is not None and self.proc.stdout is not None:
-                self.proc.stdout.close()
-            main = subprocess.Popen(grep, stdin=tee.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-            assert tee.stdout is not None and main.stdout is not None
-            tee.stdout.close()
-            self.procs = [p for p in (self.proc, tee, main, counter) if p is not None]
-            if self.external is None:  # Python decompresses into tee from a thread
-                self._feeder = _Feeder(self.path, tee)
+                try:
+                    self.proc = subprocess.Popen(self.external, stdout=w, stderr=subprocess.PIPE)
+                except OSError:
+                    os.close(w)
+                    raise
+                self._feeder = _Ender(self.proc, w)
+            else:  # Python decompresses into the prefilter from a thread
+                self._feeder = _Feeder(self.path, w)
+            self.procs = [p for p in (self.proc, main) if p is not None]
+            assert main.stdout is not None
+            _widen(main.stdout.fileno())
             return main.stdout
         except OSError as exc:
             raise DumpError(f"cannot open {self.path}: {exc}", path=self.path) from exc
+
+    def _last(self, block: bytes) -> bytes:
+        """The last block without the line holding :data:`END_MARK` (its dump line, if any, kept
+        when the prefilter would have passed it); sets :attr:`total_lines`."""
+        cut = block.rfind(b"\n", 0, len(block) - 1) + 1
+        no, _, text = block[cut:-1].partition(b":")
+        if not (no.isdigit() and text.endswith(END_MARK)):
+            raise DumpError(f"{self.path}: truncated or corrupt: the decompressed stream ended early", path=self.path)
+        text = text[: -len(END_MARK)]
+        self.total_lines = int(no) - (not text)  # the mark on a line of its own, or after an unterminated last line
+        if text and _prefilter_python().search(text):
+            return block[:cut] + no + b":" + text + b"\n"
+        return block[:cut]
 
     def __iter__(self) -> Iterator[bytes]:
         fh = self._start()
         ok = False
         try:
-            yield from whole_line_blocks(lambda: fh.read(self.block))
+            if not self._marked:
+                yield from whole_line_blocks(lambda: fh.read(self.block))
+            else:
+                last = None
+                for block in whole_line_blocks(lambda: fh.read(self.block)):
+                    if last is not None:
+                        yield last
+                    last = block
+                if last is None:
+                    raise DumpError(f"{self.path}: truncated or corrupt: the decompressed stream ended early", path=self.path)
+                if last := self._last(last):
+                    yield last
             ok = True
+        except DumpError:
+            ok = True  # a decompressor's own message, when it has one, is more telling
+            raise
         finally:
             fh.close()
+            if not ok:  # the filter stopped early: stop the decompressor and prefilter now
+                for p in self.procs:
+                    if p.poll() is None:
+                        p.kill()
             if self._feeder is not None:
                 self._feeder.join()
             errors = []
@@ -358,8 +448,8 @@ class PrefilterReader:
                 err = p.stderr.read() if p.stderr else b""
                 out = p.stdout.read() if p is self._counter and p.stdout else b""
                 p.wait()
-                # grep: 0 lines found, 1 none found, 2 trouble
-                if p.returncode not in (0, 1) or (p.args[0] != "grep" and p.returncode != 0):
+                # grep and rg: 0 lines found, 1 none found, 2 trouble
+                if p.returncode not in (0, 1) or (p.args[0] not in ("grep", "rg") and p.returncode != 0):
                     errors.append(f"{p.args[0]} failed: {err.decode(errors='replace').strip()[:200] if err else p.returncode}")
                 if p is self._counter and out.strip():
                     self.total_lines = int(out.split()[0])
@@ -369,29 +459,51 @@ class PrefilterReader:
                 raise DumpError(f"{self.path}: truncated or corrupt: {errors[0]}", path=self.path)
 
 
-class _Feeder:
-    """Python's decompression (no lbzip2/pigz) written into the prefilter's pipe from a thread."""
+class _Ender:
+    """Waits for the decompressor; writes :data:`END_MARK` after its output once it has succeeded."""
 
-    def __init__(self, path: str, proc: subprocess.Popen) -> None:
+    def __init__(self, proc: subprocess.Popen, fd: int) -> None:
         import threading
 
-        self.path, self.proc, self.error = path, proc, None
+        self.proc, self.fd, self.error = proc, fd, None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            if self.proc.wait() == 0:
+                os.write(self.fd, END_MARK + b"\n")
+        except OSError:  # the prefilter has gone: the reader reports it
+            pass
+        finally:
+            os.close(self.fd)
+
+    def join(self) -> None:
+        self.thread.join()
+
+
+class _Feeder:
+    """Python's decompression (no lbzip2/pigz) written into the prefilter's pipe from a thread,
+    followed by :data:`END_MARK` when it succeeded."""
+
+    def __init__(self, path: str, fd: int) -> None:
+        import threading
+
+        self.path, self.fd, self.error = path, fd, None
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
         opener = gzip.open if self.path.endswith(".gz") else bz2.open
         try:
-            with opener(self.path, "rb") as src:
+            with opener(self.path, "rb") as src, open(self.fd, "wb", closefd=False) as out:
                 while data := src.read(BLOCK):
-                    self.proc.stdin.write(data)
+                    out.write(data)
+                out.write(END_MARK + b"\n")
         except (EOFError, OSError) as exc:
             self.error = exc
         finally:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
+            os.close(self.fd)
 
     def join(self) -> None:
         self.thread.join()
@@ -465,7 +577,11 @@ def parallel_filter(
             if on_progress is not None:
                 on_progress(report.lines, reader.bytes_read if not (reader.external or pre) else _compressed_pos(reader, total))
 
-        run_blocks(iter(reader), filter_numbered_block if pre else filter_block, consume)
+        blocks = iter(reader)
+        try:
+            run_blocks(blocks, filter_numbered_block if pre else filter_block, consume)
+        finally:  # on an error too: stop and reap the reader's processes now, not at garbage collection
+            blocks.close()
     if isinstance(reader, PrefilterReader):
         report.lines = reader.total_lines
     return cpu[0]
