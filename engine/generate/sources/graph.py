@@ -10,7 +10,9 @@ capped in length.
 The truth rules of :mod:`engine.generate.truth` apply when a :class:`TruthFilter` is given (the
 engine always gives one): a contained link never lends its class (the head noun of the
 span may name one instead), the linked item and every rung must fit the entity type, a
-demonym generalizes as a nationality, and rungs run from specific to general.
+demonym generalizes as a nationality, and rungs run from specific to general. A link the
+span's sentence rules out (:mod:`engine.generate.sense`: "played five league games for
+Blackpool" is no town, "the Titanic bodies" no film) is not used.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
+from engine.generate.sense import contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -110,6 +113,10 @@ class GraphSource(CandidateSource):
         if adjective:  # "a Bosnian retired footballer": not the language
             fitting = [l for l in fitting if l not in adjective]
             notes.append(f"{span.text!r} is followed by a noun: an adjective, not the language {adjective[0].qid}")
+        ruled_out = [(l, why) for l in fitting if (why := contradiction(span, l, truth))]
+        if ruled_out:  # "played five league games for Blackpool": the club, not the town
+            fitting = [l for l in fitting if l not in {l for l, _ in ruled_out}]
+            notes += [why for _, why in ruled_out]
         for link in fitting[: self.max_tries]:
             props = _instance_props(span, link.qid, truth)
             candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)

@@ -1,0 +1,93 @@
+"""The sentence rules out a sense: a link the span's own sentence contradicts is not its referent.
+
+The linker picks among homonyms by the entity type, the document's countries and a
+prominence prior (:mod:`engine.generate.linking`, :mod:`engine.generate.context`). The
+store often holds one sense of a name only (the seed has the film "Titanic", not the
+ship; the town of Blackpool under that name, its football club only as "Blackpool
+F.C."; "Cardinals" only as the St. Louis baseball club), so the wrong sense is linked
+and its whole ladder is false. Three linguistic tests of the sentence say the linked
+item cannot be what the sentence speaks of (:func:`contradiction`); the graph source then
+drops that link and uses the next homonym, or the span's head noun, or offers ``***``:
+
+1. **Played for a team.** A sentence that has someone play, sign or appear *for* the
+   span ("He played five league games for Blackpool", "he plays basketball for the
+   Cardinals") speaks of a team. A place is no team: a link to an item of the kind
+   ``kindPlace`` that is not also an organisation is not the referent. A country is
+   excepted: its national side plays for it ("made eleven appearances for Wales",
+   "played for his country"), while a club named after a town does not represent it.
+2. **The team's sport.** In such a sentence, a team whose class names a sport
+   ("baseball team") is not the referent when the sentence names sports, none of them
+   that sport or one above or below it ("plays *basketball* for the Cardinals": not the
+   St. Louis baseball club). The span's own words are not the sentence's ("the
+   Philadelphia *Athletics*" names no sport).
+3. **What only a thing that sank or crashed has.** A span followed by a noun of the
+   people or remains of a wreck or disaster ("the Titanic *bodies*", "Titanic
+   survivors", "the Hindenburg crash") names the vehicle or the event, not a creative
+   work: a link to an item of the kind ``kindWork`` is not the referent.
+
+Each test is general (a cue phrase and the item's kinds or classes); none names an item.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from engine.generate.context import COUNTRY_CLASSES
+from engine.generate.linking import fold
+from engine.generate.truth import TruthFilter, words_after
+from engine.types import Link, Span
+
+PLACE = "kindPlace"
+ORGANIZATION = "kindOrganization"
+WORK = "kindWork"
+#: sport (Wikidata Q349): a word of a class label or a sentence that names one of its subclasses names a sport
+SPORT = "Q349"
+#: Right before the span: someone plays, signs or appears for it ("played five league games
+#: for", "plays basketball for the", "signed with"), in the same clause.
+_FOR_TEAM = re.compile(
+    r"\b(?:play(?:s|ed|ing)?|sign(?:s|ed|ing)?|appear(?:s|ed|ing|ances?)|games?|matches|goals?|caps?|seasons?|starts?)\b"
+    r"[^.;:()\[\]]{0,40}?\b(?:for|with)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: Nouns after a name that belong to a wreck or a disaster, never to a creative work.
+WRECK_NOUNS = frozenset({"bodies", "victims", "survivors", "passengers", "crew", "wreck", "wreckage", "sinking", "disaster", "crash"})
+_WORDS = re.compile(r"[a-z][a-z'-]*")
+
+
+def plays_for(span: Span) -> bool:
+    """The sentence has someone play, sign or appear for the span (any use of its text)."""
+    context = span.context or ""
+    return any(_FOR_TEAM.search(context[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context))
+
+
+def sports_named(text: str, truth: TruthFilter) -> frozenset[str]:
+    """Sports (items below ``sport``) named by a word or two-word run of ``text``."""
+    words = _WORDS.findall(fold(text))
+    grams = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
+    return frozenset(q for g in grams for q, _ in truth.index.lookup(g) if SPORT in truth.superclasses_of_item(q) and q != SPORT)
+
+
+def _related(a: frozenset[str], b: frozenset[str], truth: TruthFilter) -> bool:
+    """One sport of ``a`` is one of ``b``, or above or below it ("hockey" and "ice hockey")."""
+    return any(x == y or x in truth.superclasses(y) or y in truth.superclasses(x) for x in a for y in b)
+
+
+def contradiction(span: Span, link: Link, truth: TruthFilter) -> str | None:
+    """Why the span's sentence rules out ``link`` as its referent (module docstring), or None."""
+    context = span.context or ""
+    if not context:
+        return None
+    kinds = truth.item_kinds(link.qid)
+    if WORK in kinds and any(nxt.lower() in WRECK_NOUNS for nxt in words_after(span.text, context)):
+        return f"{span.text!r} is followed by a noun of a wreck or disaster: not the work {link.qid} ({link.label})"
+    if not plays_for(span):
+        return None
+    if PLACE in kinds and ORGANIZATION not in kinds and not set(truth.taxonomy.parents(link.qid, "P31")) & COUNTRY_CLASSES:
+        return f"the sentence plays for {span.text!r}: a team, not the place {link.qid} ({link.label})"
+    named = sports_named(re.sub(rf"(?<!\w){re.escape(span.text)}(?!\w)", " ", context), truth)  # not the name's own words ("Athletics")
+    if named:
+        own = frozenset().union(*(sports_named(truth.taxonomy.label(c) or "", truth) for c in truth.taxonomy.parents(link.qid, "P31")))
+        if own and not _related(own, named, truth):
+            return f"the sentence names another sport than that of {link.qid} ({link.label})"
+    return None
