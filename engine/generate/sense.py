@@ -52,13 +52,18 @@ _FOR_TEAM = re.compile(
 )
 #: Nouns after a name that belong to a wreck or a disaster, never to a creative work.
 WRECK_NOUNS = frozenset({"bodies", "victims", "survivors", "passengers", "crew", "wreck", "wreckage", "sinking", "disaster", "crash"})
+#: A capitalised word right after a use of the span: the use is part of a longer name.
+_NAME_GOES_ON = re.compile(r"[ \t]+[A-Z0-9]")
 _WORDS = re.compile(r"[a-z][a-z'-]*")
 
 
 def plays_for(span: Span) -> bool:
-    """The sentence has someone play, sign or appear for the span (any use of its text)."""
+    """The sentence has someone play, sign or appear for the span (any use of its text
+    that is not the start of a longer name: "playing with the Philadelphia Athletics" does
+    not play for "Philadelphia")."""
     context = span.context or ""
-    return any(_FOR_TEAM.search(context[: m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context))
+    return any(_FOR_TEAM.search(context[: m.start()]) and not _NAME_GOES_ON.match(context, m.end())
+               for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context))
 
 
 def sports_named(text: str, truth: TruthFilter) -> frozenset[str]:

@@ -98,6 +98,8 @@ def test_given_sentences_then_plays_for():
     assert plays_for(Span("Nelson", EntityType.ORG, context="He signed with Nelson in 1921."))
     assert not plays_for(Span("Blackpool", EntityType.LOC, context="He was born in Blackpool and played for Nelson."))
     assert not plays_for(Span("Paris", EntityType.LOC, context="He played in Paris. He left for Paris."))
+    philadelphia = "Born in Philadelphia, he began playing with the Philadelphia Athletics in 1875."
+    assert not plays_for(Span("Philadelphia", EntityType.LOC, context=philadelphia))
 
 
 # --- a city is no council nor constituency ---------------------------------------------------------
