@@ -111,3 +111,31 @@ def test_given_haifa_then_no_city_council(engine):
 def test_given_honolulu_then_no_constituency(engine):
     got = labels(engine, "Honolulu", EntityType.LOC, "He served as the Consul-General in Honolulu.")
     assert {"county seat", "big city"} <= set(got) and "constituency" not in got
+
+
+# --- with a homonym of the right sense, the sentence picks it ----------------------------------
+HOMONYM_EDGES = EDGES + [
+    ("Q224164", "P31", "Q17156793"), ("Q17156793", "P279", "Q12973014"),  # Arizona Cardinals, an American football team
+    ("Q41323", "P279", "Q216048"),                                          # American football, a team sport
+    ("Q25173", "P31", "Q697175"), ("Q697175", "P279", "Q11446"),            # Titanic (RMS Titanic), an ocean liner, a ship
+]
+HOMONYM_LABELS = LABELS | {"Q224164": "Arizona Cardinals", "Q17156793": "American football team", "Q41323": "American football",
+                           "Q25173": "Titanic", "Q697175": "ocean liner", "Q11446": "ship"}
+
+
+@pytest.fixture(scope="module")
+def homonyms() -> Engine:
+    aliases = ALIASES + [("Q224164", "Cardinals"), ("Q25173", "RMS Titanic")]
+    return Engine.from_store(tiny_store(HOMONYM_EDGES, HOMONYM_LABELS, aliases, shipped_overlay=True))
+
+
+def test_given_a_sport_and_two_teams_then_the_team_of_that_sport(homonyms):
+    got = labels(homonyms, "Cardinals", EntityType.ORG, "He played American football for the Cardinals from 1990.")
+    assert "American football team" in got and "baseball team" not in got
+    assert "baseball team" in labels(homonyms, "Cardinals", EntityType.ORG, "He played baseball for the Cardinals from 1990.")
+
+
+def test_given_a_wreck_noun_and_a_ship_homonym_then_the_ship(homonyms):
+    got = labels(homonyms, "Titanic", EntityType.MISC, "She wrote a history of the Titanic survivors.")
+    assert "ship" in got and "film" not in got
+    assert "film" in labels(homonyms, "Titanic", EntityType.MISC, "She was cast in Titanic in 1996.")
