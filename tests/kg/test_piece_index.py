@@ -156,3 +156,32 @@ def test_given_small_chunks_then_posting_lists_are_packed_whole() -> None:
         lists.append(db.execute("SELECT h, c, ids FROM piece_lists ORDER BY h").fetchall())
     assert lists[0] == lists[1]
     assert sum(c for _, c, _ in lists[0]) == sum(len(pieces(len(k))) for k in names)
+
+
+def _index_built_with(names: list[str], min_piece: int) -> PieceIndex:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL)")
+    db.executemany("INSERT INTO keys VALUES (?, ?)", list(enumerate(names)))
+    build_pieces(db, db.execute("SELECT id, key FROM keys").fetchall(), min_piece=min_piece)
+    return PieceIndex(db)
+
+
+def test_given_an_index_built_with_3_character_pieces_then_it_is_probed_with_them_and_stays_exact() -> None:
+    rng = random.Random(21)
+    names = sorted({"".join(rng.choice("abcdeilnorst") for _ in range(rng.randint(5, 16))) for _ in range(2000)})
+    old = _index_built_with(names, 3)
+    assert old.min_piece == 3 and _index(names).min_piece == MIN_PIECE == 2
+    queries = [_edits(rng, rng.choice(names), rng.choice([1, 1, 2])) for _ in range(300)]
+    found, _ = _check(old, names, [q for q in queries if q])
+    assert found > 100
+
+
+def test_given_names_ending_in_a_common_word_then_2_character_pieces_keep_far_fewer_candidates() -> None:
+    # 13-character names "<6 letters> school": with 3-character pieces a name has four, two of
+    # them inside " school", so two edits in the stem leave every such name a candidate
+    rng = random.Random(4)
+    names = sorted({"".join(rng.choice("bcdfgklmnprst") for _ in range(6)) + " school" for _ in range(3000)})
+    queries = [_edits(rng, rng.choice(names), 2, "aeiou") for _ in range(200)]
+    _, cands_3 = _check(_index_built_with(names, 3), names, queries)
+    _, cands_2 = _check(_index(names), names, queries)
+    assert cands_2 * 5 < cands_3
