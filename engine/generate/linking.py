@@ -162,6 +162,14 @@ class LabelIndex:
         """No prominence prior in memory (stores with indices have one: ``engine.generate.label_store``)."""
         return 0
 
+    def prominences(self, qids: list[str]) -> list[int]:
+        """``prominence`` of each of ``qids``."""
+        return [0] * len(qids)
+
+    def main_labels(self, qids: list[str]) -> dict[str, str]:
+        """The main label of each of ``qids`` that has one."""
+        return {q: self.main_label[q] for q in qids if q in self.main_label}
+
     def approximate(self, key: str, threshold: float, limit: int = 5) -> list[tuple[float, str]]:
         """Names within ``threshold`` normalised edit distance of ``key`` (length-bucketed scan), best first."""
         max_dist = int(len(key) * threshold / (1 - threshold)) + 1
@@ -206,19 +214,48 @@ class Linker:
             lambda: self._approximate(span, key),
         )
         for stage in stages:
-            accepted = self.reject_more_specific(key, _unique(stage()))
+            accepted = self._accept(key, _unique(stage()))
             if accepted:
-                return self._rank(span, self._shortlist(accepted))[: self.max_links]
+                return self._rank(span, accepted)[: self.max_links]
         return []
+
+    def _accept(self, key: str, matches: list[Link]) -> list[Link]:
+        """``_shortlist(reject_more_specific(key, …))`` of one stage's matches, with each item's
+        main label read only as far as needed: a common name ("Asta") can have thousands of
+        homonyms at full scale, and one label read per homonym (a random read of the index,
+        ~0.1 ms on a cold page cache) made that one stage take ~100 ms. Matches are taken in
+        the shortlist's order (score, prominence, Q-number) a batch at a time until
+        ``max_ranked`` do not extend the span; the answer is the one of labelling every match."""
+        if len(matches) <= self.max_ranked:
+            return self._shortlist(self.reject_more_specific(key, self._labelled(matches)))
+        ranked = self._shortlist_order(matches)
+        plain: list[Link] = []
+        labelled: list[Link] = []
+        for i in range(0, len(ranked), self.max_ranked):
+            batch = self._labelled(ranked[i : i + self.max_ranked])
+            labelled += batch
+            plain += [link for link in batch if not self.extends(key, link)]
+            if len(plain) >= self.max_ranked:
+                return plain[: self.max_ranked]
+        return plain if plain else self._shortlist(self.reject_more_specific(key, labelled))
+
+    def _labelled(self, matches: list[Link]) -> list[Link]:
+        """``matches`` with their items' main labels (one batch read; the matched name when an item has none)."""
+        labels = self.index.main_labels([m.qid for m in matches])
+        return [Link(m.qid, labels.get(m.qid, m.matched), m.method, m.matched, m.score) for m in matches]
+
+    def _shortlist_order(self, links: list[Link]) -> list[Link]:
+        """Best matched first, then the most prominent, then the lowest Q-number."""
+        prominence = self.index.prominences([link.qid for link in links])
+        order = sorted(range(len(links)), key=lambda i: (-links[i].score, -prominence[i], qid_number(links[i].qid)))
+        return [links[i] for i in order]
 
     def _shortlist(self, links: list[Link]) -> list[Link]:
         """At most ``max_ranked`` links (ranking walks each one's ancestors; a name can have
         hundreds of homonyms at full scale): the best matched, then the most prominent."""
         if len(links) <= self.max_ranked:
             return links
-        order = sorted(range(len(links)), key=lambda i: (-links[i].score, -self.index.prominence(links[i].qid), qid_number(links[i].qid)))
-        keep = set(order[: self.max_ranked])
-        return [link for i, link in enumerate(links) if i in keep]
+        return self._shortlist_order(links)[: self.max_ranked]
 
     def extends(self, key: str, link: Link) -> bool:
         """The item's main label contains the span and says more ("attorney general" for "attorney")."""
@@ -322,28 +359,29 @@ class Linker:
 
     # --- methods ------------------------------------------------------------------------
     def _links(self, items: Iterable[tuple[str, LinkMethod]], matched: str) -> list[Link]:
-        return [
-            Link(q, self.index.main_label.get(q, matched), m, matched, _BASE_SCORE[m])
-            for q, m in items
-        ]
+        return [Link(q, matched, m, matched, _BASE_SCORE[m]) for q, m in items]
 
     def _exact(self, span: Span, key: str) -> list[Link]:
         return self._links(self.index.lookup(key), span.text)
 
     def _normalised(self, span: Span, key: str) -> list[Link]:
         out: list[Link] = []
+        seen: set[str] = set()
         for form in normalised_forms(span.text):
             for q, _ in self.index.lookup(form):
-                if q not in {l.qid for l in out}:
-                    out.append(Link(q, self.index.main_label.get(q, form), LinkMethod.NORMALISED, form, _BASE_SCORE[LinkMethod.NORMALISED]))
+                if q not in seen:
+                    seen.add(q)
+                    out.append(Link(q, form, LinkMethod.NORMALISED, form, _BASE_SCORE[LinkMethod.NORMALISED]))
         return out
 
     def _demonym(self, span: Span, forms: list[str]) -> list[Link]:
         out: list[Link] = []
+        seen: set[str] = set()
         for form in forms:
             for q in self.index.demonyms.get(form, ()):
-                if q not in {l.qid for l in out}:
-                    out.append(Link(q, self.index.main_label.get(q, form), LinkMethod.DEMONYM, form, _BASE_SCORE[LinkMethod.DEMONYM]))
+                if q not in seen:
+                    seen.add(q)
+                    out.append(Link(q, form, LinkMethod.DEMONYM, form, _BASE_SCORE[LinkMethod.DEMONYM]))
         return out
 
     def _contained(self, span: Span, key: str) -> list[Link]:
@@ -351,14 +389,16 @@ class Linker:
         words = key.split()
         for n in range(len(words) - 1, 0, -1):
             found: list[Link] = []
+            seen: set[str] = set()
             for i in range(len(words) - n + 1):
                 gram = " ".join(words[i : i + n])
                 if len(gram) < 3:
                     continue
                 for form in [gram] + normalised_forms(gram):
                     for q, _ in self.index.lookup(form):
-                        if q not in {l.qid for l in found}:
-                            found.append(Link(q, self.index.main_label.get(q, gram), LinkMethod.CONTAINED, gram, _BASE_SCORE[LinkMethod.CONTAINED] + 0.01 * n))
+                        if q not in seen:
+                            seen.add(q)
+                            found.append(Link(q, gram, LinkMethod.CONTAINED, gram, _BASE_SCORE[LinkMethod.CONTAINED] + 0.01 * n))
             if found:
                 return found
         return []
@@ -381,10 +421,12 @@ class Linker:
 
     def _approximate_scan(self, key: str) -> list[Link]:
         out: list[Link] = []
+        seen: set[str] = set()
         for d, cand in self.index.approximate(key, self.approx_threshold, 5):
             for q, _ in self.index.lookup(cand):
-                if q not in {l.qid for l in out}:
-                    out.append(Link(q, self.index.main_label.get(q, cand), LinkMethod.APPROXIMATE, cand, _BASE_SCORE[LinkMethod.APPROXIMATE] - d))
+                if q not in seen:
+                    seen.add(q)
+                    out.append(Link(q, cand, LinkMethod.APPROXIMATE, cand, _BASE_SCORE[LinkMethod.APPROXIMATE] - d))
         return out
 
     # --- ranking ------------------------------------------------------------------------
