@@ -574,10 +574,13 @@ def bench_scale_cmd(
     seed: Path = typer.Option(Path("../shared/data/wikidata-seed/wikidata-seed.nt.gz"), "--seed", help="The shared seed dump."),
     noise: float = typer.Option(1.0, "--noise", help="Dropped lines per kept line in the synthetic dumps (the real dump: ~21)."),
     store: Optional[Path] = typer.Option(None, "--store", help="Measure only the engine on this built store (no generation, no build; --fractions ignored)."),
+    filter_source: Optional[Path] = typer.Option(
+        None, "--filter-source",
+        help="A dump with the real share of dropped lines (.nt, .nt.gz, .nt.bz2): the extrapolation takes the filter's rates from it, not from the synthetic scales."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Build Wikidata-shaped synthetic stores at fractions of the real counts; print build and engine figures."""
-    from engine.bench.scale import extrapolate, format_result, load_average, measure_store, run_scale
+    from engine.bench.scale import bench_filter, extrapolate, format_result, load_average, measure_store, run_scale
 
     if store is not None:
         if not (store / "index").is_dir():
@@ -597,6 +600,8 @@ def bench_scale_cmd(
         return
     if not seed.is_file():
         fail(ValueError(f"no seed dump at {seed}"))
+    if filter_source is not None and not filter_source.is_file():
+        fail(ValueError(f"no such dump: {filter_source}"))
     results = []
     for frac in values:
         if not 0 < frac <= 1:
@@ -605,14 +610,22 @@ def bench_scale_cmd(
         results.append(run_scale(seed, frac, workdir, noise=noise))
         if not as_json:
             typer.echo(format_result(results[-1]))
-    extra = extrapolate(results)
+    filter_run = None
+    if filter_source is not None:
+        typer.echo(f"[load average {load_average()}] filter over {filter_source} …", err=True)
+        filter_run = bench_filter(filter_source, workdir / "filter")
+        if not as_json:
+            typer.echo(f"filter over {filter_source}: {filter_run['lines']:,} lines, {filter_run['kept']:,} kept, "
+                       f"{filter_run['lines_per_s'] / 1e6:.2f} M lines/s on {filter_run['workers']} workers "
+                       f"({filter_run['decompressor']}; load average {filter_run['load_average_before']} → {filter_run['load_average_after']})")
+    extra = extrapolate(results, filter_run)
     if as_json:
-        typer.echo(json.dumps({"scales": [r.to_dict() for r in results], "extrapolation": extra}, indent=2))
+        typer.echo(json.dumps({"scales": [r.to_dict() for r in results], "filter": filter_run, "extrapolation": extra}, indent=2))
         return
     for n in (2, 16):
         e = extra[f"{n}_cores"]
         typer.echo(f"real dump ({extra['dump_lines'] / 1e9:.2f} G lines, {extra['kept_triples'] / 1e6:.0f} M kept) on {n} cores, "
-                   f"from scale {extra['from_scale']}: filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h "
+                   f"from scale {extra['from_scale']} (filter rates from {extra['filter_from']}): filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h "
                    f"(as measured on this machine); quiet machine, from CPU time, with lbzip2 on the same cores: "
                    f"filter {e['quiet_filter_with_lbzip2_h']} h ({e['quiet_filter_lines_per_s'] / 1e6:.2f} M lines/s)")
     typer.echo(f"[load average {load_average()}]")

@@ -77,3 +77,26 @@ def test_given_a_graph_twenty_times_larger_then_engine_start_up_and_memory_stay_
     assert big_n > small_n + 300_000
     assert big["startup_s"] < small["startup_s"] * 1.5 + 0.5, figures
     assert big["rss_mb"] < small["rss_mb"] + 40, figures
+
+
+def test_given_a_filter_run_then_the_extrapolation_takes_the_filter_rates_from_it() -> None:
+    from engine.bench.scale import DUMP_LINES, ScaleResult, extrapolate
+
+    scale = ScaleResult(fraction="1/10")
+    scale.kept_triples = 1000
+    scale.build = {"workers": 2, "filter_s": 10.0, "lines": 10_000_000, "total_s": 30.0, "kept": 1000,
+                   "filter_lines_per_worker_cpu_s": 500_000, "filter_lines_per_main_cpu_s": 4_000_000}
+    run = {"source": "real-ratio.nt.gz", "workers": 2, "lines_per_s": 2_000_000,
+           "lines_per_worker_cpu_s": 1_000_000, "lines_per_reader_cpu_s": 3_000_000}
+    synthetic, real = extrapolate([scale]), extrapolate([scale], run)
+    assert synthetic["2_cores"]["filter_lines_per_s"] == 1_000_000  # 10 M lines in 10 s
+    assert real["2_cores"]["filter_lines_per_s"] == 2_000_000
+    assert real["16_cores"]["filter_lines_per_s"] == 16_000_000
+    assert real["filter_from"] == "real-ratio.nt.gz" and synthetic["filter_from"] == "scale 1/10"
+    assert real["2_cores"]["load_and_index_h"] == synthetic["2_cores"]["load_and_index_h"]
+    assert round(DUMP_LINES / real["2_cores"]["filter_lines_per_s"] / 3600, 2) == real["2_cores"]["filter_h"]
+
+
+def test_given_a_missing_filter_source_then_bench_scale_exits_1_with_a_message(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["bench", "scale", "--fractions", "1/300", "--filter-source", str(tmp_path / "none.nt.gz")])
+    assert result.exit_code == 1 and "no such dump" in result.output
