@@ -28,6 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from kg.parallel_read import ParallelReader, run_in
+
 #: The normalised edit distance the segment index is built for (the linker's ``approx_threshold``).
 APPROX_THRESHOLD = 0.15
 
@@ -277,8 +279,9 @@ class PieceIndex:
     """Reads ``piece_lists``: per name length, every piece's posting list; a name is a candidate
     when it holds at least ``m - e`` of its ``m`` pieces (``e`` edits touch at most ``e``)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, reader: ParallelReader | None = None) -> None:
         self._db = db
+        self._reader = reader  # spreads the posting-list and key reads over connections (cold pages)
         row = db.execute("SELECT threshold, min_piece FROM piece_meta").fetchone()
         self.threshold, self.min_piece = float(row[0]), int(row[1])
         self.last_postings = 0  # postings read by the last lookup (for measurements)
@@ -287,13 +290,14 @@ class PieceIndex:
     def present(db: sqlite3.Connection) -> bool:
         return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'piece_lists'").fetchone() is not None
 
+    def _rows(self, sql: str, values: list[int]) -> list[tuple]:
+        if self._reader is not None:
+            return self._reader.rows(self._db, sql, values)
+        return run_in(self._db, sql, values)
+
     def _lists(self, hashes: list[int]) -> dict[int, np.ndarray]:
-        found: dict[int, np.ndarray] = {}
-        for i in range(0, len(hashes), 4000):
-            part = hashes[i : i + 4000]
-            for h, blob in self._db.execute(f"SELECT h, ids FROM piece_lists WHERE h IN ({','.join('?' * len(part))})", part):
-                found[h] = np.frombuffer(blob, dtype="<u4")
-        return found
+        rows = self._rows("SELECT h, ids FROM piece_lists WHERE h IN ({marks})", hashes)
+        return {h: np.frombuffer(blob, dtype="<u4") for h, blob in rows}
 
     def candidate_ids(self, key: str, threshold: float) -> np.ndarray:
         """Ids of the names that may be within ``threshold`` of ``key`` (every one that is)."""
@@ -319,8 +323,4 @@ class PieceIndex:
     def candidates(self, key: str, threshold: float) -> list[str]:
         """Names that may be within ``threshold`` of ``key`` (every one that is, and some more)."""
         ids = self.candidate_ids(key, threshold).tolist()
-        out: list[str] = []
-        for i in range(0, len(ids), 4000):
-            part = ids[i : i + 4000]
-            out += [k for (k,) in self._db.execute(f"SELECT key FROM keys WHERE id IN ({','.join('?' * len(part))})", part)]
-        return out
+        return [k for (k,) in self._rows("SELECT key FROM keys WHERE id IN ({marks})", ids)]

@@ -37,6 +37,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg.approx_index import PieceIndex, candidates, max_edits
+from kg.parallel_read import ParallelReader
 from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, fold, require_index
 from kg.indexed import CACHE_GRAPH_PREFIX
 from kg.store import KGStore
@@ -116,8 +117,7 @@ class SqliteLabelIndex:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
-        self._db.execute("PRAGMA query_only = 1")
+        self._db = self._connect()
         prom = self.path.parent / "prominence.npy"
         if prom.is_file():
             self._prom_qid = np.load(self.path.parent / "prominence_qid.npy", mmap_mode="r")
@@ -131,8 +131,14 @@ class SqliteLabelIndex:
         self._name_cache: _Cache = _Cache()
         self._main_cache: _Cache = _Cache()
         self._freq_cache: _Cache = _Cache()
-        self._pieces = PieceIndex(self._db) if PieceIndex.present(self._db) else None
+        self._reader = ParallelReader(self._connect)
+        self._pieces = PieceIndex(self._db, self._reader) if PieceIndex.present(self._db) else None
         self._segments = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'segs'").fetchone() is not None
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        db.execute("PRAGMA query_only = 1")
+        return db
 
     @classmethod
     def from_store(cls, kg: KGStore) -> "SqliteLabelIndex":
