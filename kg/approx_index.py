@@ -123,14 +123,7 @@ def build_segments(db: sqlite3.Connection, names: Iterable[tuple[int, str]], *, 
 def candidates(db: sqlite3.Connection, key: str, threshold: float) -> list[str]:
     """Names that may be within ``threshold`` of ``key`` (every one that is, and a few more)."""
     hashes = probe_hashes(key, threshold)
-    if not hashes:
-        return []
-    out: list[str] = []
-    for i in range(0, len(hashes), 4000):  # under SQLite's bound on query parameters
-        part = hashes[i : i + 4000]
-        marks = ",".join("?" * len(part))
-        out += [k for (k,) in db.execute(f"SELECT key FROM keys WHERE id IN (SELECT id FROM segs WHERE h IN ({marks}))", part)]
-    return out
+    return [k for (k,) in run_in(db, "SELECT key FROM keys WHERE id IN (SELECT id FROM segs WHERE h IN ({marks}))", hashes)]
 
 
 # --- the finer partition, probed at its rarest pieces ------------------------------------------

@@ -37,7 +37,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg.approx_index import PieceIndex, candidates, max_edits
-from kg.parallel_read import ParallelReader
+from kg.parallel_read import ParallelReader, run_in
 from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, fold, require_index
 from kg.indexed import CACHE_GRAPH_PREFIX
 from kg.store import KGStore
@@ -198,10 +198,7 @@ class SqliteLabelIndex:
         query, in Q-number order (instead of one query per item)."""
         missing = sorted({int(q[1:]) for q in qids if q[:1] == "Q" and q[1:].isdigit() and q not in self._main_cache})
         if missing:
-            found: dict[int, str] = {}
-            for i in range(0, len(missing), 4000):  # under SQLite's bound on query parameters
-                part = missing[i : i + 4000]
-                found.update(self._db.execute(f"SELECT qid, text FROM main WHERE qid IN ({','.join('?' * len(part))})", part))
+            found = dict(run_in(self._db, "SELECT qid, text FROM main WHERE qid IN ({marks})", missing))
             for n in missing:
                 self._main_cache.put(f"Q{n}", (found[n],) if n in found else None)
         out: dict[str, str] = {}

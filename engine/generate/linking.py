@@ -227,7 +227,7 @@ class Linker:
         the shortlist's order (score, prominence, Q-number) a batch at a time until
         ``max_ranked`` do not extend the span; the answer is the one of labelling every match."""
         if len(matches) <= self.max_ranked:
-            return self._shortlist(self.reject_more_specific(key, self._labelled(matches)))
+            return self.reject_more_specific(key, self._labelled(matches))
         ranked = self._shortlist_order(matches)
         plain: list[Link] = []
         labelled: list[Link] = []
@@ -258,8 +258,9 @@ class Linker:
         return self._shortlist_order(links)[: self.max_ranked]
 
     def extends(self, key: str, link: Link) -> bool:
-        """The item's main label contains the span and says more ("attorney general" for "attorney")."""
-        label = fold(self.index.main_label.get(link.qid, link.matched))
+        """The item's main label (``link.label``, as :meth:`_labelled` set it) contains the span
+        and says more ("attorney general" for "attorney")."""
+        label = fold(link.label)
         if label == key or len(label) <= len(key):
             return False
         return contains_words(label, key)
