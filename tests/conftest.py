@@ -111,3 +111,10 @@ def tiny_store(
         prefixes = "@prefix tg: <https://taxogen.dev/ontology#> . @prefix wd: <http://www.wikidata.org/entity/> .\n"
         kg.raw.load((prefixes + overlay).encode(), format=ox.RdfFormat.TURTLE, to_graph=ox.NamedNode("urn:taxogen:overlay"))
     return kg
+
+
+def candidate_labels(engine, text: str, etype, context: str | None = None) -> list[str]:
+    """The ladder's labels the engine offers for ``text`` of type ``etype`` in ``context``."""
+    from engine.types import Span
+
+    return engine.candidates(Span(text, etype, context=context)).labels

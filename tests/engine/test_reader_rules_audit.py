@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine.engine import Engine
-from engine.types import EntityType, Span
-from tests.conftest import tiny_store
+from engine.types import EntityType
+from tests.conftest import candidate_labels as labels, tiny_store
 
 EDGES = [
     ("Q83307", "P279", "Q895526"), ("Q83307", "P279", "Q599151"),    # minister ⊂ organ, official
@@ -28,10 +28,6 @@ LABELS = {
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine.from_store(tiny_store(EDGES, LABELS, shipped_overlay=True))
-
-
-def labels(engine: Engine, text: str, etype: EntityType, context: str | None = None) -> list[str]:
-    return engine.candidates(Span(text, etype, context=context)).labels
 
 
 def test_given_minister_then_no_organ_and_no_civil_servant(engine):

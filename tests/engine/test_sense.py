@@ -11,7 +11,7 @@ import pytest
 from engine.engine import Engine
 from engine.generate.sense import plays_for
 from engine.types import EntityType, Span
-from tests.conftest import tiny_store
+from tests.conftest import candidate_labels as labels, tiny_store
 
 EDGES = [
     # Titanic, the film
@@ -49,10 +49,6 @@ ALIASES = [("Q504309", "Cardinals")]
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine.from_store(tiny_store(EDGES, LABELS, ALIASES, shipped_overlay=True))
-
-
-def labels(engine: Engine, text: str, etype: EntityType, context: str | None = None) -> list[str]:
-    return engine.candidates(Span(text, etype, context=context)).labels
 
 
 # --- a noun of a wreck after the name: not a work ------------------------------------------

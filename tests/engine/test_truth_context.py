@@ -30,7 +30,7 @@ from engine.generate.truth import (
     words_after,
 )
 from engine.types import EntityType, Span
-from tests.conftest import tiny_store
+from tests.conftest import candidate_labels as labels, tiny_store
 
 EDGES = [
     # offices and professions
@@ -100,10 +100,6 @@ ALIASES = [("Q140686", "chairwoman"), ("Q484876", "CEO"), ("Q49084", "tale"), ("
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine.from_store(tiny_store(EDGES, LABELS, ALIASES, shipped_overlay=True))
-
-
-def labels(engine: Engine, text: str, etype: EntityType, context: str | None = None) -> list[str]:
-    return engine.candidates(Span(text, etype, context=context)).labels
 
 
 # --- an office is no profession (owl:disjointWith) -------------------------------------
