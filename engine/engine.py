@@ -244,7 +244,7 @@ class Engine:
     # --- documents ----------------------------------------------------------------------
     def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
                  k: int | None = None):
-        """Generalize every masked mention of ``text`` (see :mod:`engine.render.sanitize`).
+        """Generalize every masked mention of ``text`` (see :mod:`engine.pipeline`).
 
         ``k``: climb until at least k persons of the store fit (default ``privacy.k``; 0
         only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
@@ -254,7 +254,8 @@ class Engine:
     def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
                       k: int | None = None):
         """Several ``(text, mentions)`` documents, ranked in one batch."""
-        from engine.render.sanitize import DocumentSanitizer, OverlapPolicy, SanitizeOptions
+        from engine.mentions import OverlapPolicy
+        from engine.pipeline import DocumentSanitizer, SanitizeOptions
 
         k = k if k is not None else (self.config.privacy.k or None)
         opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k)

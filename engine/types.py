@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
 
@@ -183,7 +183,7 @@ class Skipped:
     """A rung of a mention withheld because it would leak (:mod:`engine.privacy`): never chosen,
     never shown among the alternatives, whether it ranked above the chosen rung or below;
     or passed over because it names a category of roles in a role's slot
-    (:mod:`engine.render.role_slot`; still shown among the alternatives)."""
+    (:mod:`engine.select.role_slot`; still shown among the alternatives)."""
 
     mention_start: int
     mention_end: int
@@ -232,3 +232,53 @@ class SanitizeResult:
                 return seg.orig_start
             shift = seg.orig_end - seg.new_end
         return new_offset + shift
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The rung chosen for an entity's first mention, as every mention of it shows it.
+
+    ``candidate`` is None for ``***``; ``alternatives`` are the ranked rungs that may be
+    shown (a leaking rung never is); ``note`` says why the choice is not the ranker's
+    plain first pick (empty when it is).
+    """
+
+    label: str
+    candidate: Candidate | None
+    alternatives: tuple[ScoredCandidate, ...] = ()
+    note: str = ""
+
+
+@dataclass
+class PreparedDocument:
+    """One document between the pipeline's stages (:mod:`engine.pipeline`).
+
+    ``mentions`` are the validated, merged mentions; ``entity[k]`` numbers the entity of
+    mention ``k`` and ``first[e]`` is the index of entity ``e``'s first mention, the one
+    whose ladder, rank item and scores stand for every mention of it. ``failed`` holds
+    the mentions masked because a stage failed on them (with a line in ``errors``);
+    ``merged`` the notes of overlapping mentions merged into one; ``forced`` the
+    privacy guard's choices, which override the ranker's; ``privacy`` its report.
+    """
+
+    text: str
+    mentions: list[Mention]
+    entity: list[int]
+    first: dict[int, int]
+    merged: dict[int, str]
+    ladders: dict[int, Ladder] = field(default_factory=dict)
+    items: dict[int, Any] = field(default_factory=dict)
+    scores: dict[int, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    failed: set[int] = field(default_factory=set)
+    forced: dict[int, Choice] = field(default_factory=dict)
+    privacy: PrivacyReport | None = None
+
+    def first_of(self, k: int) -> int:
+        """The index of the first mention of mention ``k``'s entity."""
+        return self.first.get(self.entity[k], k)
+
+    def original(self, k: int) -> str:
+        """The text of mention ``k``."""
+        m = self.mentions[k]
+        return self.text[m.start:m.end]

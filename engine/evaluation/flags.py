@@ -2,7 +2,7 @@
 
 The detectors read only the final text, where each replacement sits in it
 (:class:`Region`) and which replacements the annotators say name one person. They share
-no code with the rendering (``engine.render.readability``, ``engine.render.sanitize``): the
+no code with the rendering (``engine.render.readability``, ``engine.pipeline``): the
 measurement is not the implementation.
 
 Each pattern is named after the construction of issue 10 it catches:

@@ -15,7 +15,7 @@ The annotators' choice is ``***``:
 The annotators' choice is offered by our ladder:
 
 - ``a category of roles in the role's slot``: "profession" for "lawyer" in "she is a
-  lawyer" (:mod:`engine.render.role_slot`: it would read "she is a profession");
+  lawyer" (:mod:`engine.select.role_slot`: it would read "she is a profession");
 - ``ranker: *** where the choice is offered``;
 - ``ranker: another rung``.
 

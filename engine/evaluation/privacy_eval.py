@@ -26,8 +26,8 @@ from engine.errors import InputError
 from engine.evaluation.labels import canonical
 from engine.generate.linking import fold
 from engine.privacy.anonymity import LOWER_BOUND_NOTE
-from engine.render.sanitize import DocumentSanitizer, SanitizeOptions
-from engine.types import MASK, IdentifierType
+from engine.pipeline import DocumentSanitizer
+from engine.types import MASK, IdentifierType, PreparedDocument
 from engine.io.wikireplace import load_wikireplace
 
 RELEASES = ("original", "annotators", "taxogen", "taxogen --k", "full masking")
@@ -71,7 +71,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     guarded = engine.sanitize_many(pairs, k=k)
     if progress:
         progress(f"sanitized {len(records)} documents twice in {time.perf_counter() - t0:.1f} s")
-    sanitizer = DocumentSanitizer(engine, SanitizeOptions())
+    sanitizer = DocumentSanitizer(engine)
     rows: dict[str, dict[str, list]] = {r: {"k": [], "agree": [], "kept": [], "in_set": []} for r in RELEASES}
     in_store = 0
     climbs = 0
@@ -79,8 +79,8 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     guard_seconds: list[float] = []
     unread = [0, 0]  # annotators' labels with a property to speak about; of those, not readable
     for rec, r_def, r_k in zip(records, default, guarded):
-        p = sanitizer._prepare(rec.text, rec.mentions, sanitizer.options)
-        ms = p["mentions"]
+        p = sanitizer.prepare(rec.text, rec.mentions)
+        ms = p.mentions
         originals = [rec.text[m.start:m.end] for m in ms]
         masked = [m.identifier_type is not IdentifierType.NO_MASK for m in ms]
         golds = [gold.get((rec.doc_id, m.start, m.end)) for m in ms]
@@ -138,15 +138,14 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     }
 
 
-def _shown(p: dict, labels: list[str], originals: list[str]) -> dict:
+def _shown(p: PreparedDocument, labels: list[str], originals: list[str]) -> dict:
     """(label, ladder candidate or None, kept) per mention, matching labels to the ladder."""
     shown = {}
     for k, (lab, orig) in enumerate(zip(labels, originals)):
         if lab == orig:
             shown[k] = (lab, None, True)
             continue
-        first = p["first"].get(p["entity"][k], k)
-        ladder = p["ladders"].get(first)
+        ladder = p.ladders.get(p.first_of(k))
         cand = None
         if ladder is not None:
             cand = next((c for c in ladder.candidates if fold(c.label) == fold(lab)), None)

@@ -46,7 +46,7 @@ from engine.evaluation.labels import (
     majority_label,
 )
 from engine.generate.linking import LinkMethod, contains_words, fold
-from engine.render.role_slot import ROLE_SLOT_REASON
+from engine.select.role_slot import ROLE_SLOT_REASON
 from engine.types import MASK, EntityType, SanitizeResult
 from engine.io.wikireplace import WRDocument, WRMention, load_wikireplace
 
@@ -71,7 +71,7 @@ class MentionScore:
     skipped: tuple[str, ...] = ()
     #: why the ladder holds only ``***`` (its generation's reason), else ""
     mask_rule: str = ""
-    #: rungs passed over as a category of roles in a role's slot (engine.render.role_slot)
+    #: rungs passed over as a category of roles in a role's slot (engine.select.role_slot)
     passed_over: tuple[str, ...] = ()
 
     @property

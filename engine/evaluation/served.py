@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from engine.select.features import SERVED_GROUPS, FeatureBuilder, RankItem
-from engine.types import EntityType, Mention
+from engine.types import EntityType, Mention, PreparedDocument
 from engine.io.wikireplace import WRDocument, load_wikireplace
 
 SERVED_ROUNDS = 40
@@ -63,16 +63,15 @@ class ServedItems:
     annotated: int = 0
 
 
-def prepare_document(engine, text: str, mentions: Sequence[Mention]) -> dict:
+def prepare_document(engine, text: str, mentions: Sequence[Mention]) -> PreparedDocument:
     """The sanitizer's own preparation step (ladders and rank items per mention index).
 
-    Goes through :class:`engine.render.sanitize.DocumentSanitizer` so that training sees what
-    serving sees; returns its dict (``mentions``, ``ladders``, ``items``).
+    Goes through :meth:`engine.pipeline.DocumentSanitizer.prepare` so that training sees
+    what serving sees.
     """
-    from engine.render.sanitize import DocumentSanitizer, SanitizeOptions
+    from engine.pipeline import DocumentSanitizer
 
-    opts = SanitizeOptions()
-    return DocumentSanitizer(engine, opts)._prepare(text, list(mentions), opts)
+    return DocumentSanitizer(engine).prepare(text, list(mentions))
 
 
 def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], None] | None = None, *,
@@ -91,17 +90,17 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
             out.annotated += len(by_offsets)
             p = prepare_document(engine, doc.text, own)
             found = set()
-            for k, item in p["items"].items():
-                vm = p["mentions"][k]
+            for k, item in p.items.items():
+                vm = p.mentions[k]
                 wm = by_offsets.get((vm.start, vm.end))
                 if wm is None:
                     continue
                 found.add((vm.start, vm.end))
-                labels = tuple(p["ladders"][k].labels)
+                labels = tuple(p.ladders[k].labels)
                 gold, votes = map_selection(wm.selection, labels)
                 mapped = False
                 if gold is None and parents is not None:
-                    gold = ancestor_rung(majority_label(wm.selection) or "", p["ladders"][k].candidates, parents, lookup)
+                    gold = ancestor_rung(majority_label(wm.selection) or "", p.ladders[k].candidates, parents, lookup)
                     mapped = gold is not None
                 if gold is None:
                     out.skipped[f"{wm.entity_type.value}: choice not in our ladder"] += 1

@@ -2,15 +2,15 @@
 
 Each entity of a document is a *slot* (NO_MASK spans are slots too: the annotators
 judged them harmless, but they disclose, and the guard may climb them as well). A
-slot's options run from the ranker's choice up its ladder to ``***``. While k < K the
+slot's options run from the policy's choice up its ladder to ``***``. While k < K the
 guard moves, among all slots, the one whose next *more general* option (the nearest one
 whose disclosure matches more persons) grows the anonymity set most; ties go to the
 biggest blocker (the most persons fit without the slot), then to the most restrictive
-slot, then to masked spans before NO_MASK ones. Every move is reported as a :class:`Climb`. The guard never picks a candidate the sanitizer would
-refuse (the span's own text, a graph rung for a direct PERSON identifier).
+slot, then to masked spans before NO_MASK ones. Every move is reported as a :class:`Climb`. The guard never picks a candidate the policy would
+refuse (:meth:`engine.select.policy.SelectionPolicy.refusal`).
 
 :meth:`PrivacyGuard.apply` is called once per document by
-:class:`engine.render.sanitize.DocumentSanitizer` (``SanitizeOptions.k``); ``k=0`` measures
+:class:`engine.pipeline.DocumentSanitizer` (``SanitizeOptions.k``); ``k=0`` measures
 without climbing.
 """
 
@@ -19,17 +19,19 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from pyroaring import BitMap, FrozenBitMap
 
 from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint_members, locate_subject
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
-from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Span
+from engine.types import MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, Span
 from engine.io.wikireplace import SentenceIndex, sentence_bounds
 
-_GRAPH = ("P31", "P279", "P8225", "P361")
+
+if TYPE_CHECKING:
+    from engine.select.policy import SelectionPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +92,7 @@ class _Slot:
     identifier_type: IdentifierType
     options: list[_Option] | None
     pos: int = 0
-    chosen: tuple | None = None   # the sanitizer's original choice tuple
+    chosen: Choice | None = None  # the policy's own choice
     members: dict[int, FrozenBitMap | None] = field(default_factory=dict)
 
     @property
@@ -99,7 +101,7 @@ class _Slot:
 
 
 class PrivacyGuard:
-    """Measures and enforces k for documents prepared by :class:`DocumentSanitizer`."""
+    """Measures and enforces k for documents prepared by :class:`engine.pipeline.DocumentSanitizer`."""
 
     def __init__(self, engine, background: Background) -> None:
         self.engine = engine
@@ -107,17 +109,16 @@ class PrivacyGuard:
         self.discloser = Discloser(engine)
 
     # --- views ---------------------------------------------------------------------------
-    def views(self, p: dict) -> tuple[list[SpanView], int | None]:
+    def views(self, p: PreparedDocument) -> tuple[list[SpanView], int | None]:
         """A :class:`SpanView` per mention of a prepared document, and the subject's entity."""
-        text, ms, entity = p["text"], p["mentions"], p["entity"]
+        text, ms, entity = p.text, p.mentions, p.entity
         persons = Counter(entity[k] for k, m in enumerate(ms) if m.entity_type is EntityType.PERSON)
         subject = max(persons, key=lambda e: (persons[e], -e)) if persons else None
         out = []
         sentences = SentenceIndex(text)
         for k, m in enumerate(ms):
             left, _ = sentences.bounds(m.start, m.end)
-            first = p["first"].get(entity[k], k)
-            link = trusted_link(p["ladders"].get(first)) if m.entity_type.is_graph else None
+            link = trusted_link(p.ladders.get(p.first_of(k))) if m.entity_type.is_graph else None
             if link is None and m.entity_type.is_graph and m.identifier_type is IdentifierType.NO_MASK:
                 link = self._link(text, m)
             out.append(SpanView(m.start, m.end, m.entity_type, text[m.start:m.end],
@@ -140,22 +141,22 @@ class PrivacyGuard:
                 return index.demonyms[form][0]
         return None
 
-    def subject_names(self, p: dict, subject: int | None) -> list[str]:
+    def subject_names(self, p: PreparedDocument, subject: int | None) -> list[str]:
         """The subject's names in the document, longest first (the longest is looked up in
         the store: a short form such as a first name would match strangers)."""
-        text, ms, entity = p["text"], p["mentions"], p["entity"]
+        text, ms, entity = p.text, p.mentions, p.entity
         names = {text[m.start:m.end] for k, m in enumerate(ms) if entity[k] == subject and m.entity_type is EntityType.PERSON}
         return sorted(names, key=lambda s: (-len(s), s))
 
     # --- measuring -----------------------------------------------------------------------
-    def disclosed(self, p: dict, views: Sequence[SpanView], shown: dict[int, tuple[str, Candidate | None, bool]]) -> list[Constraint]:
+    def disclosed(self, p: PreparedDocument, views: Sequence[SpanView], shown: dict[int, tuple[str, Candidate | None, bool]]) -> list[Constraint]:
         """Constraints of a document whose mention ``k`` shows ``shown[k]`` = (label, candidate, kept)."""
         out: list[Constraint] = []
         for k, (label, cand, kept) in shown.items():
             out.extend(self.discloser.constraints(views[k], label, cand, kept=kept))
         return out
 
-    def measure(self, p: dict, shown: dict[int, tuple[str, Candidate | None, bool]]) -> PrivacyReport:
+    def measure(self, p: PreparedDocument, shown: dict[int, tuple[str, Candidate | None, bool]]) -> PrivacyReport:
         """k of the document as shown (no climbing)."""
         t0 = time.perf_counter()
         views, subject = self.views(p)
@@ -165,11 +166,11 @@ class PrivacyGuard:
                              True, time.perf_counter() - t0)
 
     # --- enforcing -----------------------------------------------------------------------
-    def apply(self, sanitizer, p: dict, target: int) -> PrivacyReport:
-        """Climb until k ≥ ``target``; forced choices go to ``p["forced"]``; returns the report."""
+    def apply(self, p: PreparedDocument, policy: SelectionPolicy, target: int) -> PrivacyReport:
+        """Climb until k ≥ ``target``; forced choices go to ``p.forced``; returns the report."""
         t0 = time.perf_counter()
         views, subject = self.views(p)
-        slots = self._slots(sanitizer, p)
+        slots = self._slots(policy, p)
         members = [self._members(p, views, s) for s in slots]
         k_before = _k(self.background, members)
         k = k_before
@@ -178,7 +179,7 @@ class PrivacyGuard:
             best = None
             prefix, suffix = _running(self.background, members), _running(self.background, members[::-1])[::-1]
             for i, slot in enumerate(slots):
-                nxt = self._next(p, views, slot, members[i])
+                nxt = self._next(p, policy, views, slot, members[i])
                 if nxt is None:
                     continue
                 pos, bm = nxt
@@ -198,74 +199,67 @@ class PrivacyGuard:
             slot.pos = pos
             members[i] = bm
             new_k = _k(self.background, members)
-            m = p["mentions"][slot.key]
+            m = p.mentions[slot.key]
             climbs.append(Climb(m.start, m.end, m.entity_type.value, m.identifier_type.value,
                                 "(kept)" if slot.options[0].kept and old == slot.options[0].label else old,
                                 slot.options[pos].label, k, new_k))
             k = new_k
-        forced = p.setdefault("forced", {})
         for slot in slots:
             if slot.options and slot.pos > 0:
                 opt = slot.options[slot.pos]
-                alts = slot.chosen[2] if slot.chosen else ()
+                alts = slot.chosen.alternatives if slot.chosen else ()
                 note = f"privacy guard: generalized to reach k ≥ {target}"
-                forced[slot.key] = (opt.label, opt.candidate, alts, note)
+                p.forced[slot.key] = Choice(opt.label, opt.candidate, alts, note)
         shown = self._shown(p, slots)
         final = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], final.members)
         return PrivacyReport(target, k_before, final.k, tuple(climbs), final.counted, final.uncounted, subj.in_store,
                              bool(subj.in_set), final.k >= target, time.perf_counter() - t0)
 
-    def _slots(self, sanitizer, p: dict) -> list[_Slot]:
-        text, ms, entity = p["text"], p["mentions"], p["entity"]
+    def _slots(self, policy: SelectionPolicy, p: PreparedDocument) -> list[_Slot]:
+        text, ms, entity = p.text, p.mentions, p.entity
         slots: dict[int, _Slot] = {}
         for k, m in enumerate(ms):
             if m.identifier_type is IdentifierType.NO_MASK:
                 slots[-1 - k] = _Slot(k, [k], m.identifier_type, None)
                 continue
-            first = p["first"].get(entity[k], k)
+            first = p.first_of(k)
             if first in slots:
                 slots[first].mentions.append(k)
                 continue
             original = text[ms[first].start:ms[first].end]
-            chosen = sanitizer._choose(p, first, original, ms[first])
-            label, cand = chosen[0], chosen[1]
-            ladder = p["ladders"].get(first)
+            chosen = policy.choose(p, first)
+            label, cand = chosen.label, chosen.candidate
+            ladder = p.ladders.get(first)
             options = [_Option(label, cand)]
             if cand is not None and ladder is not None and cand in ladder.candidates:
                 at = ladder.candidates.index(cand)
                 for c in ladder.candidates[at + 1:]:
-                    if self._allowed(c, original, ms[first]):
+                    if policy.refusal(c, original, ms[first]) is None:
                         options.append(_Option(c.label, c))
             if options[-1].label != MASK:
                 options.append(_Option(MASK, None))
             slots[first] = _Slot(first, [k], m.identifier_type, options, chosen=chosen)
         return list(slots.values())
 
-    @staticmethod
-    def _allowed(c: Candidate, original: str, m: Mention) -> bool:
-        if c.label.strip().lower() == original.strip().lower():
-            return False
-        return not (m.identifier_type is IdentifierType.DIRECT and m.entity_type is EntityType.PERSON and c.source in _GRAPH)
-
-    def _options_of_no_mask(self, p: dict, slot: _Slot) -> list[_Option]:
-        m = p["mentions"][slot.key]
-        original = p["text"][m.start:m.end]
+    def _options_of_no_mask(self, p: PreparedDocument, policy: SelectionPolicy, slot: _Slot) -> list[_Option]:
+        m = p.mentions[slot.key]
+        original = p.text[m.start:m.end]
         options = [_Option(original, None, kept=True)]
         try:
-            left, right = sentence_bounds(p["text"], m.start, m.end)
-            span = Span(original, m.entity_type, IdentifierType.QUASI, context=p["text"][left:right], start=m.start, end=m.end)
+            left, right = sentence_bounds(p.text, m.start, m.end)
+            span = Span(original, m.entity_type, IdentifierType.QUASI, context=p.text[left:right], start=m.start, end=m.end)
             ladder = self.engine.candidates(span)
-            options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and self._allowed(c, original, m)]
+            options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and policy.refusal(c, original, m) is None]
         except Exception:  # no ladder: the span can still be masked
             pass
         options.append(_Option(MASK, None))
         return options
 
-    def _slot_constraints(self, p: dict, views: Sequence[SpanView], slot: _Slot, pos: int) -> list[Constraint]:
+    def _slot_constraints(self, p: PreparedDocument, views: Sequence[SpanView], slot: _Slot, pos: int) -> list[Constraint]:
         if slot.options is None:
-            m = p["mentions"][slot.key]
-            opt = _Option(p["text"][m.start:m.end], None, kept=True)
+            m = p.mentions[slot.key]
+            opt = _Option(p.text[m.start:m.end], None, kept=True)
         else:
             opt = slot.options[pos]
         out: list[Constraint] = []
@@ -273,7 +267,7 @@ class PrivacyGuard:
             out.extend(self.discloser.constraints(views[k], opt.label, opt.candidate, kept=opt.kept))
         return out
 
-    def _members(self, p: dict, views: Sequence[SpanView], slot: _Slot, pos: int | None = None) -> FrozenBitMap | None:
+    def _members(self, p: PreparedDocument, views: Sequence[SpanView], slot: _Slot, pos: int | None = None) -> FrozenBitMap | None:
         pos = slot.pos if pos is None else pos
         if pos in slot.members:
             return slot.members[pos]
@@ -288,12 +282,12 @@ class PrivacyGuard:
         slot.members[pos] = bm
         return bm
 
-    def _next(self, p: dict, views: Sequence[SpanView], slot: _Slot, current: FrozenBitMap | None) -> tuple[int, FrozenBitMap | None] | None:
+    def _next(self, p: PreparedDocument, policy: SelectionPolicy, views: Sequence[SpanView], slot: _Slot, current: FrozenBitMap | None) -> tuple[int, FrozenBitMap | None] | None:
         """The nearest more general option whose disclosure matches more persons."""
         if current is None:
             return None  # nothing to gain: the slot restricts nothing countable
         if slot.options is None:
-            slot.options = self._options_of_no_mask(p, slot)
+            slot.options = self._options_of_no_mask(p, policy, slot)
             slot.members = {0: current}
         for pos in range(slot.pos + 1, len(slot.options)):
             bm = self._members(p, views, slot, pos)
@@ -301,12 +295,12 @@ class PrivacyGuard:
                 return pos, bm
         return None
 
-    def _shown(self, p: dict, slots: list[_Slot]) -> dict[int, tuple[str, Candidate | None, bool]]:
+    def _shown(self, p: PreparedDocument, slots: list[_Slot]) -> dict[int, tuple[str, Candidate | None, bool]]:
         shown: dict[int, tuple[str, Candidate | None, bool]] = {}
         for slot in slots:
             if slot.options is None:
-                m = p["mentions"][slot.key]
-                shown[slot.key] = (p["text"][m.start:m.end], None, True)
+                m = p.mentions[slot.key]
+                shown[slot.key] = (p.text[m.start:m.end], None, True)
                 continue
             opt = slot.options[slot.pos]
             for k in slot.mentions:

@@ -6,7 +6,7 @@ import pytest
 from engine.io.docio import document_from_dict
 from engine.engine import Engine
 from engine.errors import InputError
-from engine.render.sanitize import group_entities, validate_mentions, OverlapPolicy
+from engine.mentions import group_entities, validate_mentions, OverlapPolicy
 from engine.types import EntityType as T, IdentifierType as I, Mention
 
 
@@ -85,7 +85,7 @@ def test_given_articles_and_sentence_start_then_text_reads(first_rung):
     ms = [at(text, "Oslo", "LOC"), at(text, "geologist", "DEM"), at(text, "Oslo", "LOC", nth=1)]
     r = first_rung.sanitize(text, ms)
     # one Oslo, one city; "profession" (the geologist's first rung) is a category of roles,
-    # passed over in the role's slot (engine.render.role_slot): "met a profession" never reads
+    # passed over in the role's slot (engine.select.role_slot): "met a profession" never reads
     assert r.text == "A city in Norway is big. He met an earth scientist in the same city in Norway."
     assert r.edits == (
         "inserted 'A' before 'city in Norway' (offset 0)",

@@ -1,9 +1,9 @@
 """A category of roles ("occupation", "profession", …) never stands for a DEM mention in a
-role's slot: the next rung is used and ``skipped`` says why (engine.render.role_slot)."""
+role's slot: the next rung is used and ``skipped`` says why (engine.select.role_slot)."""
 
 import pytest
 
-from engine.render.role_slot import ROLE_SLOT_REASON, category_in_role_slot
+from engine.select.role_slot import ROLE_SLOT_REASON, category_in_role_slot
 from engine.types import Candidate, EntityType as T
 
 

@@ -1,0 +1,86 @@
+"""Which rung a prepared document shows for a mention: the one selection policy.
+
+The sanitizer (:mod:`engine.pipeline`), the privacy guard (:mod:`engine.privacy.guard`)
+and the evaluations all choose through :class:`SelectionPolicy`, so a rule holds in one
+place:
+
+- a rung equal to the mention's own text is never shown (:meth:`SelectionPolicy.refusal`);
+- a DIRECT PERSON identifier never gets a graph rung (only its placeholder or ``***``);
+- a rung that would leak another masked mention (:mod:`engine.privacy.leaks`) is never
+  chosen nor shown among the alternatives;
+- a category of roles is passed over in a role's slot (:mod:`engine.select.role_slot`);
+- the privacy guard's forced choice, where it made one, wins over the ranker's order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kg.vocab import TAXONOMY_PROPS
+from engine.select.role_slot import category_in_role_slot
+from engine.types import (
+    MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, ScoredCandidate, Skipped,
+)
+
+if TYPE_CHECKING:
+    from engine.privacy.leaks import DocumentLeakGuard
+
+#: Why a rung equal to the span's own text is refused.
+SAME_TEXT = "the span's own text"
+#: Why a graph rung is refused for a direct PERSON identifier.
+DIRECT_PERSON = "a class of a directly identifying name"
+
+
+class SelectionPolicy:
+    """Chooses a mention's rung from its ladder and the ranker's scores."""
+
+    @staticmethod
+    def refusal(candidate: Candidate, original: str, mention: Mention) -> str | None:
+        """Why ``candidate`` may never replace ``mention`` (text ``original``), or None."""
+        if candidate.label.strip().lower() == original.strip().lower():
+            return SAME_TEXT
+        if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
+                and candidate.source in TAXONOMY_PROPS):
+            return DIRECT_PERSON
+        return None
+
+    def choose(self, doc: PreparedDocument, k: int, guard: DocumentLeakGuard | None = None,
+               skipped: list[Skipped] | None = None) -> Choice:
+        """The rung shown for mention ``k`` (an entity's first mention) of ``doc``.
+
+        With ``guard``, leaking rungs are withheld and, with ``skipped``, listed there
+        with the reason (so are categories of roles passed over in a role's slot).
+        """
+        mention = doc.mentions[k]
+        original = doc.original(k)
+        forced = doc.forced.get(k)
+        if forced is not None:  # the privacy guard moved this span (engine.privacy.guard)
+            cand = forced.candidate
+            leak = guard.check(doc.entity[k], forced.label) if guard is not None and cand is not None and not cand.is_mask else None
+            if leak is None:
+                return forced
+            if skipped is not None:
+                skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
+            return Choice(MASK, None, forced.alternatives, "the privacy guard's rung would leak; masked")
+        ladder = doc.ladders.get(k)
+        if k in doc.failed or ladder is None:
+            return Choice(MASK, None, (), "failed closed")
+        scores = doc.scores.get(k)
+        if scores is None:
+            return Choice(MASK, None, (), "no scores; masked")
+        ranked = sorted(zip(ladder.candidates, scores), key=lambda cs: -cs[1])
+        leaks = {id(c): guard.check(doc.entity[k], c.label) for c, _ in ranked if not c.is_mask} if guard else {}
+        alts = tuple(ScoredCandidate(c, s) for c, s in ranked if leaks.get(id(c)) is None)  # a leaking label is never shown
+        if skipped is not None:  # every withheld rung is listed, whether it ranked above the chosen one or below
+            skipped.extend(Skipped(mention.start, mention.end, c.label, c.source, c.level, leak.reason())
+                           for c, _ in ranked if (leak := leaks.get(id(c))) is not None)
+        for cand, _ in ranked:
+            if self.refusal(cand, original, mention) is not None or leaks.get(id(cand)) is not None:
+                continue
+            category = category_in_role_slot(cand, mention.entity_type, doc.text[:mention.start])
+            if category is not None:
+                if skipped is not None:
+                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, category))
+                continue
+            return Choice(cand.label, cand, alts, "")
+        return Choice(MASK, None, alts, "only the original text was offered; masked")
