@@ -77,13 +77,23 @@ class EndpointSettings:
 
 @dataclass(frozen=True, slots=True)
 class PrivacySettings:
-    """The k-anonymity guard (:mod:`engine.privacy`)."""
+    """The k-anonymity guard (:mod:`engine.privacy`) and the selection policy it works with.
 
-    k: int = 0
+    ``k``: every sanitized document keeps at least k persons of the store consistent with
+    what it discloses (0 turns the guard off). ``selection``: ``meaning`` shows the most
+    meaningful rung the ranker offers and lets the guard generalize as far as k requires;
+    ``annotators`` shows the ranker's first choice, ``***`` included (it imitates the
+    WikiReplace annotators, who masked most places and organisations).
+    """
+
+    k: int = 10
+    selection: str = "meaning"
 
     def __post_init__(self) -> None:
         if self.k < 0:
             raise ConfigError("privacy.k must be 0 (off) or positive", key="privacy.k")
+        if self.selection not in ("meaning", "annotators"):
+            raise ConfigError(f"privacy.selection must be 'meaning' or 'annotators', not {self.selection!r}", key="privacy.selection")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +153,8 @@ class EngineConfig:
         }
         if env.get("TAXOGEN_PRIVACY_K", "") != "":
             privacy["k"] = env["TAXOGEN_PRIVACY_K"]
+        if env.get("TAXOGEN_SELECTION", "") != "":
+            privacy["selection"] = env["TAXOGEN_SELECTION"]
         for var, (top, sub) in env_map.items():
             if var in env and env[var] != "":
                 if top:

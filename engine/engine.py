@@ -243,20 +243,24 @@ class Engine:
 
     # --- documents ----------------------------------------------------------------------
     def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
-                 k: int | None = None):
+                 k: int | None = None, selection: str | None = None):
         """Generalize every masked mention of ``text`` (see :mod:`engine.pipeline`).
 
-        ``k``: climb until at least k persons of the store fit (default ``privacy.k``; 0
-        only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
+        ``k``: generalize until at least k persons of the store fit (default ``privacy.k``;
+        0 only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
+        ``selection``: ``meaning`` or ``annotators`` (default ``privacy.selection``).
         """
-        return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives, k=k)[0]
+        return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives,
+                                  k=k, selection=selection)[0]
 
     def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
-                      k: int | None = None):
+                      k: int | None = None, selection: str | None = None):
         """Several ``(text, mentions)`` documents, ranked in one batch."""
         from engine.mentions import OverlapPolicy
         from engine.pipeline import DocumentSanitizer, SanitizeOptions
+        from engine.select.policy import Selection
 
         k = k if k is not None else (self.config.privacy.k or None)
-        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k)
+        chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)
+        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen)
         return DocumentSanitizer(self, opts).sanitize_many(list(docs))

@@ -31,7 +31,7 @@ from engine.mentions import OverlapPolicy, caller_grouped, group_entities, resol
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document
 from engine.select.features import DocumentFacts
-from engine.select.policy import SelectionPolicy
+from engine.select.policy import Selection, SelectionPolicy
 from engine.types import MASK, Choice, IdentifierType, Mention, PreparedDocument, SanitizeResult, Skipped, Span
 
 if TYPE_CHECKING:
@@ -45,13 +45,20 @@ class SanitizeOptions:
     """How a document is sanitized.
 
     ``k``: the privacy guard — None off, 0 measures k without moving any span, K moves
-    spans until the document's k ≥ K (:mod:`engine.privacy`).
+    spans until the document's k ≥ K (:mod:`engine.privacy`). ``selection``: which rung
+    the policy starts from (:class:`engine.select.policy.Selection`).
     """
 
     overlap: OverlapPolicy = OverlapPolicy.MERGE
     readability: bool = True
     alternatives: int = 5
     k: int | None = None
+    selection: Selection = Selection.MEANING
+
+    @property
+    def policy(self) -> SelectionPolicy:
+        """The selection policy these options ask for."""
+        return SelectionPolicy(self.selection)
 
 
 @dataclass
@@ -60,7 +67,6 @@ class DocumentSanitizer:
 
     engine: Engine
     options: SanitizeOptions = field(default_factory=SanitizeOptions)
-    policy: SelectionPolicy = field(default_factory=SelectionPolicy)
 
     def sanitize(self, text: str, mentions: Sequence[Mention], options: SanitizeOptions | None = None) -> SanitizeResult:
         """One document; raises :class:`InputError` for invalid mentions, never leaks a span."""
@@ -73,7 +79,7 @@ class DocumentSanitizer:
         self.rank(prepared)
         if opts.k is not None:
             for doc in prepared:
-                self.guard(doc, opts.k)
+                self.guard(doc, opts.k, opts.policy)
         return [self.render(doc, opts) for doc in prepared]
 
     # --- stages ---------------------------------------------------------------------------
@@ -122,10 +128,10 @@ class DocumentSanitizer:
         for (doc, k), sc in zip(owners, scores):
             doc.scores[k] = sc
 
-    def guard(self, doc: PreparedDocument, k: int) -> None:
+    def guard(self, doc: PreparedDocument, k: int, policy: SelectionPolicy | None = None) -> None:
         """Move spans until the document's k ≥ ``k`` (``k=0`` measures); fail closed."""
         try:
-            doc.privacy = self.engine.privacy_guard.apply(doc, self.policy, k)
+            doc.privacy = self.engine.privacy_guard.apply(doc, policy or self.options.policy, k)
         except Exception as exc:  # fail closed: every ranked span becomes ***
             log.exception("privacy guard failed")
             doc.errors.append(f"privacy guard failed ({type(exc).__name__}: {exc}); every span masked")
@@ -134,8 +140,9 @@ class DocumentSanitizer:
     def render(self, doc: PreparedDocument, opts: SanitizeOptions | None = None) -> SanitizeResult:
         """The sanitized text: each mention shows its entity's choice, rendered for its slot."""
         opts = opts or self.options
+        policy = opts.policy
         text, ms = doc.text, doc.mentions
-        guard = DocumentLeakGuard.build(text, ms, doc.entity, doc.ladders, self.engine.item_names)
+        guard = DocumentLeakGuard.build(text, ms, doc.entity, doc.ladders, self.engine.item_names, hidden=doc.forced.keys())
         chosen: dict[int, Choice] = {}
         skipped: list[Skipped] = []
         decisions: list[Decision] = []
@@ -148,7 +155,7 @@ class DocumentSanitizer:
                 continue
             first = doc.first_of(k)
             if first not in chosen:
-                chosen[first] = self.policy.choose(doc, first, guard, skipped)
+                chosen[first] = policy.choose(doc, first, guard, skipped)
             choice = chosen[first]
             label, cand, note = choice.label, choice.candidate, choice.note
             if label.strip().lower() == original.strip().lower():

@@ -178,10 +178,16 @@ class _PerItemNames:
 
 
 class LeakChecker:
-    """Names that reveal a masked mention: its own text, and its linked item's names."""
+    """Names that reveal a masked mention: its own text, and its linked item's names.
+
+    As in the sanitizer's guard (:mod:`engine.privacy.leaks`), a class ("producer",
+    "university") linked from a mention is no name of it: naming a class reveals nothing
+    about one mention.
+    """
 
     def __init__(self, engine) -> None:
         self.linker = engine.linker
+        self.item_names = engine.item_names
         self._names: dict[str, set[str]] | None = None
 
     def _reverse(self) -> dict[str, set[str]]:
@@ -214,7 +220,7 @@ class LeakChecker:
         for country in self.linker.index.demonyms.get(fold(text), ()):  # "French" names France
             names |= self._reverse().get(country, set())
         links = self.linker.link(Span(text, entity_type, context=context))
-        if links and links[0].method in _NAMING_LINKS:
+        if links and links[0].method in _NAMING_LINKS and not self.item_names.is_class(links[0].qid):
             names |= set(self._reverse().get(links[0].qid, ())) | {fold(links[0].label)}
         return names
 

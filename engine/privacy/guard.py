@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Climb:
-    """One forced generalization: a span moved from one rung to a more general one."""
+    """One move of the guard: a span moved up its ladder to a more general rung (a climb) or
+    back down to a more specific one that still keeps k ≥ K (a descent)."""
 
     start: int
     end: int
@@ -66,11 +67,13 @@ class PrivacyReport:
     reached: bool = True
     seconds: float = 0.0
     note: str = LOWER_BOUND_NOTE
+    descents: tuple[Climb, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "target_k": self.target_k, "k_before": self.k_before, "k_after": self.k_after, "reached": self.reached,
             "climbs": [c.to_dict() for c in self.climbs],
+            "descents": [c.to_dict() for c in self.descents],
             "constraints": [c.to_dict() for c in self.constraints],
             "uncounted": [c.to_dict() for c in self.uncounted],
             "subject_in_store": self.subject_in_store, "subject_in_set": self.subject_in_set,
@@ -204,6 +207,7 @@ class PrivacyGuard:
                                 "(kept)" if slot.options[0].kept and old == slot.options[0].label else old,
                                 slot.options[pos].label, k, new_k))
             k = new_k
+        descents = self._descend(p, views, slots, members, target) if climbs and k >= target else []
         for slot in slots:
             if slot.options and slot.pos > 0:
                 opt = slot.options[slot.pos]
@@ -214,7 +218,27 @@ class PrivacyGuard:
         final = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], final.members)
         return PrivacyReport(target, k_before, final.k, tuple(climbs), final.counted, final.uncounted, subj.in_store,
-                             bool(subj.in_set), final.k >= target, time.perf_counter() - t0)
+                             bool(subj.in_set), final.k >= target, time.perf_counter() - t0, descents=tuple(descents))
+
+    def _descend(self, p: PreparedDocument, views: Sequence[SpanView], slots: list[_Slot],
+                 members: list[FrozenBitMap | None], target: int) -> list[Climb]:
+        """Come back down: each climbed slot returns to its most specific option that
+        still keeps k ≥ ``target`` (a climb that later climbs made unnecessary is undone).
+        Slots are tried in the order they climbed least far, so small steps back come first."""
+        out: list[Climb] = []
+        for i in sorted((i for i, s in enumerate(slots) if s.options and s.pos > 0), key=lambda i: (slots[i].pos, i)):
+            slot = slots[i]
+            for pos in range(slot.pos):
+                bm = self._members(p, views, slot, pos)
+                trial = members[:i] + [bm] + members[i + 1:]
+                k_now, k_new = _k(self.background, members), _k(self.background, trial)
+                if k_new >= target:
+                    m = p.mentions[slot.key]
+                    out.append(Climb(m.start, m.end, m.entity_type.value, m.identifier_type.value,
+                                     slot.options[slot.pos].label, slot.options[pos].label, k_now, k_new))
+                    slot.pos, members[i] = pos, bm
+                    break
+        return out
 
     def _slots(self, policy: SelectionPolicy, p: PreparedDocument) -> list[_Slot]:
         text, ms, entity = p.text, p.mentions, p.entity
@@ -235,7 +259,7 @@ class PrivacyGuard:
             if cand is not None and ladder is not None and cand in ladder.candidates:
                 at = ladder.candidates.index(cand)
                 for c in ladder.candidates[at + 1:]:
-                    if policy.refusal(c, original, ms[first]) is None:
+                    if policy.refusal(c, original, ms[first], text[:ms[first].start]) is None:
                         options.append(_Option(c.label, c))
             if options[-1].label != MASK:
                 options.append(_Option(MASK, None))
@@ -250,7 +274,7 @@ class PrivacyGuard:
             left, right = sentence_bounds(p.text, m.start, m.end)
             span = Span(original, m.entity_type, IdentifierType.QUASI, context=p.text[left:right], start=m.start, end=m.end)
             ladder = self.engine.candidates(span)
-            options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and policy.refusal(c, original, m) is None]
+            options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and policy.refusal(c, original, m, p.text[:m.start]) is None]
         except Exception:  # no ladder: the span can still be masked
             pass
         options.append(_Option(MASK, None))

@@ -18,7 +18,7 @@ after :func:`engine.generate.linking.fold`):
 Composed rungs ("city in {country}") are plain labels by the time they are offered, so
 they are checked like any other. PERSON numbers, ``***`` and rule placeholders without
 letters of the original never match anything. NO_MASK mentions are visible anyway and
-are not protected.
+are not protected, unless the privacy guard generalized them.
 
 :class:`DocumentLeakGuard` is built once per document from its masked mentions (and
 their ladders' links); :meth:`DocumentLeakGuard.check` says whether a candidate of one
@@ -31,7 +31,7 @@ import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 from engine.generate.linking import LabelIndex, fold, normalised_forms
 from engine.types import IdentifierType, Ladder, LinkMethod, Mention
@@ -153,15 +153,18 @@ class DocumentLeakGuard:
         entity: Sequence[int],
         ladders: Mapping[int, Ladder],
         names: ItemNames | None = None,
+        hidden: Collection[int] = (),
     ) -> "DocumentLeakGuard":
         """The guard for ``mentions`` of ``text`` grouped into ``entity`` indices;
-        ``ladders`` maps a mention index to its ladder (its links name its item)."""
+        ``ladders`` maps a mention index to its ladder (its links name its item).
+        ``hidden``: NO_MASK mentions that are generalized all the same (the privacy
+        guard moved them) and so are protected like masked ones."""
         first_ladder: dict[int, Ladder] = {}
         for k, ladder in ladders.items():
             first_ladder.setdefault(entity[k], ladder)
         revealers: dict[int, list[_Revealer]] = defaultdict(list)
         for k, m in enumerate(mentions):
-            if m.identifier_type is IdentifierType.NO_MASK:
+            if m.identifier_type is IdentifierType.NO_MASK and k not in hidden:
                 continue
             span = text[m.start:m.end]
             found = revealers[entity[k]]

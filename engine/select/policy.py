@@ -10,10 +10,18 @@ place:
   chosen nor shown among the alternatives;
 - a category of roles is passed over in a role's slot (:mod:`engine.select.role_slot`);
 - the privacy guard's forced choice, where it made one, wins over the ranker's order.
+
+Two modes (:class:`Selection`): ``meaning`` (the default) shows the ranker's best rung
+other than ``***``, the most meaning the ladder offers in the ranker's order, and leaves
+it to the privacy guard to generalize as far as the document's k requires;
+``annotators`` shows the ranker's first choice, ``***`` included: it imitates the
+annotators of WikiReplace, who masked most places and organisations.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from kg.vocab import TAXONOMY_PROPS
@@ -31,18 +39,42 @@ SAME_TEXT = "the span's own text"
 DIRECT_PERSON = "a class of a directly identifying name"
 
 
+#: The note of a class shown where the ranker put ``***`` first.
+KEPT_MEANING = "the ranker put *** first; kept the best rung with meaning"
+
+
+class Selection(str, Enum):
+    """How the policy picks among a ladder's allowed rungs."""
+
+    MEANING = "meaning"
+    ANNOTATORS = "annotators"
+
+    @classmethod
+    def parse(cls, value: "str | Selection") -> "Selection":
+        from engine.errors import InputError
+
+        try:
+            return cls(value)
+        except ValueError:
+            raise InputError(f"unknown selection {value!r}; expected 'meaning' or 'annotators'") from None
+
+
+@dataclass(frozen=True, slots=True)
 class SelectionPolicy:
     """Chooses a mention's rung from its ladder and the ranker's scores."""
 
+    selection: Selection = Selection.MEANING
+
     @staticmethod
-    def refusal(candidate: Candidate, original: str, mention: Mention) -> str | None:
-        """Why ``candidate`` may never replace ``mention`` (text ``original``), or None."""
+    def refusal(candidate: Candidate, original: str, mention: Mention, before: str = "") -> str | None:
+        """Why ``candidate`` may never replace ``mention`` (text ``original``, after the
+        text ``before``), or None."""
         if candidate.label.strip().lower() == original.strip().lower():
             return SAME_TEXT
         if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
                 and candidate.source in TAXONOMY_PROPS):
             return DIRECT_PERSON
-        return None
+        return category_in_role_slot(candidate, mention.entity_type, before)
 
     def choose(self, doc: PreparedDocument, k: int, guard: DocumentLeakGuard | None = None,
                skipped: list[Skipped] | None = None) -> Choice:
@@ -74,13 +106,21 @@ class SelectionPolicy:
         if skipped is not None:  # every withheld rung is listed, whether it ranked above the chosen one or below
             skipped.extend(Skipped(mention.start, mention.end, c.label, c.source, c.level, leak.reason())
                            for c, _ in ranked if (leak := leaks.get(id(c))) is not None)
-        for cand, _ in ranked:
-            if self.refusal(cand, original, mention) is not None or leaks.get(id(cand)) is not None:
+        meaning = self.selection is Selection.MEANING
+        mask_first = False
+        before = doc.text[:mention.start]
+        for n, (cand, _) in enumerate(ranked):
+            if leaks.get(id(cand)) is not None:
                 continue
-            category = category_in_role_slot(cand, mention.entity_type, doc.text[:mention.start])
-            if category is not None:
-                if skipped is not None:
-                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, category))
+            refused = self.refusal(cand, original, mention, before)
+            if refused is not None:
+                if skipped is not None and refused not in (SAME_TEXT, DIRECT_PERSON):  # a category of roles in a role's slot
+                    skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, refused))
                 continue
-            return Choice(cand.label, cand, alts, "")
+            if meaning and cand.is_mask:
+                mask_first = mask_first or n == 0
+                continue
+            return Choice(cand.label, cand, alts, KEPT_MEANING if mask_first else "")
+        if meaning and any(c.is_mask for c, _ in ranked):
+            return Choice(MASK, None, alts, "no rung with meaning may be shown; masked")
         return Choice(MASK, None, alts, "only the original text was offered; masked")

@@ -22,7 +22,7 @@ import pyoxigraph as ox
 import pytest
 
 from kg.store import KGStore
-from engine.config import EngineConfig
+from engine.config import EngineConfig, PrivacySettings
 from engine.engine import Engine
 from engine.privacy.anonymity import anonymity_set
 from engine.privacy.background import Background
@@ -170,7 +170,13 @@ def test_given_k_0_then_k_is_measured_without_climbing(engine: Engine) -> None:
     assert result.privacy.k_before == result.privacy.k_after == 2
     assert result.privacy.climbs == ()
     assert result.text == "PERSON 1 was born in a city in the 1980s. She is an earth scientist."
-    assert engine.sanitize(TEXT, MENTIONS).privacy is None  # privacy.k = 0: guard off
+
+
+def test_given_default_config_then_guard_runs_for_k_10_and_privacy_k_0_turns_it_off(engine: Engine, tiny_kg: KGStore) -> None:
+    assert engine.config.privacy.k == 10
+    assert engine.sanitize(TEXT, MENTIONS).privacy.target_k == 10
+    off = Engine.from_store(tiny_kg, EngineConfig(model="none", privacy=PrivacySettings(k=0)))
+    assert off.sanitize(TEXT, MENTIONS).privacy is None
 
 
 def test_given_k_above_the_set_then_guard_climbs_the_span_that_grows_it_most(engine: Engine) -> None:
@@ -219,7 +225,7 @@ def test_given_http_field_k_then_result_carries_the_privacy_report(engine: Engin
     out = client.post("/sanitize", json={**body, "k": 3}).json()
     assert out["privacy"]["k_before"] == 2 and out["privacy"]["k_after"] == 4
     assert out["privacy"]["climbs"][0]["to_rung"] == "scientist"
-    assert "privacy" not in client.post("/sanitize", json=body).json()
+    assert client.post("/sanitize", json=body).json()["privacy"]["target_k"] == 10  # the default, privacy.k
     assert client.post("/sanitize", json={**body, "k": -1}).status_code == 422
 
 

@@ -96,7 +96,7 @@ def test_given_every_mention_of_an_entity_then_one_safe_replacement(engine, monk
 def test_given_mask_ranked_first_then_withheld_leaking_rungs_are_still_listed(engine, monkeypatch):
     text = "She moved to Zürich in Switzerland."
     prefer(engine, monkeypatch, {"Zürich": MASK})
-    r = engine.sanitize(text, [at(text, "Zürich", "LOC"), at(text, "Switzerland", "LOC")])
+    r = engine.sanitize(text, [at(text, "Zürich", "LOC"), at(text, "Switzerland", "LOC")], selection="annotators")
     assert r.replacements[0].rung == MASK
     assert "city of Switzerland" not in [a.candidate.label for a in r.replacements[0].alternatives]
     assert [s.label for s in r.skipped] == ["city of Switzerland"]
@@ -206,3 +206,12 @@ def test_given_one_text_masked_in_many_entities_then_indexed_check_equals_the_sc
                 leak = guard.check(e, label)
                 got = None if leak is None else (leak.kind, leak.revealed, leak.mention_start, leak.mention_end)
                 assert got == _scan(guard, e, label), (entity, e, label)
+
+
+def test_given_mask_ranked_first_then_meaning_selection_shows_the_best_safe_rung_and_says_so(engine, monkeypatch):
+    text = "She moved to Zürich in Switzerland."
+    prefer(engine, monkeypatch, {"Zürich": MASK})
+    r = engine.sanitize(text, [at(text, "Zürich", "LOC"), at(text, "Switzerland", "LOC")], selection="meaning")
+    assert r.replacements[0].rung == "capital"  # "city of Switzerland" would leak the other mask
+    assert "the ranker put *** first" in r.replacements[0].note
+    assert [s.label for s in r.skipped] == ["city of Switzerland"]
