@@ -58,7 +58,9 @@ class SanitizeIn(BaseModel):
     readability: bool = True
     with_originals: bool = False
     alternatives: int = Field(5, ge=0, le=50)
-    k: int | None = Field(None, ge=0, le=LIMITS["k"], description="Privacy guard: climb until at least k persons of the store fit (0 only measures; default privacy.k).")
+    k: int | None = Field(None, ge=0, le=LIMITS["k"], description="Privacy guard: generalize until at least k persons of the store fit (0 only measures; default privacy.k).")
+    selection: Literal["meaning", "annotators"] | None = Field(
+        None, description="meaning: the most meaningful rung the guard allows; annotators: the ranker's first choice, *** included (default privacy.selection).")
 
 
 class DetectIn(BaseModel):
@@ -261,7 +263,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
                 # issue 13: no "mentions" key → detect the spans of the raw text
                 mentions = engine.detect_mentions(req.text) if req.mentions is None else req.mentions
                 result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability,
-                                         alternatives=req.alternatives, k=req.k)
+                                         alternatives=req.alternatives, k=req.k, selection=req.selection)
             return result_to_dict("request", result, with_originals=req.with_originals)
 
         return await run_in_threadpool(run)

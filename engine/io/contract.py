@@ -52,6 +52,7 @@ class SanitizeRequest:
     with_originals: bool = False
     alternatives: int = 5
     k: int | None = None  # privacy guard (engine.privacy); None: the engine's privacy.k
+    selection: str | None = None  # "meaning" or "annotators" (engine.select.policy); None: privacy.selection
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,11 @@ def parse_sanitize_request(d: Any) -> SanitizeRequest:
     k = d.get("k")
     if k is not None and not 0 <= strict_int(k, "k") <= LIMITS["k"]:
         raise _err(f"k must be between 0 and {LIMITS['k']:,}", None)
-    return SanitizeRequest(text, mentions, overlap, _flag(d, "readability", True), _flag(d, "with_originals", False), alternatives, k)
+    selection = d.get("selection")
+    if selection is not None and selection not in ("meaning", "annotators"):
+        raise _err("selection must be 'meaning' or 'annotators'", None)
+    return SanitizeRequest(text, mentions, overlap, _flag(d, "readability", True), _flag(d, "with_originals", False), alternatives, k,
+                           selection)
 
 
 def parse_generalize_request(d: Any) -> GeneralizeRequest:

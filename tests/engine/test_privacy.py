@@ -227,6 +227,9 @@ def test_given_http_field_k_then_result_carries_the_privacy_report(engine: Engin
     assert out["privacy"]["climbs"][0]["to_rung"] == "scientist"
     assert client.post("/sanitize", json=body).json()["privacy"]["target_k"] == 10  # the default, privacy.k
     assert client.post("/sanitize", json={**body, "k": -1}).status_code == 422
+    assert client.post("/sanitize", json={**body, "selection": "annotators"}).status_code == 200
+    bad = client.post("/sanitize", json={**body, "selection": "mask"})
+    assert bad.status_code == 422 and "selection must be" in bad.text
 
 
 def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path, monkeypatch) -> None:
