@@ -10,8 +10,20 @@ their rungs, for a reader to judge *before* writing any rule for them:
     python tools/truth_batch.py --store /work/seedstore3 --seed 41 --quota DEM=14,LOC=12,ORG=12,MISC=8 > batch.jsonl
 
 Each judged rung then becomes a truth-set record with ``"batch": NAME``, so that
-``taxogen evaluate truth --batch NAME`` reruns exactly that batch (session 4 drew
-s4-batch1 with seed 41, s4-batch2 with seed 77 and s4-batch3 with seed 123).
+``taxogen evaluate truth --batch NAME`` reruns exactly that batch (s4-batch1 was drawn
+with seed 41, s4-batch2 with seed 77 and s4-batch3 with seed 123).
+
+``--received`` draws instead the class replacements a reader receives: every document is
+sanitized with every annotator's mentions at the engine's defaults (selection policy,
+privacy guard at its k) and at ``k = 100``, and each LOC, ORG,
+DEM or MISC mention shown as a class rung (not ``***``, not kept) whose (span, type,
+replacement) the truth set does not hold yet is a candidate; one row per replacement,
+``rungs`` holding just it. Where these are fewer than ``--limit``, the other class rungs
+shown among those mentions' alternatives (the rungs the guard may move them to) fill
+the batch, drawn the same way. The rows carry nothing but the span, its sentence and the
+replacement, so a reader judges them blind:
+
+    python tools/truth_batch.py --store /work/seedstore3 --received --seed 5 --limit 240 > batch.jsonl
 """
 
 from __future__ import annotations
@@ -69,13 +81,62 @@ def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path =
     return out
 
 
+def draw_received(store: str | Path, seed: int, limit: int, docs: str | Path = DOCS) -> list[dict]:
+    """Class replacements the reader receives that the truth set does not hold, drawn at
+    random (``seed``) up to ``limit``: doc_id, span, entity_type, context, rungs=[it]."""
+    from engine import Engine
+    from engine.evaluation.truth import judgment_key, load_truth_set
+    from engine.io.wikireplace import SentenceIndex, load_wikireplace
+    from engine.types import MASK, Mention
+
+    judged = {j.key for j in load_truth_set()}
+    engine = Engine.from_config(None, store=Path(store))
+    pairs, owners = [], []
+    for doc in load_wikireplace(Path(docs)):
+        for mentions in doc.mentions.values():
+            pairs.append((doc.text, [Mention(m.start, m.end, m.entity_type, m.identifier_type) for m in mentions]))
+            owners.append(doc)
+    results = engine.sanitize_many(pairs) + engine.sanitize_many(pairs, k=100)
+    received: dict[tuple[str, str, str], dict] = {}
+    offered: dict[tuple[str, str, str], dict] = {}
+    for rec, result in zip(owners + owners, results):
+        sentences = SentenceIndex(rec.text)
+        for rep in result.replacements:
+            etype = rep.mention.entity_type.value
+            if rep.kept or etype not in ("LOC", "ORG", "DEM", "MISC"):
+                continue
+            left, right = sentences.bounds(rep.mention.start, rep.mention.end)
+            shown = rep.rung or rep.replacement
+            for pool, rung in [(received, shown)] + [(offered, a.candidate.label) for a in rep.alternatives]:
+                if rung == MASK or not rung.strip() or judgment_key(rep.original, etype, rung) in judged:
+                    continue
+                pool.setdefault((rep.original, etype, rung), {"doc_id": rec.doc_id, "span": rep.original, "entity_type": etype,
+                                                              "context": rec.text[left:right], "rungs": [rung]})
+    out = []
+    for pool in (received, {k: v for k, v in offered.items() if k not in received}):
+        keys = sorted(pool)
+        random.Random(seed).shuffle(keys)
+        out += [dict(pool[k], received=pool is received) for k in keys]
+    return out[:limit]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", required=True)
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--quota", default="DEM=12,LOC=10,ORG=10,MISC=8", help="TYPE=N,… (graph types)")
     ap.add_argument("--data", default=str(DOCS))
+    ap.add_argument("--received", action="store_true", help="draw the class replacements a reader receives")
+    ap.add_argument("--limit", type=int, default=240, help="with --received: how many at most")
     args = ap.parse_args(argv)
+    if args.received:
+        rows = draw_received(args.store, args.seed, args.limit, args.data)
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False))
+        n = sum(r["received"] for r in rows)
+        print(f"{len(rows)} class replacements not in the truth set: {n} received, {len(rows) - n} among the alternatives",
+              file=sys.stderr)
+        return 0
     try:
         quota = {k.strip(): int(v) for k, v in (part.split("=") for part in args.quota.split(","))}
     except ValueError:
