@@ -259,3 +259,24 @@ def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path,
     assert len(list((tmp_path / "cache" / "privacy").glob("*-privacy-index.bin"))) == 1
     res = runner.invoke(app, ["evaluate", "privacy", "--data", str(tmp_path / "missing.json"), "--store", str(store)])
     assert res.exit_code == 1 and "no such file" in res.output
+
+
+def test_given_a_climb_later_climbs_made_unnecessary_then_the_guard_comes_back_down() -> None:
+    from types import SimpleNamespace
+
+    from pyroaring import FrozenBitMap
+
+    from engine.privacy.guard import PrivacyGuard, _Option, _Slot
+
+    guard = PrivacyGuard.__new__(PrivacyGuard)
+    guard.background = SimpleNamespace(everyone=FrozenBitMap(range(10)))
+    sets = {(0, 0): range(5), (0, 1): range(8), (1, 0): range(3), (1, 1): range(10)}
+    guard._members = lambda p, views, slot, pos=None: FrozenBitMap(sets[(slot.key, pos)])
+    options = [_Option("city in Norway", None), _Option("city", None), _Option("***", None)]
+    slots = [_Slot(k, [k], IdentifierType.QUASI, list(options), pos=1) for k in (0, 1)]
+    members = [FrozenBitMap(sets[(0, 1)]), FrozenBitMap(sets[(1, 1)])]
+    doc = SimpleNamespace(mentions=[Mention(0, 4, EntityType.LOC), Mention(10, 14, EntityType.LOC)])
+    descents = guard._descend(doc, [], slots, members, target=4)
+    # slot 0 back to its first rung keeps 5 ≥ 4 persons; slot 1 back too would leave 3
+    assert [(d.start, d.from_rung, d.to_rung, d.k_before, d.k_after) for d in descents] == [(0, "city", "city in Norway", 8, 5)]
+    assert (slots[0].pos, slots[1].pos) == (0, 1)
