@@ -146,7 +146,7 @@ class SanitizeEvaluation:
             "training": self.training,
             "annotator_agreement": {t: a.to_dict() for t, a in agreement_estimate(self.mentions).items()},
             "miss_causes": miss_causes(self.mentions).to_dict(),
-        } | ({"utility": self.utility.to_dict()} if self.utility is not None else {})
+        } | ({"utility": self.utility.to_dict(), "utility_kept": self.utility.kept()} if self.utility is not None else {})
 
 
 def _leak_dict(leak: Leak) -> dict[str, str]:

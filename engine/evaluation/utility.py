@@ -327,6 +327,12 @@ class ReleaseUtility:
     def to_dict(self) -> dict[str, Any]:
         return {name: {g: s.to_dict() for g, s in groups.items()} for name, groups in self.summaries().items()}
 
+    def kept(self, graph_only: bool = True) -> dict[str, list[dict[str, Any]]]:
+        """Per release (the original and full masking apart), the mentions kept as a true
+        class — of the graph types only, by default — for a reader to check."""
+        return {name: [u.to_dict() for u in ms if u.true_class and (not graph_only or EntityType.parse(u.entity_type).is_graph)]
+                for name, ms in self.mentions.items() if name not in ("original", "full masking")}
+
 
 def annotated_replacements(doc, result) -> list[tuple[Any, Any]]:
     """(WikiReplace mention, replacement) of the annotated, masked mentions of one sanitized
