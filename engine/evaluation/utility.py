@@ -364,6 +364,24 @@ def score_document(scorer: UtilityScorer, doc, result, into: ReleaseUtility, rel
             into.mentions["full masking"].append(scorer.score(etype, m.text, MASK))
 
 
+def score_labels(scorer: UtilityScorer, text: str, mentions: Sequence[Any], labels: Sequence[str], masked: Sequence[bool],
+                 result, into: ReleaseUtility, release: str) -> None:
+    """Score one release of a document given as one shown label per mention (``masked``:
+    which mentions count). ``result`` is a sanitized output of the document: for a release
+    named ``taxogen…`` its replacements give what is shown (:func:`shown_of`); for the
+    others their ladders place the labels."""
+    by_offset = {(r.mention.start, r.mention.end): r for r in result.replacements}
+    for m, label, mk in zip(mentions, labels, masked):
+        if not mk:
+            continue
+        r = by_offset.get((m.start, m.end))
+        cand = None
+        if r is not None and release.startswith("taxogen") and not r.kept:
+            label, cand = shown_of(r)
+        ladder = [a.candidate for a in r.alternatives] if r is not None else []
+        into.mentions[release].append(scorer.score(m.entity_type, text[m.start:m.end], label, cand, ladder))
+
+
 RELEASE_NAMES = {"original": "original", "annotators": "annotators' majority", "full masking": "full masking"}
 
 
