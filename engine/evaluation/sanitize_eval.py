@@ -21,7 +21,11 @@ and over every replacement of the documents:
   country the mention is a demonym of;
 - **readability flags** (:mod:`engine.evaluation.flags`): each named construction
   counted, and the share of sentences holding one — of all output sentences and of
-  those holding a replacement.
+  those holding a replacement;
+
+and what the reader keeps of the annotated mentions (:mod:`engine.evaluation.utility`):
+shown as a true class, and the information kept, for the original, the annotators'
+majority, full masking, our output and our output under the privacy guard at each ``k``.
 """
 
 from __future__ import annotations
