@@ -195,7 +195,11 @@ class UtilityScorer:
             from engine.evaluation.truth import load_truth_set
 
             judgments = load_truth_set()
-        self.truth = {(j.span, j.entity_type, canonical(j.replacement)): j.true for j in judgments}
+        #: (span, type, canonical label) → judged true; equivalent labels judged apart: false wins
+        self.truth: dict[tuple[str, str, str], bool] = {}
+        for j in judgments:
+            key = (j.span, j.entity_type, canonical(j.replacement))
+            self.truth[key] = self.truth.get(key, True) and j.true
         self._rules = {r.name: r for r in engine.chains.rules.composed}
         self._by_class = {r.applies_to: r for r in engine.chains.rules.composed}
         self._labels: dict[str, list[str]] | None = None
