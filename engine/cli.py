@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -401,8 +401,9 @@ def evaluate_sanitize_cmd(
     show_seed: Optional[int] = typer.Option(None, "--show-seed", help="Draw the --show sentences at random with this seed (default: the first ones)."),
     as_json: bool = typer.Option(False, "--json"),
     groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document, and prior on served ladders)."),
+    k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Also sanitize with the privacy guard at this k and add its row to the utility table (repeatable: --k 10 --k 100)."),
 ) -> None:
-    """End to end: sanitize the documents with our ladders and ranker, score what a reader receives."""
+    """End to end: sanitize the documents with our ladders and ranker, score what a reader receives and keeps."""
     from engine.errors import SanitizerError
     from engine.evaluation.report import echo_sanitize_report
     from engine.evaluation.sanitize_eval import evaluate_sanitize
@@ -411,7 +412,8 @@ def evaluate_sanitize_cmd(
     engine = build_engine(config, store, model="none")
     try:
         report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None)
+                                   examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=_feature_groups(groups) if groups else None,
+                                   ks=tuple(k or ()))
     except SanitizerError as exc:
         fail(exc)
         return

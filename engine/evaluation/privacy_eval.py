@@ -12,7 +12,8 @@ NO_MASK mentions stay as they are in every release except where the guard climbs
 For each: the distribution of k (the anonymity set's size, a lower bound: see
 :mod:`engine.privacy.anonymity`), the share of documents with k ≥ 10, the agreement with
 the annotators (the shown label equals the majority label, over the annotated mentions)
-and the share of masked mentions shown above ``***``.
+and the share of masked mentions shown above ``***``; and what the reader keeps of the
+masked mentions (:mod:`engine.evaluation.utility`: shown as a true class, information kept).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Callable
 from engine.io.docio import DocRecord, read_documents
 from engine.errors import InputError
 from engine.evaluation.labels import canonical
+from engine.evaluation.utility import GRAPH_GROUP, TYPES, ReleaseUtility, UtilityScorer, format_utility, score_labels
 from engine.generate.linking import fold
 from engine.privacy.anonymity import LOWER_BOUND_NOTE
 from engine.pipeline import DocumentSanitizer
@@ -72,6 +74,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     if progress:
         progress(f"sanitized {len(records)} documents twice in {time.perf_counter() - t0:.1f} s")
     sanitizer = DocumentSanitizer(engine)
+    scorer, utility = UtilityScorer(engine), ReleaseUtility()
     rows: dict[str, dict[str, list]] = {r: {"k": [], "agree": [], "kept": [], "in_set": []} for r in RELEASES}
     in_store = 0
     climbs = 0
@@ -93,6 +96,8 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
             by_offset = {(rp.mention.start, rp.mention.end): rp.rung or rp.replacement for rp in res.replacements}  # the rung, as evaluate sanitize
             shown_labels[name] = [by_offset.get((m.start, m.end), MASK) for m in ms]
         reports = {"taxogen": r_def.privacy, "taxogen --k": r_k.privacy}
+        for name in RELEASES:
+            score_labels(scorer, rec.text, ms, shown_labels[name], masked, r_k if name == "taxogen --k" else r_def, utility, name)
         for name in ("original", "annotators", "full masking"):
             shown = _shown(p, shown_labels[name], originals)
             reports[name] = guard.measure(p, shown)
@@ -135,6 +140,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
                      "max": round(1000 * max(guard_seconds), 2)},
         "background": {"persons": bg.persons, "facts": bg.facts, "coverage": bg.coverage},
         "note": LOWER_BOUND_NOTE,
+        "utility": {(f"taxogen --k {k}" if name == "taxogen --k" else name): rows for name, rows in utility.to_dict().items()},
     }
 
 
@@ -172,4 +178,7 @@ def format_table(report: dict[str, Any]) -> list[str]:
     cov = ", ".join(f"{p} {n:,}" for p, n in report["background"]["coverage"].items())
     lines.append(f"background: {report['background']['persons']:,} persons, {report['background']['facts']:,} facts; persons per property: {cov}")
     lines.append("note: " + report["note"])
+    if "utility" in report:
+        lines.append("what the reader keeps of the masked mentions (engine.evaluation.utility; true class: not judged false in the truth set):")
+        lines.extend(format_utility(report["utility"], [GRAPH_GROUP, *TYPES, "ALL"]))
     return lines

@@ -7,6 +7,7 @@ from typing import Callable
 from engine.evaluation.flags import FLAG_NAMES
 from engine.evaluation.miss_causes import CAUSES, miss_causes
 from engine.evaluation.sanitize_eval import SanitizeEvaluation
+from engine.evaluation.utility import GRAPH_GROUP, TYPES, format_utility
 
 
 def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Callable[[str], None]) -> None:
@@ -26,6 +27,8 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
     for t, st in d["per_type"].items():
         echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['any']:>8.2%}{st['ceiling']:>9.2%}{st['mask_ours']:>10.2%}{st['mask_annotators']:>12.2%}")
     echo("    ceiling = the annotators' majority choice is offered by our ladder")
+    if "utility" in d:
+        echo_utility(d["utility"], echo)
     echo("  how far agreement can go (engine.evaluation.agreement_bound): one annotator against the others' majority,")
     echo("  on the mentions with 3+ annotators; estimate = a ranker always picking the consensus, on our ladders:")
     echo(f"    {'type':<10}{'multi':>6}{'one-vs-others':>15}{'ours multi':>12}{'ours single':>13}{'estimate':>10}")
@@ -66,3 +69,14 @@ def _echo_miss_causes(report: SanitizeEvaluation, echo: Callable[[str], None]) -
              + f"{mc.total(cause):>7}{mc.total(cause) / max(1, mc.mentions):>8.2%}")
     echo(f"    a better ranker could remove at most the 'ranker:' rows ({mc.ranker_share():.2%} of the mentions); "
          "the others are the ladders' (store coverage, leak guard) or the annotation's")
+
+
+def echo_utility(table: dict, echo: Callable[[str], None]) -> None:
+    """The utility table (engine.evaluation.utility): the graph types together first."""
+    echo("  what the reader keeps of the masked mentions (engine.evaluation.utility): shown as a true class, and the")
+    echo("  information kept (class: log(N/n_c)/log N over the store's typed items; date: share of the time line; *** 0):")
+    for line in format_utility(table, [GRAPH_GROUP, *TYPES, "ALL"]):
+        echo(line)
+    echo("    true class = a class, part-of, composed, date or unit rung not judged false in the truth set (unjudged: not in it);")
+    echo("    unknown = a label the store cannot place (counted as 0 in 'info kept', left out of '(scored)'); "
+         "n_c≤1 = class rungs of at most one item in the store (information 1)")

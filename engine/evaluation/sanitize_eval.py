@@ -21,7 +21,11 @@ and over every replacement of the documents:
   country the mention is a demonym of;
 - **readability flags** (:mod:`engine.evaluation.flags`): each named construction
   counted, and the share of sentences holding one — of all output sentences and of
-  those holding a replacement.
+  those holding a replacement;
+
+and what the reader keeps of the annotated mentions (:mod:`engine.evaluation.utility`):
+shown as a true class, and the information kept, for the original, the annotators'
+majority, full masking, our output and our output under the privacy guard at each ``k``.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from engine.errors import InputError
 from engine.evaluation.agreement_bound import agreement_estimate, one_vs_others
 from engine.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
 from engine.evaluation.miss_causes import miss_causes
+from engine.evaluation.utility import ReleaseUtility, UtilityScorer
+from engine.evaluation.utility import score_document as score_utility
 from engine.evaluation.labels import (
     PERSON_KEY,
     canonical,
@@ -116,6 +122,8 @@ class SanitizeEvaluation:
     flagged_sentences_with_replacement: int = 0
     examples: list[dict[str, Any]] = field(default_factory=list)
     training: dict[str, Any] = field(default_factory=dict)
+    #: what the reader keeps per release (engine.evaluation.utility); None when not measured
+    utility: ReleaseUtility | None = None
 
     def per_type(self) -> dict[str, dict[str, float]]:
         groups: dict[str, list[MentionScore]] = defaultdict(list)
@@ -142,7 +150,7 @@ class SanitizeEvaluation:
             "training": self.training,
             "annotator_agreement": {t: a.to_dict() for t, a in agreement_estimate(self.mentions).items()},
             "miss_causes": miss_causes(self.mentions).to_dict(),
-        }
+        } | ({"utility": self.utility.to_dict(), "utility_kept": self.utility.kept()} if self.utility is not None else {})
 
 
 def _leak_dict(leak: Leak) -> dict[str, str]:
@@ -400,6 +408,8 @@ def evaluate_sanitize(
     examples: int = 0,
     sample_seed: int | None = None,
     leaks: bool = True,
+    utility: bool = True,
+    ks: Sequence[int] = (),
     progress: Callable[[str], None] | None = None,
 ) -> SanitizeEvaluation:
     """Sanitize every document of ``data`` and score the output (see the module docstring).
@@ -411,6 +421,12 @@ def evaluate_sanitize(
     ``examples`` output sentences with a replacement are kept for reading: the first ones
     sanitized, or, with ``sample_seed``, a random sample of that many drawn with
     that seed from all of them (listed in the order they were sanitized).
+
+    With ``utility`` what the reader keeps is measured (:mod:`engine.evaluation.utility`):
+    the original, the annotators' majority, full masking and our output; each of ``ks``
+    sanitizes the documents once more with the privacy guard at that k
+    (``SanitizeOptions.k``) and adds a row ``taxogen --k K`` (the other figures stay
+    those of the default output).
     """
     from engine.select.ranker import Ranker, shipped_model_dir
 
@@ -436,12 +452,20 @@ def evaluate_sanitize(
             plan.append((trainer.train(all_ids - test_ids), test_ids))
             if progress:
                 progress(f"fold {f + 1}/{folds}: trained on {len(all_ids - test_ids)} documents ({time.perf_counter() - t0:.1f} s)")
+    scorer = UtilityScorer(engine) if utility else None
+    report.utility = ReleaseUtility() if utility else None
     for ranker, doc_ids in plan:
         served = with_ranker(engine, ranker)
         batch = [d for d in docs if d.doc_id in doc_ids and d.doc_id in records]
-        results = served.sanitize_many([(records[d.doc_id].text, records[d.doc_id].mentions) for d in batch], alternatives=10_000)
+        pairs = [(records[d.doc_id].text, records[d.doc_id].mentions) for d in batch]
+        results = served.sanitize_many(pairs, alternatives=10_000)
         for d, result in zip(batch, results):
             score_document(report, d, result, checker, examples if sample_seed is None else (1 << 62) if examples else 0)
+            if scorer is not None:
+                score_utility(scorer, d, result, report.utility)
+        for k in ks if scorer is not None else ():
+            for d, result in zip(batch, served.sanitize_many(pairs, alternatives=10_000, k=k)):
+                score_utility(scorer, d, result, report.utility, f"taxogen --k {k}", baselines=False)
     if sample_seed is not None and len(report.examples) > examples:
         keep = sorted(random.Random(sample_seed).sample(range(len(report.examples)), examples))
         report.examples = [report.examples[i] for i in keep]
