@@ -180,7 +180,8 @@ def build_index(
     the count of incoming statements. Memory stays bounded: statements go to per-property
     files, names to SQLite, in one parallel pass.
     """
-    from kg.parallel import BlockReader, IndexBlock, extract_block, run_blocks
+    from kg.dump_reader import BlockReader
+    from kg.parallel import IndexBlock, extract_block, run_blocks
 
     t0 = time.perf_counter()
     target = index_path(store_dir)
