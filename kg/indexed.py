@@ -20,7 +20,7 @@ import pyoxigraph as ox
 from kg.index import GRAPH_DIR, LABELS_DB, require_index
 from kg.marks import UNKNOWN_COUNT, Marks
 from kg.store import KGStore
-from kg.vocab import RDFS_LABEL, TAXONOMY_PROPS, WD, WDT, is_entity_id, local_id, qid_number
+from kg.vocab import DEGREE_PROPS, RDFS_LABEL, TAXONOMY_PROPS, WD, WDT, is_entity_id, local_id, qid_number
 
 CACHE_GRAPH_PREFIX = "urn:taxogen:cache:"
 _CACHE_SIZE = 100_000
@@ -213,7 +213,7 @@ class IndexedTaxonomy:
             return None
         i = self.node(qid)
         if i >= 0:
-            degree = sum(int(self._ptr[p][i + 1]) - int(self._ptr[p][i]) for p in ("P31", "P279", "P361"))
+            degree = sum(int(self._ptr[p][i + 1]) - int(self._ptr[p][i]) for p in DEGREE_PROPS)
             degree += self.children_count.get(qid, 0) + self.instance_count.get(qid, 0)
             return int(self.marks.node_marks[i]), degree
         n = _num(qid)

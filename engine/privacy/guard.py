@@ -23,13 +23,13 @@ from typing import Any, Sequence
 
 from pyroaring import BitMap, FrozenBitMap
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint_members, locate_subject
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Span
 from engine.io.wikireplace import SentenceIndex, sentence_bounds
-
-_GRAPH = ("P31", "P279", "P8225", "P361")
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +246,7 @@ class PrivacyGuard:
     def _allowed(c: Candidate, original: str, m: Mention) -> bool:
         if c.label.strip().lower() == original.strip().lower():
             return False
-        return not (m.identifier_type is IdentifierType.DIRECT and m.entity_type is EntityType.PERSON and c.source in _GRAPH)
+        return not (m.identifier_type is IdentifierType.DIRECT and m.entity_type is EntityType.PERSON and c.source in TAXONOMY_PROPS)
 
     def _options_of_no_mask(self, p: dict, slot: _Slot) -> list[_Option]:
         m = p["mentions"][slot.key]

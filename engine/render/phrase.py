@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.render.readability import at_sentence_start, capitalise
 from engine.render.readability import indefinite_article as _indefinite_article
 from engine.types import MASK, Candidate
 
-GRAPH_SOURCES = ("P31", "P279", "P8225", "P361")
 _PERSON = re.compile(r"PERSON(?: \d+| X)?")
 
 
@@ -68,7 +69,7 @@ def kind_of(label: str, candidate: Candidate | None, entity_type: str = "") -> R
         return RungKind.DATE_PHRASE
     if label.startswith("between the ") and (candidate is None or candidate.source == "datetime"):
         return RungKind.DATE_RANGE
-    if candidate is not None and candidate.source in GRAPH_SOURCES and _common_noun_phrase(label):
+    if candidate is not None and candidate.source in TAXONOMY_PROPS and _common_noun_phrase(label):
         return RungKind.CLASS
     if entity_type == "DATETIME" or (candidate is not None and candidate.source == "datetime"):
         return RungKind.DATE

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
+from kg.vocab import TAXONOMY_PROPS
 from engine.errors import InputError
 from engine.select.features import DocumentFacts
 from engine.io.spans import snap_to_graphemes, widen_to_words
@@ -260,7 +261,7 @@ class DocumentSanitizer:
         for cand, _ in ranked:
             if cand.label.strip().lower() == original.strip().lower():
                 continue  # never keep the original text
-            if mention.identifier_type is IdentifierType.DIRECT and cand.source in ("P31", "P279", "P8225", "P361") and mention.entity_type is EntityType.PERSON:
+            if mention.identifier_type is IdentifierType.DIRECT and cand.source in TAXONOMY_PROPS and mention.entity_type is EntityType.PERSON:
                 continue
             if leaks.get(id(cand)) is not None:
                 continue
