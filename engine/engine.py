@@ -129,10 +129,22 @@ class Engine:
 
     @property
     def embedder(self):
+        """The sentence embedder of the ranker (loaded on first use, with the disk cache)."""
         if self._embedder is None:
             from engine.select.embeddings import Embedder, default_cache_path
 
             self._embedder = Embedder(default_cache_path(), precision=self.config.embedding_precision)
+        return self._embedder
+
+    @embedder.setter
+    def embedder(self, embedder) -> None:
+        """Use ``embedder`` from now on (benchmarks swap in one with empty caches; ``None``
+        loads the default again on next use)."""
+        self._embedder = embedder
+
+    @property
+    def loaded_embedder(self):
+        """The embedder if one is loaded or set, else ``None`` (reading this loads nothing)."""
         return self._embedder
 
     @property
@@ -241,6 +253,11 @@ class Engine:
 
             self._privacy_guard = PrivacyGuard(self, Background.for_store(self.kg))
         return self._privacy_guard
+
+    @privacy_guard.setter
+    def privacy_guard(self, guard) -> None:
+        """Use ``guard`` (e.g. one over a background a benchmark built) instead of building one."""
+        self._privacy_guard = guard
 
     # --- documents ----------------------------------------------------------------------
     def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
