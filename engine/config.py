@@ -16,7 +16,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     enabled = false               # ask the endpoint when the local store lacks a span
     offline = false
     user_agent = "…"
-    timeout_s = 20
+    timeout_s = 20                # per query (kg.remote.DEFAULT_TIMEOUT_S)
     max_retries = 3
     max_concurrent = 2
     cache_ttl_s = 2592000         # 30 days
@@ -46,32 +46,27 @@ from typing import Any, Mapping
 
 from engine.errors import ConfigError
 from kg.config_file import coerce_setting, read_taxogen_table
-from kg.remote import DEFAULT_USER_AGENT, EndpointConfig
+from kg.remote import EndpointConfig
 
 WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
 
 
 @dataclass(frozen=True, slots=True)
-class EndpointSettings:
-    """The live endpoint the engine may ask when the local store lacks something."""
+class EndpointSettings(EndpointConfig):
+    """The live endpoint the engine may ask when the local store lacks something.
+
+    The client's settings are those of :class:`kg.remote.EndpointConfig`, with its defaults
+    (one default timeout: :data:`kg.remote.DEFAULT_TIMEOUT_S`, 20 s); the engine adds
+    Wikidata's endpoint as the default URL, whether to ask at all, and how long answers
+    are cached."""
 
     url: str = WIKIDATA_SPARQL
     enabled: bool = False
-    offline: bool = False
-    user_agent: str = DEFAULT_USER_AGENT
-    timeout_s: float = 20.0
-    max_retries: int = 3
-    max_concurrent: int = 2
     cache_ttl_s: float = 30 * 86400.0
     negative_ttl_s: float = 86400.0
-    breaker_threshold: int = 5
-    breaker_cooldown_s: float = 60.0
-    backoff_base_s: float = 0.5
-    backoff_max_s: float = 20.0
-    max_wait_s: float = 60.0
 
     def client_config(self) -> EndpointConfig:
-        """The client's part of these settings (every field both dataclasses share)."""
+        """The client's part of these settings (every field of :class:`kg.remote.EndpointConfig`)."""
         return EndpointConfig(**{f.name: getattr(self, f.name) for f in dataclasses.fields(EndpointConfig)})
 
 

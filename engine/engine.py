@@ -7,6 +7,7 @@ from typing import Any
 
 from kg.chains import ChainIndex, open_taxonomy
 from kg.store import KGStore
+from kg.vocab import TAXONOMY_PROPS
 from engine.generate.candidates import CandidateGenerator
 from engine.config import EngineConfig
 from engine.generate.label_store import open_label_index
@@ -16,7 +17,7 @@ from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.generate.truth import TruthFilter, TruthRules
 from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
-from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
+from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
 
 _LINK_METHOD = {
     LinkMethod.EXACT: "exact", LinkMethod.ALIAS: "exact", LinkMethod.NORMALISED: "exact",
@@ -82,7 +83,7 @@ class Engine:
         sources.register(
             GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote,
                         truth=TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)),
-            entity_types=(EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC),
+            entity_types=GRAPH_TYPES,
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
         engine.remote = remote
@@ -128,10 +129,22 @@ class Engine:
 
     @property
     def embedder(self):
+        """The sentence embedder of the ranker (loaded on first use, with the disk cache)."""
         if self._embedder is None:
             from engine.select.embeddings import Embedder, default_cache_path
 
             self._embedder = Embedder(default_cache_path(), precision=self.config.embedding_precision)
+        return self._embedder
+
+    @embedder.setter
+    def embedder(self, embedder) -> None:
+        """Use ``embedder`` from now on (benchmarks swap in one with empty caches; ``None``
+        loads the default again on next use)."""
+        self._embedder = embedder
+
+    @property
+    def loaded_embedder(self):
+        """The embedder if one is loaded or set, else ``None`` (reading this loads nothing)."""
         return self._embedder
 
     @property
@@ -199,8 +212,8 @@ class Engine:
         rank_cands = tuple(
             RankCandidate(
                 c.label,
-                "mask" if c.label == MASK else (c.source if c.source in ("P31", "P279", "P8225", "P361") else "rule"),
-                "none" if c.label == MASK or c.source not in ("P31", "P279", "P8225", "P361") else method,
+                "mask" if c.label == MASK else (c.source if c.source in TAXONOMY_PROPS else "rule"),
+                "none" if c.label == MASK or c.source not in TAXONOMY_PROPS else method,
                 c.qid,
             )
             for c in cands
@@ -240,6 +253,11 @@ class Engine:
 
             self._privacy_guard = PrivacyGuard(self, Background.for_store(self.kg))
         return self._privacy_guard
+
+    @privacy_guard.setter
+    def privacy_guard(self, guard) -> None:
+        """Use ``guard`` (e.g. one over a background a benchmark built) instead of building one."""
+        self._privacy_guard = guard
 
     # --- documents ----------------------------------------------------------------------
     def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,

@@ -36,7 +36,11 @@ class EntityType(str, Enum):
     @property
     def is_graph(self) -> bool:
         """Generalized from the knowledge graph (the others by rules)."""
-        return self in (EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC)
+        return self in GRAPH_TYPES
+
+
+#: The entity types generalized from the knowledge graph (:attr:`EntityType.is_graph`).
+GRAPH_TYPES: tuple[EntityType, ...] = (EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC)
 
 
 class IdentifierType(str, Enum):

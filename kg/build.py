@@ -23,10 +23,11 @@ from typing import Callable, Iterable
 import pyoxigraph as ox
 from tqdm import tqdm
 
+from kg.dump_reader import decompressor
 from kg.dumps import DumpReport, dump_format, read_dump
 from kg.errors import DumpError, KGError
 from kg.index import SITELINKS_FILE, build_index
-from kg.parallel import Progress, decompressor, parallel_filter
+from kg.parallel import Progress, parallel_filter
 from kg.procs import pid_alive
 from kg.store import META_FILE, OXI_DIR, KGStore
 

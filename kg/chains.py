@@ -289,12 +289,12 @@ class LadderBuilder:
         """The composed rungs of ``node`` ("city in Norway"), then ``node`` itself ("city")."""
         rungs = []
         for rule in self._composed.get(node, ()):
-            for composed in self._compose(view, item, rule):
+            for composed in self.compose(view, item, rule):
                 rungs.append(Rung(composed, None, depth, f"{self._path(prop, depth)} + {rule.via}", rule.name))
         rungs.append(Rung(self.label(view, node) or "", node, depth, self._path(prop, depth)))
         return rungs
 
-    def _compose(self, view: TaxonomyView, item: str, rule: ComposedRule, limit: int = 3) -> list[str]:
+    def compose(self, view: TaxonomyView, item: str, rule: ComposedRule, limit: int = 3) -> list[str]:
         """Composed labels, one per labelled value of ``rule.via`` (lowest Q-numbers first).
 
         Historical countries are skipped (Munich is not a "city in Nazi Germany" today),
@@ -368,6 +368,11 @@ class LadderBuilder:
             if self.label(view, node) is not None:
                 rungs.extend(self._emit(view, item, node, prop, depth))
         return tuple(rungs)
+
+    def forget_walks(self) -> None:
+        """Forget the cached walks (after statements were added to the view)."""
+        self._memo.clear()
+        self._first_memo.clear()
 
     def _bind_view(self, view: TaxonomyView) -> None:
         """Keep the walk caches only while the same view object is used."""
@@ -444,8 +449,7 @@ class ChainIndex:
 
     def invalidate(self) -> None:
         """Forget cached walks (call after statements were added to the view)."""
-        self.builder._memo.clear()
-        self.builder._first_memo.clear()
+        self.builder.forget_walks()
 
     def chains(self, qid: str, props: Sequence[str] = TAXONOMY_PROPS) -> Chains:
         """Ladders of ``qid``; raises ``ValueError`` for a malformed id."""
@@ -458,7 +462,7 @@ class ChainIndex:
         """The labels ``rule`` composes for item ``qid`` ("city in Norway"); preloaded mode only."""
         if self.view is None:
             return []
-        return self.builder._compose(self.view, qid, rule)
+        return self.builder.compose(self.view, qid, rule)
 
     def label(self, qid: str) -> str | None:
         """Label of ``qid`` after overrides (preloaded mode reads the cache)."""

@@ -50,11 +50,11 @@ class FaultProxy:
                 pass
 
             def do_GET(self) -> None:
-                proxy._handle(self, None)
+                proxy.handle(self, None)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                proxy._handle(self, self.rfile.read(length))
+                proxy.handle(self, self.rfile.read(length))
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
@@ -89,7 +89,8 @@ class FaultProxy:
             self.actions.append(action)
             return action
 
-    def _handle(self, h: BaseHTTPRequestHandler, body: bytes | None) -> None:
+    def handle(self, h: BaseHTTPRequestHandler, body: bytes | None) -> None:
+        """Answer one request (``body``: a POST's, None for a GET) as the next action of the plan says."""
         with self._lock:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)

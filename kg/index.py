@@ -45,15 +45,13 @@ from kg.approx_index import build_pieces
 from kg.errors import KGError
 from kg.marks import subject_chunks, write_marks
 from kg.store import KGStore
-from kg.vocab import KEPT_PROPS, TAXONOMY_PROPS
+from kg.vocab import CLASS_PROPS, KEPT_PROPS, TAXONOMY_PROPS
 
 INDEX_DIR = "index"
 INDEX_VERSION = 3
 LABELS_DB = "labels.sqlite"
 GRAPH_DIR = "graph"
 SITELINKS_FILE = "sitelinks.i32"
-#: Properties whose edges between class nodes are kept in arrays.
-CLASS_PROPS: tuple[str, ...] = ("P279", "P361", "P8225")
 #: Kinds of names in ``labels.sqlite``.
 LABEL, ALIAS, DEMONYM = 0, 1, 2
 _CHUNK = 1 << 22
@@ -180,7 +178,8 @@ def build_index(
     the count of incoming statements. Memory stays bounded: statements go to per-property
     files, names to SQLite, in one parallel pass.
     """
-    from kg.parallel import BlockReader, IndexBlock, extract_block, run_blocks
+    from kg.dump_reader import BlockReader
+    from kg.parallel import IndexBlock, extract_block, run_blocks
 
     t0 = time.perf_counter()
     target = index_path(store_dir)

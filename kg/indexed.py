@@ -20,7 +20,7 @@ import pyoxigraph as ox
 from kg.index import GRAPH_DIR, LABELS_DB, require_index
 from kg.marks import UNKNOWN_COUNT, Marks
 from kg.store import KGStore
-from kg.vocab import RDFS_LABEL, TAXONOMY_PROPS, WD, WDT, is_entity_id, local_id, qid_number
+from kg.vocab import DEGREE_PROPS, RDFS_LABEL, TAXONOMY_PROPS, WD, WDT, is_entity_id, local_id, qid_number
 
 CACHE_GRAPH_PREFIX = "urn:taxogen:cache:"
 _CACHE_SIZE = 100_000
@@ -78,10 +78,7 @@ class _Labels:
         return label
 
     def __iter__(self) -> Iterator[str]:
-        ptr = self._view._label_ptr
-        for i in np.flatnonzero(ptr[1:] > ptr[:-1]):
-            yield f"Q{int(self._view.nodes[i])}"
-        yield from (q for q in self._view._added_labels if self._view.node(q) < 0)
+        return self._view.labelled()
 
 
 class IndexedTaxonomy:
@@ -129,8 +126,7 @@ class IndexedTaxonomy:
                     if p == RDFS_LABEL and isinstance(o, ox.Literal):
                         view.add_label(local_id(s.value), o.value)
                     elif p.startswith(WDT) and isinstance(o, ox.NamedNode) and o.value.startswith(WD):
-                        view._cache_subjects.add(local_id(s.value))
-                        view.add_statement(local_id(s.value), local_id(p), local_id(o.value))
+                        view.add_cached_statement(local_id(s.value), local_id(p), local_id(o.value))
         return view
 
     # --- nodes ----------------------------------------------------------------------------
@@ -213,7 +209,7 @@ class IndexedTaxonomy:
             return None
         i = self.node(qid)
         if i >= 0:
-            degree = sum(int(self._ptr[p][i + 1]) - int(self._ptr[p][i]) for p in ("P31", "P279", "P361"))
+            degree = sum(int(self._ptr[p][i + 1]) - int(self._ptr[p][i]) for p in DEGREE_PROPS)
             degree += self.children_count.get(qid, 0) + self.instance_count.get(qid, 0)
             return int(self.marks.node_marks[i]), degree
         n = _num(qid)
@@ -223,6 +219,13 @@ class IndexedTaxonomy:
         if count == UNKNOWN_COUNT:
             count = len(self.parents(qid, "P31"))
         return mask, count
+
+    def labelled(self) -> Iterator[str]:
+        """Every labelled class node (by position), then every other item given a label since."""
+        ptr = self._label_ptr
+        for i in np.flatnonzero(ptr[1:] > ptr[:-1]):
+            yield f"Q{int(self.nodes[i])}"
+        yield from (q for q in self._added_labels if self.node(q) < 0)
 
     # --- additions (remote fallback) -------------------------------------------------------
     def add_statement(self, subject: str, prop: str, value: str) -> bool:
@@ -238,7 +241,14 @@ class IndexedTaxonomy:
             self.instance_count.added[value] = self.instance_count.added.get(value, 0) + 1
         return True
 
+    def add_cached_statement(self, subject: str, prop: str, value: str) -> bool:
+        """Add a statement of a remote-cache graph (:meth:`add_statement`) and remember its
+        subject: the index's precomputed facts of that item (:meth:`rank_facts`) no longer hold."""
+        self._cache_subjects.add(subject)
+        return self.add_statement(subject, prop, value)
+
     def add_label(self, qid: str, label: str) -> None:
+        """Give ``qid`` the label ``label`` unless it has one (e.g. fetched remotely)."""
         if self.label(qid) is None:
             self._added_labels[qid] = label
             self._label_cache.pop(qid, None)

@@ -34,16 +34,20 @@ from kg.errors import EndpointError
 from kg.queries import NamedQuery, load_query, render
 
 DEFAULT_USER_AGENT = "taxogen/0.1 (knowledge-graph text sanitization; https://taxogen.dev/contact)"
+#: The one default per-query timeout of an endpoint client, in seconds: ``kg extract`` with a
+#: URL and the engine's remote fallback (``taxogen.endpoint.timeout_s``) both use it.
+DEFAULT_TIMEOUT_S = 20.0
 _BODY_ERRORS = ("TimeoutException", "QueryTimeoutException", "java.util.concurrent", "Query timeout")
 
 
 @dataclass(frozen=True, slots=True)
 class EndpointConfig:
-    """How to talk to one SPARQL endpoint."""
+    """How to talk to one SPARQL endpoint (the engine's settings extend it:
+    :class:`engine.config.EndpointSettings`)."""
 
     url: str
     user_agent: str = DEFAULT_USER_AGENT
-    timeout_s: float = 30.0
+    timeout_s: float = DEFAULT_TIMEOUT_S
     max_retries: int = 3
     backoff_base_s: float = 0.5
     backoff_max_s: float = 20.0

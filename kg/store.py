@@ -91,8 +91,9 @@ class KGStore:
     @classmethod
     def embedded(cls) -> "KGStore":
         """In-memory store with the shipped sample graph and the overlay loaded."""
-        kg = cls.in_memory()
-        kg._store.load(path=str(sample_graph_path()), format=ox.RdfFormat.N_TRIPLES)
+        store = ox.Store()
+        store.load(path=str(sample_graph_path()), format=ox.RdfFormat.N_TRIPLES)
+        kg = cls(store)
         kg.load_overlay()
         return kg
 

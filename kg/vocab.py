@@ -14,8 +14,16 @@ TG = "https://taxogen.dev/ontology#"
 #: Graph holding the overlay (pruning rules, label overrides, composed generalizations).
 OVERLAY_GRAPH = "urn:taxogen:overlay"
 
-#: Taxonomy properties walked to build ladders, in ladder-merge order.
+#: Taxonomy properties walked to build ladders, in ladder-merge order; also the sources of
+#: graph candidates (``Candidate.source``) and their order in output and features.
 TAXONOMY_PROPS: tuple[str, ...] = ("P31", "P279", "P8225", "P361")
+#: Properties whose edges between class nodes are kept in the index's arrays (a subset of
+#: :data:`TAXONOMY_PROPS`: P31 edges leave instances, not class nodes).
+CLASS_PROPS: tuple[str, ...] = ("P279", "P361", "P8225")
+#: Instance of and subclass of: the edges one step up the class hierarchy.
+TYPE_PROPS: tuple[str, ...] = ("P31", "P279")
+#: Parent edges counted in an item's degree (the link ranker's prominence feature).
+DEGREE_PROPS: tuple[str, ...] = ("P31", "P279", "P361")
 
 #: Person/place attributes kept when present in a dump.
 ATTRIBUTE_PROPS: tuple[str, ...] = (

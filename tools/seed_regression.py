@@ -42,7 +42,7 @@ def snapshot(store: str | Path, docs_path: str | Path = DOCS, *, model: str = "s
             text = rec.text[m.start : m.end]
             span = Span(text=text, entity_type=m.entity_type, identifier_type=m.identifier_type,
                         context=sentence_around(rec.text, m.start, m.end))
-            links = engine.linker.link(span) if m.entity_type.value in ("LOC", "ORG", "DEM", "MISC") else []
+            links = engine.linker.link(span) if m.entity_type.is_graph else []
             ladder = engine.candidates(span)
             mentions.append({
                 "at": [m.start, m.end],

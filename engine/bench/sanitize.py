@@ -60,7 +60,8 @@ def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, A
     engine.rank_items(items[:20])  # load model and ranker
     result: dict[str, Any] = {"mentions": n, "candidates": sum(len(i.candidates) for i in items)}
     fresh = Embedder.sharing_model(engine.embedder)  # warm model, empty caches
-    engine._embedder, saved = fresh, engine._embedder
+    saved = engine.loaded_embedder
+    engine.embedder = fresh
     try:
         t0 = time.perf_counter()
         for it in items:
@@ -71,7 +72,7 @@ def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, A
             engine.rank_item(it)
         cached = time.perf_counter() - t0
     finally:
-        engine._embedder = saved
+        engine.embedder = saved
     result["uncached_mentions_per_second"] = round(n / uncached, 1)
     result["cached_mentions_per_second"] = round(n / cached, 1)
     result["uncached_ms_per_mention"] = round(1000 * uncached / n, 2)
@@ -116,8 +117,8 @@ def bench_sanitize(engine: Engine, data: str | Path, *, batch: int = 16, threads
     saved = engine.embedder
 
     def fresh(keep_labels: bool = False) -> Embedder:
-        e = Embedder.sharing_model(saved if not keep_labels else engine._embedder, keep_labels=keep_labels)
-        engine._embedder = e
+        e = Embedder.sharing_model(saved if not keep_labels else engine.loaded_embedder, keep_labels=keep_labels)
+        engine.embedder = e
         empty_caches(engine)
         return e
 
@@ -166,5 +167,5 @@ def bench_sanitize(engine: Engine, data: str | Path, *, batch: int = 16, threads
                 "max_ms": round(max(times), 1),
             }
     finally:
-        engine._embedder = saved
+        engine.embedder = saved
     return out

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from kg.parallel import filter_block
+from kg.ntfilter import filter_block
 
 #: Wikidata counts, September 2025 (issue 11).
 WIKIDATA: dict[str, float] = {
@@ -382,8 +382,9 @@ def format_result(r: ScaleResult) -> str:
 
 def bench_filter(source: Path, workdir: Path) -> dict[str, Any]:
     """Run only the build's parallel filter over ``source``: wall-clock and CPU throughput."""
+    from kg.dump_reader import decompressor
     from kg.dumps import DumpReport
-    from kg.parallel import decompressor, parallel_filter, workers
+    from kg.parallel import parallel_filter, workers
 
     workdir.mkdir(parents=True, exist_ok=True)
     out = workdir / "filtered.nt"

@@ -24,6 +24,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from kg.vocab import TYPE_PROPS
+
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
 
@@ -96,7 +98,7 @@ class KindOf:
         if key not in self._memo:
             out: set[str] = set()
             if depth > 0:
-                for prop in ("P31", "P279"):
+                for prop in TYPE_PROPS:
                     for parent in self.taxonomy.parents(qid, prop):
                         out.add(parent)
                         out |= self.ancestors(parent, depth - 1)

@@ -58,13 +58,13 @@ def _offline_tldextract() -> None:
     suffix list over the network; use the snapshot shipped inside tldextract instead."""
     import tldextract
 
-    if not getattr(tldextract.extract, "_taxogen_offline", False):
+    if not getattr(tldextract.extract, "taxogen_offline", False):
         extractor = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
         def extract(url: str, *args: Any, **kwargs: Any):
             return extractor(url, *args, **kwargs)
 
-        extract._taxogen_offline = True  # type: ignore[attr-defined]
+        extract.taxogen_offline = True  # type: ignore[attr-defined]  # marks the replacement: installed once
         tldextract.extract = extract
 
 

@@ -27,7 +27,6 @@ from engine.types import MASK, EntityType, Span
 from engine.io.wikireplace import WRDocument, sentence_around
 
 RULE_TYPES = (EntityType.PERSON, EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
-GRAPH_TYPES = (EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC)
 
 
 def in_order(expected: list[str], ladder: list[str]) -> bool:

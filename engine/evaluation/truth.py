@@ -25,11 +25,10 @@ from typing import Any
 from engine.engine import Engine
 from engine.errors import InputError
 from engine.generate.sources.base import DocumentState
-from engine.types import MASK, EntityType, Span
+from engine.types import GRAPH_TYPES, MASK, EntityType, Span
 
 #: The truth set shipped with the tests (repository checkout).
 DEFAULT_TRUTH_SET = Path(__file__).resolve().parents[2] / "tests" / "data" / "truth_set.jsonl"
-GRAPH_TYPES = ("LOC", "ORG", "DEM", "MISC")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +171,7 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = 
                 st["first_false"] += first
                 report.false_rungs.append(dict(row, reason=judged.reason))
     groups = {t: stats[t] for t in sorted(stats)}
-    groups["GRAPH"] = _sum(stats[t] for t in GRAPH_TYPES if t in stats)
+    groups["GRAPH"] = _sum(stats[t.value] for t in GRAPH_TYPES if t.value in stats)
     groups["ALL"] = _sum(stats.values())
     for st in groups.values():
         st["false_rate"] = round(st["false"] / st["judged"], 4) if st["judged"] else None

@@ -63,7 +63,7 @@ class _Names:
         self.added: dict[str, list[str]] = {}
 
     def get(self, key: str, default: Iterable[str] = ()) -> list[str] | Iterable[str]:
-        found = self._index._names(key, self._kind)
+        found = self._index.items_named(key, self._kind)
         extra = self.added.get(key)
         if extra:
             found = sorted(set(found) | set(extra), key=qid_number)
@@ -74,11 +74,11 @@ class _Names:
 
     def items(self) -> Iterator[tuple[str, list[str]]]:
         """Every (name, items) pair: a pass over the whole table (prefer ``names_of`` per item)."""
-        rows = self._index._db.execute("SELECT key, qid FROM names WHERE kind = ? ORDER BY key, qid", (self._kind,))
+        rows = self._index.name_rows(self._kind)
         for key, group in groupby(rows, key=itemgetter(0)):
             yield key, sorted({f"Q{q}" for _, q in group} | set(self.added.get(key, ())), key=qid_number)
         for key, extra in self.added.items():
-            if not self._index._names(key, self._kind):
+            if not self._index.items_named(key, self._kind):
                 yield key, sorted(set(extra), key=qid_number)
 
     def __getitem__(self, key: str) -> list[str]:
@@ -96,7 +96,7 @@ class _MainLabels:
         self.added: dict[str, str] = {}
 
     def get(self, qid: str, default: str | None = None) -> str | None:
-        row = self._index._main(qid)
+        row = self._index.stored_main_label(qid)
         if row is not None:
             return row[0]
         return self.added.get(qid, default)
@@ -164,7 +164,8 @@ class SqliteLabelIndex:
         return index
 
     # --- reads ----------------------------------------------------------------------------
-    def _names(self, key: str, kind: int) -> list[str]:
+    def items_named(self, key: str, kind: int) -> list[str]:
+        """The items (Q-ids, sorted by number) with the folded name ``key`` of ``kind`` in the table (cached)."""
         ck = (key, kind)
         if ck in self._name_cache:
             return self._name_cache[ck]
@@ -175,7 +176,12 @@ class SqliteLabelIndex:
                 out.append(f"Q{q}")
         return self._name_cache.put(ck, out)
 
-    def _main(self, qid: str) -> tuple[str] | None:
+    def name_rows(self, kind: int) -> Iterator[tuple[str, int]]:
+        """Every ``(folded name, Q-number)`` row of ``kind`` in the table, by name then number."""
+        return self._db.execute("SELECT key, qid FROM names WHERE kind = ? ORDER BY key, qid", (kind,))
+
+    def stored_main_label(self, qid: str) -> tuple[str] | None:
+        """The row ``(main label,)`` of ``qid`` in the table, or None (cached)."""
         if qid in self._main_cache:
             return self._main_cache[qid]
         if qid[:1] != "Q" or not qid[1:].isdigit():

@@ -30,7 +30,7 @@ from rapidfuzz.distance import Levenshtein
 
 from kg.chains import PreloadedTaxonomy
 from kg.store import KGStore
-from kg.vocab import local_id, qid_number
+from kg.vocab import DEGREE_PROPS, TYPE_PROPS, local_id, qid_number
 from engine.types import EntityType, Link, LinkMethod, Span
 
 #: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops).
@@ -307,7 +307,7 @@ class Linker:
         for _ in range(hops):
             nxt = []
             for node in frontier:
-                for prop in ("P31", "P279"):
+                for prop in TYPE_PROPS:
                     for parent in self.taxonomy.parents(node, prop):
                         if parent not in seen:
                             seen.add(parent)
@@ -330,7 +330,7 @@ class Linker:
         if cached is not None:
             return cached
         found: set[str] = set()
-        for prop in ("P31", "P279"):
+        for prop in TYPE_PROPS:
             for parent in self.taxonomy.parents(qid, prop):
                 if parent in RANK_CLASSES:
                     found.add(parent)
@@ -354,7 +354,7 @@ class Linker:
             if facts is not None:
                 mask, degree = facts
                 return self.taxonomy.marks.classes_of(mask) & RANK_CLASSES, degree  # type: ignore[attr-defined]
-        degree = sum(len(self.taxonomy.parents(qid, p)) for p in ("P31", "P279", "P361"))
+        degree = sum(len(self.taxonomy.parents(qid, p)) for p in DEGREE_PROPS)
         degree += self.taxonomy.children_count.get(qid, 0) + self.taxonomy.instance_count.get(qid, 0)
         return self.rank_ancestors(qid), degree
 

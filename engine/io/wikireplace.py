@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.errors import InputError
 from engine.types import MASK, EntityType, IdentifierType
 
-SOURCE_ORDER = ("heuristics", "P31", "P279", "P8225", "P361")
+SOURCE_ORDER = ("heuristics", *TAXONOMY_PROPS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,7 @@ from typing import Iterable
 from pyroaring import BitMap, FrozenBitMap
 
 from kg.store import KGStore
-from kg.vocab import WDT, local_id
+from kg.vocab import TYPE_PROPS, WDT, local_id
 from engine.generate.linking import fold
 
 #: Item-valued properties of the background, in report order.
@@ -47,7 +47,7 @@ DATE_PROPS: tuple[str, ...] = ("P569", "P570")
 #: Pseudo-property of name tokens.
 NAME = "name"
 #: Edges that make a value "at or below" an anchor.
-CLASS_STEP = ("P31", "P279")
+CLASS_STEP = TYPE_PROPS
 CONTAINER_PROPS = ("P131", "P17", "P361")
 INDEX_FILE = "privacy-index.bin"
 INDEX_VERSION = 2

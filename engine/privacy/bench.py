@@ -44,7 +44,7 @@ def bench_privacy(engine, data: str | Path, *, k: int = 10, batch: int = 16) -> 
         load_s = time.perf_counter() - t1
     from engine.privacy.guard import PrivacyGuard
 
-    engine._privacy_guard = PrivacyGuard(engine, bg)
+    engine.privacy_guard = PrivacyGuard(engine, bg)
     docs = [(r.text, r.mentions) for r in read_documents(data, "wikireplace") if isinstance(r, DocRecord)]
     passes = []
     for _ in range(2):

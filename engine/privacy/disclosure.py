@@ -48,6 +48,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.generate.linking import fold
 from engine.privacy.background import DATE_PROPS, ITEM_PROPS, NAME, PROPERTY_LABELS, date_anchors, name_tokens
 from engine.generate.sources.datetime import datetime_ladder
@@ -55,7 +57,6 @@ from engine.types import MASK, Candidate, EntityType, LinkMethod
 
 #: Link methods whose item *is* what the span names (contained/approximate links are not).
 TRUSTED_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM)
-GRAPH_PROPS = ("P31", "P279", "P8225", "P361")
 
 _CUES: tuple[tuple[re.Pattern[str], dict[str, tuple[str, ...]]], ...] = (
     (re.compile(r"\b(born|birth|birthplace|native of)\b|(^|\s)b\."), {"DATETIME": ("P569",), "LOC": ("P19",)}),
@@ -204,7 +205,7 @@ class Discloser:
             return ()
         if kept:
             return (make(view.props, (view.link_qid,), "kept span, linked item"),) if view.link_qid else ()
-        if candidate is not None and candidate.source in GRAPH_PROPS:
+        if candidate is not None and candidate.source in TAXONOMY_PROPS:
             if candidate.qid:
                 return (make(view.props, (candidate.qid,), f"class via {candidate.source}"),)
             return self._composed_constraints(view, candidate, make)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from pyroaring import BitMap, FrozenBitMap
 
+
 from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint_members, locate_subject
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link

@@ -38,11 +38,12 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.render.readability import at_sentence_start, capitalise
 from engine.render.readability import indefinite_article as _indefinite_article
 from engine.types import MASK, Candidate
 
-GRAPH_SOURCES = ("P31", "P279", "P8225", "P361")
 _PERSON = re.compile(r"PERSON(?: \d+| X)?")
 
 
@@ -68,7 +69,7 @@ def kind_of(label: str, candidate: Candidate | None, entity_type: str = "") -> R
         return RungKind.DATE_PHRASE
     if label.startswith("between the ") and (candidate is None or candidate.source == "datetime"):
         return RungKind.DATE_RANGE
-    if candidate is not None and candidate.source in GRAPH_SOURCES and _common_noun_phrase(label):
+    if candidate is not None and candidate.source in TAXONOMY_PROPS and _common_noun_phrase(label):
         return RungKind.CLASS
     if entity_type == "DATETIME" or (candidate is not None and candidate.source == "datetime"):
         return RungKind.DATE
@@ -108,7 +109,8 @@ DATE_PREPOSITIONS = frozenset(
     "in during since from until till by to before after around circa between through throughout of within "
     "c ca and or than into".split()
 )
-_CLOSED = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
+#: Closed-class words (prepositions, copulas, determiners, pronouns, conjunctions, …): never a noun.
+CLOSED_WORDS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "and or but nor so yet who whom whose which that where when while because although though if unless "
     "whereas whether both either neither has have had having do does did will would shall should can could "
     "may might must not also he she it they we i you him them me us himself herself itself themselves there "
@@ -132,7 +134,7 @@ def is_noun_like(word: str, following: str = "") -> bool:
     taken as the verb when an object follows ("*** plays the …").
     """
     w = word.lower().strip("'’")
-    if not w or not w[0].isalpha() or w in _CLOSED:
+    if not w or not w[0].isalpha() or w in CLOSED_WORDS:
         return False
     if "-" in w.strip("-") and w.split("-")[-1].endswith(("ing", "ed", "born", "based", "time", "old")):
         return True  # a compound adjective: "award-winning", "Oslo-based", "one-time"
@@ -159,7 +161,7 @@ def noun_possible(word: str) -> bool:
 
 def _is_verb(word: str) -> bool:
     """A verb form that takes an object ("loved", "attended", "joins"), not a noun or adjective."""
-    if not word or word in _CLOSED:
+    if not word or word in CLOSED_WORDS:
         return False
     parts = _pos(word)
     if "VERB" not in parts:
@@ -174,7 +176,7 @@ def _modifies_like_an_adjective(prev: str) -> bool:
     w = prev.lower()
     if w in ("the", "a", "an", "his", "her", "their", "its"):
         return True
-    return bool(w) and prev[:1].islower() and w not in _CLOSED and not _is_verb(w) and is_noun_like(w)
+    return bool(w) and prev[:1].islower() and w not in CLOSED_WORDS and not _is_verb(w) and is_noun_like(w)
 
 
 def head_is_plural(label: str) -> bool:
@@ -206,6 +208,11 @@ def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     from lemminflect import getAllLemmas
 
     return dict(getAllLemmas(word))
+
+
+def load_lemma_tables() -> None:
+    """Load lemminflect's tables now (about 1 s of CPU on first use), not in the first document."""
+    _lemmas("cities")
 
 
 def indefinite_article(phrase: str) -> str:
@@ -261,7 +268,8 @@ class Rendered:
         return self.phrase == ""
 
 
-def _same_case(word: str, like: str) -> str:
+def same_case(word: str, like: str) -> str:
+    """``word`` capitalised when ``like`` is ("The" → "A"), else as it is."""
     return capitalise(word) if like[:1].isupper() else word
 
 
@@ -273,7 +281,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
     if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and not slot.sentence_start:
         art = indefinite_article(slot.next_word)
         if prev in ("a", "an") and prev != art:
-            return Rendered("", slot.prev_start, _same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
+            return Rendered("", slot.prev_start, same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
         return Rendered("", note="modifier dropped")
     if kind is RungKind.PERSON and slot.modifier and not slot.sentence_start and _modifies_like_an_adjective(slot.prev):
         # "the [Roger Corman] science fiction film", "a landlord [Mudaliar] family": a
@@ -289,13 +297,13 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             # "to" wants a noun phrase, "until" takes "later in …" ("from 2012 until later in the 2010s")
             word = before[slot.prev_start:slot.prev_start + len(slot.prev)]
             if prev in ("to", "through"):
-                return Rendered("later in the " + period, slot.prev_start, _same_case("until", word) + tail[len(word):],
+                return Rendered("later in the " + period, slot.prev_start, same_case("until", word) + tail[len(word):],
                                 f"'{word}' → 'until' before 'later in the {period}'")
             return Rendered("later in the " + period)
         if prev in DATE_PREPOSITIONS:
             return Rendered("the " + period)
         if prev in ("on", "at"):
-            return Rendered("the " + period, slot.prev_start, _same_case("in", slot.prev) + tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
+            return Rendered("the " + period, slot.prev_start, same_case("in", slot.prev) + tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
         if slot.sentence_start:
             # an adverbial before a clause ("In the 2010s, she …"), else the subject ("The 2010s saw …")
             return Rendered(("In the " if _CLAUSE_FOLLOWS.match(after) else "The ") + period)
@@ -317,13 +325,13 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
             if plural:
                 return Rendered(label, slot.prev_start, "", f"article '{slot.prev}' removed before '{label}'")
             if prev != art:
-                return Rendered(label, slot.prev_start, _same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
+                return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
             return Rendered(label)
         if prev == "the":
             if plural:
                 shown = capitalise(label) if slot.prev[:1].isupper() else label
                 return Rendered(shown, slot.prev_start, "", f"'the' removed before '{label}'")
-            return Rendered(label, slot.prev_start, _same_case(art, slot.prev) + tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
+            return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
         if plural or prev in DETERMINERS:
             return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
         if slot.sentence_start and not slot.prev:
@@ -338,7 +346,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
     if prev in ("a", "an") and kind is not RungKind.PERSON:
         art = indefinite_article(label)
         if prev != art:
-            return Rendered(label, slot.prev_start, _same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
+            return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
     if slot.sentence_start and not slot.prev:
         return Rendered(capitalise(label))
     return Rendered(label)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.types import Candidate
 
 _NEEDS_ARTICLE_AFTER = frozenset(
@@ -44,7 +46,7 @@ def is_class_label(candidate: Candidate) -> bool:
     label = candidate.label
     if not label or not label[0].islower():
         return False
-    if candidate.source in ("P31", "P279", "P8225", "P361"):
+    if candidate.source in TAXONOMY_PROPS:
         return not label.endswith("s") or label.endswith(("ss", "us", "is"))
     return False
 

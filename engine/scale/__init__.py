@@ -21,6 +21,6 @@ def warm_up(engine) -> None:
     if engine.ranker is not None:
         engine.embedder.model  # noqa: B018 — loads the model
         engine.graph_stats  # noqa: B018
-    from engine.render.phrase import _lemmas
+    from engine.render.phrase import load_lemma_tables
 
-    _lemmas("cities")  # loads lemminflect's tables (about 1 s of CPU on first use)
+    load_lemma_tables()

@@ -45,7 +45,7 @@ def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = Non
     docs = [d for d in read_documents(data, "wikireplace") if isinstance(d, DocRecord)]
     base = max(docs, key=lambda d: len(d.mentions)) if doc_index is None else docs[doc_index % len(docs)]
     engine.sanitize(base.text, base.mentions)  # load the model, ranker and indexes
-    saved = engine._embedder
+    saved = engine.loaded_embedder
     rows = []
     try:
         for size in sorted({s for s in steps if s < n} | {n}):
@@ -54,7 +54,7 @@ def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = Non
                 fresh = Embedder.sharing_model(saved)  # loaded by the first sanitize when the ranker embeds
             else:
                 fresh = Embedder(None)
-            engine._embedder = fresh
+            engine.embedder = fresh
             empty_caches(engine)
             t0, c0 = time.perf_counter(), time.process_time()
             result = engine.sanitize(text, mentions)
@@ -65,5 +65,5 @@ def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = Non
                 "replacements": len(result.replacements), "errors": len(result.errors),
             })
     finally:
-        engine._embedder = saved
+        engine.embedder = saved
     return {"document": base.doc_id, "document_mentions": len(base.mentions), "sizes": rows}

@@ -42,6 +42,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from kg.vocab import TAXONOMY_PROPS
+
 from engine.select.embeddings import Embedder
 from engine.select.label_prior import NEUTRAL, PRIOR_COLUMNS, LabelPrior
 from engine.generate.sources.datetime import datetime_ladder
@@ -49,7 +51,7 @@ from engine.types import MASK, EntityType, IdentifierType
 
 #: Words kept on each side of the span in the context used for sentence embeddings.
 CONTEXT_WORDS = 5
-SOURCES = ("rule", "P31", "P279", "P8225", "P361", "mask")
+SOURCES = ("rule", *TAXONOMY_PROPS, "mask")
 LINK_METHODS = ("none", "exact", "contained", "approximate")
 DT_SHAPES = ("year", "full-date", "month-year", "day-month", "decade", "range", "age", "duration", "contains-year", "generic")
 CAND_SHAPES = ("date_in", "year", "DATE", "X", "PERSON", "mask", "other")

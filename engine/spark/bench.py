@@ -44,7 +44,7 @@ def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line:
     rec = jsonl_record(first_line, "warmup.jsonl", 1)
     if isinstance(rec, DocRecord):
         sanitize_batch(engine, [rec], overlap=settings.overlap)
-    engine._embedder.clear_memory()
+    engine.loaded_embedder.clear_memory()
     empty_caches(engine)
     yield index, _os.getpid(), time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

@@ -2,7 +2,7 @@
 
 Each partition of the dump (Spark splits ``.bz2`` and plain files; a ``.gz`` is one split)
 is read as raw lines, cut into blocks of whole lines and passed to
-:func:`kg.parallel.filter_block`, the very function ``kg build`` filters with, so the kept
+:func:`kg.ntfilter.filter_block`, the very function ``kg build`` filters with, so the kept
 lines are the same. The output directory holds:
 
 - ``part-00000`` …: the kept N-Triples lines, in dump order;
@@ -21,7 +21,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Iterable, Iterator
 
-from kg.parallel import BLOCK, filter_block
+from kg.dump_reader import BLOCK
+from kg.ntfilter import filter_block
 
 SITELINKS_DIR = "_sitelinks"
 

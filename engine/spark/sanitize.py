@@ -86,7 +86,7 @@ def worker_engine(settings: WorkerSettings) -> tuple[Any, float]:
     if not settings.disk_cache:
         from engine.select.embeddings import Embedder
 
-        engine._embedder = Embedder(None)
+        engine.embedder = Embedder(None)
     _ENGINES[settings] = engine
     return engine, time.perf_counter() - t0
 

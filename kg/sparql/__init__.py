@@ -2,9 +2,8 @@
 
 from kg.sparql.config import SparqlSettings
 from kg.sparql.endpoint import SparqlService, create_app, serve
-from kg.sparql.wdqs import (
-    WDQS_PREFIXES, PreparedQuery, ReadOnlyError, ServiceNotAllowed, UnsupportedFeature, WdqsError, prepare,
-)
+from kg.sparql.dialect import WDQS_PREFIXES, ReadOnlyError, ServiceNotAllowed, UnsupportedFeature, WdqsError
+from kg.sparql.wdqs import PreparedQuery, prepare
 
 __all__ = [
     "PreparedQuery", "ReadOnlyError", "ServiceNotAllowed", "SparqlService", "SparqlSettings", "UnsupportedFeature",

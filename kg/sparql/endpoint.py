@@ -31,8 +31,9 @@ from pyparsing import ParseException
 
 from kg.errors import QueryError
 from kg.sparql.config import SparqlSettings
+from kg.sparql.dialect import ReadOnlyError
 from kg.sparql.results import NotAcceptable, graph_format, media_type, negotiate, results_format
-from kg.sparql.wdqs import PreparedQuery, ReadOnlyError, prepare
+from kg.sparql.wdqs import PreparedQuery, prepare
 from kg.store import KGStore
 
 QUERY_PATHS = ("/query", "/sparql")

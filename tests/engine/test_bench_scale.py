@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from engine.bench.scale import WIKIDATA, generate_dump
 from engine.cli import app
 from kg import build_from_dump
-from kg.parallel import filter_block
+from kg.ntfilter import filter_block
 from tests.conftest import FIXTURES
 
 

@@ -2,7 +2,7 @@
 
 import random
 
-from engine.render.document import OffsetMap, _scan_offset
+from engine.render.builder import OffsetMap, _scan_offset
 from engine.types import Segment
 from engine.io.wikireplace import SentenceIndex, sentence_bounds
 
@@ -42,6 +42,7 @@ def test_given_a_long_document_then_windowed_rendering_equals_rendering_on_the_w
     from pathlib import Path
 
     import engine.render.document as document
+    from engine.render.builder import TextBuilder
     from engine.config import EngineConfig
     from engine.engine import Engine
     from engine.io.contract import parse_document
@@ -55,7 +56,7 @@ def test_given_a_long_document_then_windowed_rendering_equals_rendering_on_the_w
         big += text + ("\n\n" if i % 2 else " ")
     eng = Engine.from_store(sample_kg, EngineConfig(model="none"))
     windowed = eng.sanitize(big, all_ms)
-    monkeypatch.setattr(document._Builder, "WINDOW", 10**9)
+    monkeypatch.setattr(TextBuilder, "WINDOW", 10**9)
     whole = eng.sanitize(big, all_ms)
     assert windowed.text == whole.text and windowed.edits == whole.edits and windowed.segments == whole.segments
     assert windowed.replacements == whole.replacements

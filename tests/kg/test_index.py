@@ -1,4 +1,4 @@
-"""Derived indices (kg/index.py, kg/indexed.py, engine/generate/label_store.py) and the parallel filter (kg/parallel.py).
+"""Derived indices (kg/index.py, kg/indexed.py, engine/generate/label_store.py) and the parallel filter (kg/parallel.py, kg/ntfilter.py, kg/dump_reader.py).
 
 Fast tests build the shipped sample graph into a store (with its indices) and compare every
 answer with the in-memory views read from the same graph; slow tests do the same on the seed.
@@ -18,7 +18,9 @@ from kg import ChainIndex, DumpReport, KGError, KGStore, build_from_dump, read_d
 from kg.chains import PreloadedTaxonomy
 from kg.index import has_index, index_store
 from kg.indexed import IndexedTaxonomy
-from kg.parallel import BlockReader, filter_block, parallel_filter, run_blocks
+from kg.dump_reader import BlockReader
+from kg.ntfilter import filter_block
+from kg.parallel import parallel_filter, run_blocks
 from kg.store import sample_graph_path
 from kg.vocab import TAXONOMY_PROPS
 from engine.generate.label_store import SqliteLabelIndex, open_label_index
@@ -162,7 +164,7 @@ def test_given_sitelinks_then_prominence_orders_homonyms(tmp_path: Path) -> None
 def test_given_fixture_dump_then_parallel_filter_keeps_and_reports_like_the_sequential_reader(tmp_path: Path, monkeypatch) -> None:
     ref_report = DumpReport(str(NT))
     expected = list(read_dump(NT, ref_report))
-    monkeypatch.setattr("kg.parallel.BLOCK", 256)  # many blocks, several in flight
+    monkeypatch.setattr("kg.dump_reader.BLOCK", 256)  # many blocks, several in flight
     monkeypatch.setenv("TAXOGEN_BUILD_WORKERS", "2")
     report = DumpReport(str(NT))
     out = tmp_path / "kept.nt"

@@ -1,6 +1,6 @@
 """The grep prefilter of the dump filter, and the segment index for approximate lookup.
 
-- The prefilter (``grep -E`` in front of the Python filter, :class:`kg.parallel.PrefilterReader`)
+- The prefilter (``grep -E`` in front of the Python filter, :class:`kg.dump_reader.PrefilterReader`)
   keeps exactly the lines, counts and malformed-line reports of the Python-only filter:
   uncompressed, ``.gz`` through pigz and through Python, ``.bz2``; a truncated archive is
   an error.
@@ -29,7 +29,8 @@ from kg.approx_index import (
     probe_hashes,
     segments,
 )
-from kg.parallel import parallel_filter, prefilter_available
+from kg.dump_reader import prefilter_available
+from kg.parallel import parallel_filter
 from tests.conftest import FIXTURES
 
 NT = FIXTURES / "dump_sample.nt"
@@ -41,7 +42,7 @@ def _filter(path: Path, tmp_path: Path, monkeypatch, *, prefilter: bool) -> tupl
         monkeypatch.delenv("TAXOGEN_NO_PREFILTER", raising=False)
     else:
         monkeypatch.setenv("TAXOGEN_NO_PREFILTER", "1")
-    monkeypatch.setattr("kg.parallel.BLOCK", 512)  # many blocks
+    monkeypatch.setattr("kg.dump_reader.BLOCK", 512)  # many blocks
     report = DumpReport(str(path))
     out, sl = tmp_path / f"kept-{prefilter}.nt", tmp_path / f"sl-{prefilter}.i32"
     parallel_filter(path, out, report, sitelinks=sl)

@@ -23,13 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg import DumpError, DumpReport
-from kg.parallel import (
+from kg.dump_reader import (
     END_MARK,
     _prefilter_python,
-    parallel_filter,
     prefilter_available,
     prefilter_command,
 )
+from kg.parallel import parallel_filter
 
 WD, WDT = "http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/direct/"
 LABEL, DESC = "http://www.w3.org/2000/01/rdf-schema#label", "http://schema.org/description"
@@ -69,7 +69,7 @@ def run(path: Path, out_dir: Path, monkeypatch, tool: str | None) -> tuple:
         monkeypatch.delenv("TAXOGEN_NO_PREFILTER", raising=False)
         monkeypatch.setenv("TAXOGEN_PREFILTER", tool)
     monkeypatch.setenv("TAXOGEN_BUILD_WORKERS", "1")  # in process: many examples in seconds
-    monkeypatch.setattr("kg.parallel.BLOCK", 256)  # several blocks, some with malformed lines
+    monkeypatch.setattr("kg.dump_reader.BLOCK", 256)  # several blocks, some with malformed lines
     report = DumpReport(str(path), max_examples=10**6)
     out, sl = out_dir / f"kept-{tool}.nt", out_dir / f"sl-{tool}.i32"
     parallel_filter(path, out, report, sitelinks=sl)
@@ -140,7 +140,7 @@ def test_given_dump_edges_then_line_count_and_last_line_are_exact(tmp_path: Path
 @needs_prefilter
 def test_given_no_ripgrep_then_gnu_grep_prefilters(monkeypatch) -> None:
     real = shutil.which
-    monkeypatch.setattr("kg.parallel.shutil.which", lambda name: None if name == "rg" else real(name))
+    monkeypatch.setattr("kg.dump_reader.shutil.which", lambda name: None if name == "rg" else real(name))
     monkeypatch.delenv("TAXOGEN_PREFILTER", raising=False)
     cmd = prefilter_command()
     assert cmd is not None and cmd[0] == "grep" and "-a" in cmd
@@ -166,7 +166,7 @@ def test_given_a_failing_decompressor_then_the_filter_fails_with_a_message(tmp_p
 @needs_prefilter
 @pytest.mark.parametrize("external", [True, False])
 def test_given_the_filter_stops_early_then_its_processes_are_gone(tmp_path: Path, monkeypatch, external: bool) -> None:
-    from kg.parallel import PrefilterReader
+    from kg.dump_reader import PrefilterReader
 
     line = f"<{WD}Q1> <{WDT}P31> <{WD}Q5> .\n".encode()
     path = tmp_path / "d.nt.gz"

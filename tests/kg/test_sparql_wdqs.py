@@ -1,10 +1,10 @@
-"""The WDQS dialect rewrite (kg/sparql/wdqs.py), run on the embedded sample graph."""
+"""The WDQS dialect rewrite (kg/sparql/wdqs.py and the modules it uses), run on the embedded sample graph."""
 
 import pytest
 
-from kg.sparql.wdqs import (
-    ReadOnlyError, ServiceNotAllowed, UnsupportedFeature, expand_named_subqueries, guard_services, prepare, tokenize,
-)
+from kg.sparql.dialect import ReadOnlyError, ServiceNotAllowed, UnsupportedFeature
+from kg.sparql.syntax import expand_named_subqueries, guard_services, tokenize
+from kg.sparql.wdqs import prepare
 
 WD = "http://www.wikidata.org/entity/"
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from kg.chains import ChainIndex
-from kg.vocab import TAXONOMY_PROPS
+from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.sense import contradiction
@@ -33,7 +33,7 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 #: position itself, so what the class is an instance of is true of it ("coach" is a
 #: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
 #: true (the Horst Wessel Song is a song, not a genre).
-_HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: ("P31", "P279")}
+_HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: TYPE_PROPS}
 
 
 def _instance_props(span: Span, qid: str, truth: TruthFilter) -> tuple[str, ...]:

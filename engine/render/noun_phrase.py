@@ -1,0 +1,154 @@
+"""Reading the noun phrase around a replaced span, for the rewrite rules.
+
+Each function looks at the original text after (or the output before) one span and says
+whether a rewrite applies and where: a decade before its noun ("the [2010s] general
+election"), a person before a work ("the [Roger Corman] film"), a modifier coordinated
+with another ("a [Yugoslav] and later Bosnian footballer"), a date span ending in its own
+noun ("[1996/97 season]"), a masked name that keeps its article ("[The New York Times]
+Best Seller list").
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.render.phrase import CLOSED_WORDS, RungKind, is_noun_like, noun_possible
+
+#: A determiner (or possessive) right before a span: the span sits inside a noun phrase.
+DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
+#: "from" or "between" (and "the") before the first date of a range.
+RANGE_START = re.compile(r"\b(?:from|between)\s+(?:the\s+)?$", re.I)
+#: What follows the first date of a range ("to …", "–1999").
+RANGE_AFTER = re.compile(r"\s+(?:to|until|till|through)\s+|\s*[–—-]\s*\d")
+
+
+_DECADE = re.compile(r"\d{1,4}0s")
+#: A name after a decade: capitalised words, with "de", "of", "and", … between two of them
+#: ("World Taekwondo Championships", "Tour de France"); not a placeholder.
+_NAME_AFTER = re.compile(
+    r"[ \t]+((?!PERSON\b)[A-Z][\w'’.-]*(?:[ \t]+(?:(?:of|de|du|des|la|le|and|for|the|di|del)[ \t]+)?(?!PERSON\b)[A-Z][\w'’.-]*)*)"
+)
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][\w'’-]*)")
+_WORD_AT = re.compile(r"([A-Za-z][\w'’-]*)")
+
+
+def decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: int, limit: int,
+                      next_end: int | None = None) -> tuple[int, int, int, bool] | None:
+    """A decade in the modifier slot of a definite noun phrase ("the [2010s] general
+    election") reads after its noun, the phrase made indefinite ("a general election in
+    the 2010s": one of the decade's). Returns (end of the noun phrase, start of its first
+    word, where the decade goes) in the original, or None. The noun phrase is the run of
+    nouns and adjectives after the date, up to ``limit`` (the next replacement); its last
+    word must be able to be a noun. When "of" and the next replacement follow it ("the
+    [1984] tour of [Fiji]"), the decade goes after that replacement ("a tour of *** in
+    the 1980s"). Before a name ("the [2011] World Taekwondo Championships") the decade
+    goes after the name and "the" stays ("the World Taekwondo Championships in the 2010s");
+    the last value says so."""
+    if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not re.search(r"\bthe\s+$", before, re.I):
+        return None
+    name = _NAME_AFTER.match(text, end)
+    pos, words, last_noun = end, [], None
+    if name and name.end() <= limit:
+        nxt = _NEXT_WORD.match(text, name.end())
+        if not (nxt and nxt.end() <= limit and nxt.group(1)[:1].islower() and noun_possible(nxt.group(1))
+                and is_noun_like(nxt.group(1))):
+            # "the [2011] World Taekwondo Championships" → "the World Taekwondo Championships in the 2010s"
+            return name.end(), name.start(1), name.end(), True
+        # a name modifying a noun ("the [2015] NFL season"): one noun phrase, "an NFL season in the 2010s"
+        pos = name.end()
+    while len(words) < 4:
+        m = _NEXT_WORD.match(text, pos)
+        if not m or m.end() > limit or not m.group(1)[:1].islower():
+            break
+        after = _NEXT_WORD.match(text, m.end())
+        if not is_noun_like(m.group(1), after.group(1) if after else ""):
+            break
+        words.append(m)
+        pos = m.end()
+        if noun_possible(m.group(1)):
+            last_noun = m
+    if not words or last_noun is None:
+        return None
+    np_end = last_noun.end()
+    at = np_end
+    if next_end is not None and re.fullmatch(r"[ \t]+of[ \t]+", text[np_end:limit]):
+        at = next_end
+    return np_end, (name.start(1) if pos != end and name else words[0].start(1)), at, False
+
+
+#: Nouns of works a person makes: a person before them reads after them, with "by".
+WORK_NOUNS = frozenset(
+    "film movie album novel book song play series opera painting story show documentary musical comedy drama "
+    "thriller western biopic poem record single production adaptation remake sequel symphony".split()
+)
+
+
+def work_after(text: str, end: int, limit: int) -> int | None:
+    """The end of the noun phrase after a person placeholder in a modifier slot, when its
+    head names a work ("[Roger Corman] science fiction film"), else None."""
+    pos, last = end, None
+    for _ in range(4):
+        m = (_NEXT_WORD if text[pos:pos + 1] in " \t" else _WORD_AT).match(text, pos)
+        if not m or m.end() > limit or not m.group(1)[:1].islower():
+            break
+        after = _NEXT_WORD.match(text, m.end())
+        if not is_noun_like(m.group(1), after.group(1) if after else ""):
+            break
+        pos = m.end()
+        if m.group(1).lower() in WORK_NOUNS:
+            last = m.end()
+    return last
+
+
+def r_next(text: str, pos: int) -> str:
+    """The next word of ``text`` from ``pos`` (for edit descriptions)."""
+    m = re.match(r"\s*(\S+)", text[pos:])
+    return m.group(1) if m else ""
+
+
+_COORDINATED = re.compile(
+    r"[ \t]+(?:and|or)[ \t]+(?:(?:later|then|now|subsequently|formerly|eventually|also)[ \t]+)?"
+    r"(?=([A-Za-z][\w'’-]*)[ \t]+([a-z][\w'’-]*))"
+)
+
+
+def coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit: int) -> int | None:
+    """A mask or class in a modifier slot joined by "and"/"or" to another modifier of one
+    noun ("a [Yugoslav] and later Bosnian footballer"): "a *** and later Bosnian
+    footballer" reads as two things. Returns where the other modifier starts (the mask,
+    its conjunction and adverb are dropped: "a Bosnian footballer"), or None."""
+    if kind not in (RungKind.MASK, RungKind.CLASS) or not re.search(r"\b(?:a|an|the)\s+$", before, re.I):
+        return None
+    m = _COORDINATED.match(text, end)
+    if m is None or m.end() + len(m.group(1)) + 1 + len(m.group(2)) > limit:
+        return None
+    modifier, noun = m.group(1), m.group(2)
+    after = re.match(r"[ \t]+(\S+)", text[m.end() + len(modifier) + 1 + len(noun):])
+    if modifier.lower() in CLOSED_WORDS or not is_noun_like(noun, after.group(1) if after else ""):
+        return None
+    return m.end()
+
+
+def own_noun(original: str, kind: RungKind, phrase: str) -> str | None:
+    """The noun that ends a date span itself ("[1996/97 season]", "[2001 and 2002 seasons]"),
+    when the span became a bare period after "the": that noun is what the period dates."""
+    if kind is not RungKind.DATE_PHRASE or not _DECADE_OR_CENTURY.fullmatch(phrase):
+        return None
+    m = re.search(r"\d\S*[ \t]+([a-z]+)$", original.strip())
+    if m is None or not noun_possible(m.group(1)):
+        return None
+    return m.group(1)
+
+
+_DECADE_OR_CENTURY = re.compile(r"\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century")
+
+
+def keeps_its_article(original: str, before: str, after: str) -> bool:
+    """A masked span that starts with "The" and modifies what follows ("on [The New York
+    Times] Best Seller list"): without its article, "on *** Best Seller list" reads as
+    broken English. Not after another determiner, nor before a closed-class word ("the
+    film [The Craft] and …")."""
+    if not re.match(r"[Tt]he\s", original) or DETERMINER_BEFORE.search(before):
+        return False
+    m = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", after)
+    return bool(m) and m.group(1).lower() not in CLOSED_WORDS and m.group(1) != "PERSON"
