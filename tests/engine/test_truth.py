@@ -143,7 +143,7 @@ def test_given_duration_or_ordinal_then_never_date(engine, span):
 
 
 @pytest.mark.slow
-def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
+def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store, wikireplace_path):
     """At most 2 % of the offered rungs are false, with the reader rules and the documents'
     countries (in-sample: the rules were reviewed on this truth set; the batches judged out
     of sample are scored by ``taxogen evaluate truth --batch``)."""
@@ -152,12 +152,10 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store):
         evaluate_truth,
         load_truth_set,
     )
-    from tests.conftest import ROOT
 
     engine = Engine.from_config(None, store=seed_store)
     judgments = load_truth_set()
-    data = ROOT.parent / "shared" / "data" / "wikireplace" / "wikireplace_dev.json"
-    report = evaluate_truth(engine, judgments, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
+    report = evaluate_truth(engine, judgments, contexts=document_contexts(engine, wikireplace_path, {j.doc_id for j in judgments}))
     total = report.per_type["ALL"]
     assert total["judged"] >= 300
     assert total["false_rate"] <= TRUTH_FALSE_RATE_BOUND, report.false_rungs[:20]
