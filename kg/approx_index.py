@@ -127,7 +127,7 @@ def candidates(db: sqlite3.Connection, key: str, threshold: float) -> list[str]:
 
 
 # --- the finer partition, probed at its rarest pieces ------------------------------------------
-#: Pieces are at least this many characters long. 2 since session 6: with 3, names of 12–17
+#: Pieces are at least this many characters long. 2, because with 3, names of 12–17
 #: characters got only four or five pieces, and names sharing a common last word
 #: (" school", " museum") held two of them, so the count filter (two of four) kept every
 #: such name of the length: up to 36,000 candidates at 1/10 of Wikidata, whose keys took

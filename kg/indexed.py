@@ -95,7 +95,7 @@ class IndexedTaxonomy:
         self._ptr = {p: load(f"{p}_ptr") for p in TAXONOMY_PROPS}
         self._idx = {p: load(f"{p}_idx") for p in TAXONOMY_PROPS}
         self._label_ptr = load("labels_ptr")
-        # P31 of non-class items (written by kg build since this session; older indices ask the store)
+        # P31 of non-class items (written by kg build; indices without these files ask the store)
         self._item_p31 = ((load("item_P31_s"), load("item_P31_o"))
                           if (graph / "item_P31_s.npy").is_file() and (graph / "item_P31_o.npy").is_file() else None)
         size = (graph / "labels.bin").stat().st_size

@@ -1,7 +1,11 @@
-"""Shared fixtures: the embedded sample store (session-scoped), paths to shared data."""
+"""Shared fixtures: the embedded sample store (session-scoped), paths to shared data.
+
+The shared data is read from ``../shared`` beside the repository, or from
+``$TAXOGEN_SHARED_DIR``; a test that needs it is skipped, naming the missing path, without it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +14,7 @@ from kg import ChainIndex, KGStore
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("TAXOGEN_SHARED_DIR") or ROOT.parent / "shared")
 SEED = SHARED / "data" / "wikidata-seed" / "wikidata-seed.nt.gz"
 WIKIREPLACE = SHARED / "data" / "wikireplace" / "wikireplace_dev.json"
 

@@ -1,4 +1,4 @@
-"""tools/selection_oracles.py builds its oracle columns from the right mentions."""
+"""tools/: selection_oracles builds its oracle columns from the right mentions; seed_regression names missing data."""
 
 import importlib.util
 
@@ -33,3 +33,15 @@ def test_given_documents_then_style_columns_use_only_the_other_mentions_of_the_s
     assert cols[2] == [-1.0, -1.0] and cols[3] == [-1.0, -1.0]  # nothing else of its kind in its document
     assert tool.annotator_columns(items)[3] == [0.0, 1.0, 0.0]
     assert tool.per_candidate(items, cols).shape == (12, 2)
+
+
+def test_given_no_shared_documents_then_seed_regression_exits_1_naming_the_path(tmp_path, capsys):
+    import pytest
+
+    spec = importlib.util.spec_from_file_location("seed_regression", ROOT / "tools" / "seed_regression.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    missing = tmp_path / "shared" / "wikireplace_dev.json"
+    with pytest.raises(SystemExit) as exc:
+        tool.main(["check", "--store", str(tmp_path), "--docs", str(missing)])
+    assert exc.value.code == 1 and f"no WikiReplace documents at {missing}" in capsys.readouterr().err

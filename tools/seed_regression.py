@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", default=str(DOCS))
     parser.add_argument("--fixture", default=str(FIXTURE))
     args = parser.parse_args(argv)
+    if not Path(args.docs).is_file():
+        parser.exit(1, f"error: no WikiReplace documents at {args.docs} (give --docs)\n")
     snap = snapshot(args.store, args.docs)
     if args.action == "record":
         Path(args.fixture).write_text(json.dumps(snap, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")

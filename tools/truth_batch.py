@@ -10,8 +10,8 @@ their rungs, for a reader to judge *before* writing any rule for them:
     python tools/truth_batch.py --store /work/seedstore3 --seed 41 --quota DEM=14,LOC=12,ORG=12,MISC=8 > batch.jsonl
 
 Each judged rung then becomes a truth-set record with ``"batch": NAME``, so that
-``taxogen evaluate truth --batch NAME`` reruns exactly that batch (s4-batch1 was drawn
-with seed 41, s4-batch2 with seed 77 and s4-batch3 with seed 123).
+``taxogen evaluate truth --batch NAME`` reruns exactly that batch (the truth set's batches
+s4-batch1, s4-batch2 and s4-batch3 were drawn with seeds 41, 77 and 123).
 
 ``--received`` draws instead the class replacements a reader receives: every document is
 sanitized with every annotator's mentions at the engine's defaults (selection policy,

@@ -32,7 +32,7 @@ import numpy as np
 
 from kg.ntfilter import filter_block
 
-#: Wikidata counts, September 2025 (issue 11).
+#: Wikidata counts, September 2025.
 WIKIDATA: dict[str, float] = {
     "items": 117.4e6, "P31": 120.3e6, "P279": 5.14e6, "P361": 5.23e6, "P17": 19.2e6, "P131": 14.2e6,
     "P106": 12.3e6, "P27": 5.8e6, "labels": 90.4e6, "descriptions": 99.5e6, "alias_items": 8.6e6,

@@ -5,7 +5,7 @@ The detectors read only the final text, where each replacement sits in it
 no code with the rendering (``engine.render.readability``, ``engine.pipeline``): the
 measurement is not the implementation.
 
-Each pattern is named after the construction of issue 10 it catches:
+Each pattern is named after the awkward construction it catches:
 
 ``born date in …``         a raw date rung after a word that is not a preposition or
                            "a"/"an" ("born date in the 20th century", "following the

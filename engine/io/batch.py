@@ -59,7 +59,7 @@ def merged_notes(result: SanitizeResult) -> list[str]:
 def sanitize_batch(engine, docs: Sequence[DocRecord], *, overlap: str = "merge") -> list[SanitizeResult | BadRecord]:
     """Sanitize ``docs`` ranked together: a result per document, or a :class:`BadRecord` for a
     document the engine refuses (then the others are redone one by one). Documents without
-    mentions are detected first (issue 13). Shared by ``taxogen sanitize`` and Spark."""
+    mentions are detected first. Shared by ``taxogen sanitize`` and Spark."""
     docs = [d if d.mentions is not None else DocRecord(d.doc_id, d.text, tuple(engine.detect_mentions(d.text)), d.position)
             for d in docs]
     try:

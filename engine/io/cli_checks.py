@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.io.contract import OVERLAP_POLICIES
 from engine.io.files import unwritable_reason
 
-INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt")  # .txt: one raw document (issue 13)
+INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt")  # .txt: one raw document
 
 
 def plural(n: int, noun: str) -> str:

@@ -11,7 +11,7 @@ reject exactly the same inputs, with the same one-line messages:
 - ``span_text`` (WikiReplace) or ``text`` on a mention, when present, must equal the
   document text between the offsets;
 - a document's ``mentions`` is a list (an empty list is fine: nothing to mask); a document
-  **without** the key is detected (issue 13: ``mentions`` is ``None``, see
+  **without** the key is detected (``mentions`` is ``None``, see
   :mod:`engine.detect`); two mentions with the same offsets are an error;
 - a ``generalize`` span is a non-blank string.
 
@@ -46,7 +46,7 @@ class SanitizeRequest:
     """A validated document to sanitize, with its options (HTTP ``POST /sanitize`` body)."""
 
     text: str
-    mentions: tuple[Mention, ...] | None  # None: no "mentions" key, detect the spans (issue 13)
+    mentions: tuple[Mention, ...] | None  # None: no "mentions" key, detect the spans
     overlap: str = "merge"
     readability: bool = True
     with_originals: bool = False
@@ -221,7 +221,7 @@ def parse_document(d: Any) -> tuple[str | None, str, tuple[Mention, ...] | None]
     """``(id or None, text, mentions)`` of one document object (JSONL line, JSON file, HTTP body).
 
     ``mentions`` is ``None`` when the object has no ``mentions`` key: its spans are to be
-    detected (issue 13); ``"mentions": null`` is still an error.
+    detected; ``"mentions": null`` is still an error.
     """
     if not isinstance(d, dict):
         raise _err(f"a document must be a JSON object, got {_kind(d)}", None)
@@ -229,7 +229,7 @@ def parse_document(d: Any) -> tuple[str | None, str, tuple[Mention, ...] | None]
     doc_id = d.get("id", d.get("doc_id"))
     if doc_id is not None and (isinstance(doc_id, bool) or not isinstance(doc_id, (str, int))):
         raise _err(f"id must be a string, got {_kind(doc_id)}", None)
-    if "mentions" not in d:  # issue 13: raw text in, the spans are detected
+    if "mentions" not in d:  # raw text in: the spans are detected
         return (None if doc_id is None else str(doc_id)), text, None
     return (None if doc_id is None else str(doc_id)), text, parse_mentions(d.get("mentions"), text)
 

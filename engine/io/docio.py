@@ -37,7 +37,7 @@ FORMATS = ("auto", "jsonl", "wikireplace", "json", "txt")
 class DocRecord:
     doc_id: str
     text: str
-    mentions: tuple[Mention, ...] | None  # None: detect the spans (issue 13)
+    mentions: tuple[Mention, ...] | None  # None: detect the spans
     position: str
 
 
@@ -129,7 +129,7 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
         fmt = detect_format(p)
-    if fmt == "txt":  # issue 13: a plain-text file is one raw document, its spans detected
+    if fmt == "txt":  # a plain-text file is one raw document, its spans detected
         try:
             yield DocRecord(p.stem, p.read_text(encoding="utf-8"), None, p.name)
         except UnicodeDecodeError as exc:

@@ -11,7 +11,7 @@ or AMX — about 2.7× the texts per CPU second, cosine to the float32 vectors �
 or ``auto`` (the default: bfloat16 where the CPU has it natively, float32 elsewhere,
 where emulated bfloat16 would be slower).
 
-Two ways to embed less per document (engine.scale, README "Throughput at scale"):
+Two ways to embed less per document (engine.scale, docs/performance.md):
 
 - :meth:`Embedder.encode_windows` embeds a context window and, from the same forward
   pass, its span (the mean of the span's contextual token vectors), so the span's text

@@ -209,10 +209,10 @@ EMBEDDING_GROUPS = ("embedding", "embedding-mention", "embedding-pooled")
 #: Groups whose features are one context per mention (no sentence per candidate).
 PER_MENTION_GROUPS = ("embedding-mention", "embedding-pooled")
 #: What ``taxogen train`` and the evaluations train on by default: one window per mention,
-#: the span pooled from it, labels kept across documents (README, "Throughput at scale").
+#: the span pooled from it, labels kept across documents (docs/performance.md).
 DEFAULT_GROUPS = ("structure", "embedding-pooled", "graph", "document")
 #: What ``taxogen train`` and ``evaluate sanitize`` train on our own (served) ladders by
-#: default: the default groups and the label prior (README, "How far agreement can go").
+#: default: the default groups and the label prior (docs/evaluation.md).
 SERVED_GROUPS = DEFAULT_GROUPS + ("prior",)
 
 

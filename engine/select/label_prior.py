@@ -22,8 +22,7 @@ Feature group ``prior`` (columns :data:`PRIOR_COLUMNS`). The counts come from th
 *training* documents only and travel with the model (``ranker.json``); while training,
 each row sees the counts without its own document (a document's annotator would
 otherwise vouch for their own choices). ``***`` and rungs of other types get
-``(-1, 0)``. Measured in the 5-fold CV of ``evaluate sanitize`` (README, "How far
-agreement can go").
+``(-1, 0)``. Measured in the 5-fold CV of ``evaluate sanitize`` (docs/evaluation.md).
 """
 
 from __future__ import annotations

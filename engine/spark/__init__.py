@@ -1,4 +1,4 @@
-"""Sanitizing archives and filtering dumps on Apache Spark (issue 15).
+"""Sanitizing archives and filtering dumps on Apache Spark.
 
 - :mod:`engine.spark.session`: the one place a Spark session is started and stopped (and
   its JVM shut down), with a one-line error when pyspark or Java is missing.

@@ -98,5 +98,13 @@ def test_given_a_filter_run_then_the_extrapolation_takes_the_filter_rates_from_i
 
 
 def test_given_a_missing_filter_source_then_bench_scale_exits_1_with_a_message(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["bench", "scale", "--fractions", "1/300", "--filter-source", str(tmp_path / "none.nt.gz")])
-    assert result.exit_code == 1 and "no such dump" in result.output
+    seed = tmp_path / "seed.nt.gz"  # the seed is checked first: give one, so the filter source is what is missing
+    seed.write_bytes(b"")
+    result = CliRunner().invoke(app, ["bench", "scale", "--fractions", "1/300", "--seed", str(seed),
+                                      "--filter-source", str(tmp_path / "none.nt.gz")])
+    assert result.exit_code == 1 and "no such dump" in result.output and "none.nt.gz" in result.output
+
+
+def test_given_a_missing_seed_dump_then_bench_scale_exits_1_naming_it(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["bench", "scale", "--fractions", "1/300", "--seed", str(tmp_path / "no-seed.nt.gz")])
+    assert result.exit_code == 1 and f"no seed dump at {tmp_path / 'no-seed.nt.gz'}" in result.output

@@ -56,7 +56,7 @@ BAD_DOCUMENTS = {
     "float offset": ({"text": TEXT, "mentions": [mention(end=float(OSLO + 4))]}, "end must be an integer"),
     "string offset": ({"text": TEXT, "mentions": [mention(start=str(OSLO))]}, "start must be an integer"),
     "boolean offset": ({"text": TEXT, "mentions": [mention(start=True)]}, "start must be an integer"),
-    # issue 13: a document without the key is detected; an explicit null is still an error
+    # a document without the key is detected; an explicit null is still an error
     "mentions null": ({"text": TEXT, "mentions": None}, "'mentions' must be a list of spans"),
     "mentions not a list": ({"text": TEXT, "mentions": {"start": 0}}, "'mentions' must be a list"),
     "span_text mismatch": ({"text": TEXT, "mentions": [mention(span_text="Bergen")]}, "span_text does not match"),
@@ -161,7 +161,7 @@ def test_given_docs_page_then_swagger_assets_come_from_the_server_itself(base_ur
         assert r.status_code == 200 and len(r.content) > 100
     spec = httpx.get(f"{base_url}/openapi.json").json()
     body = spec["paths"]["/sanitize"]["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert set(body["required"]) == {"text"} and "$ref" not in json.dumps(body)  # issue 13: no mentions → detected
+    assert set(body["required"]) == {"text"} and "$ref" not in json.dumps(body)  # no mentions → detected
     m = body["properties"]["mentions"]
     items = m.get("items") or next(v["items"] for v in m["anyOf"] if v.get("type") == "array")
     assert items["properties"]["start"]["type"] == "integer"

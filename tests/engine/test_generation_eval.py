@@ -14,7 +14,7 @@ def test_given_wikireplace_then_rules_agree_or_are_deliberately_better(sample_kg
     report = evaluate_generation(Engine.from_store(sample_kg), load_wikireplace(wikireplace_path))
     for t in ("PERSON", "DATETIME", "QUANTITY"):
         st = report.rules[t]
-        # durations, ages and bare numbers are deliberately not a DATE (issue 10, truth)
+        # durations, ages and bare numbers are deliberately not a DATE (truth rules)
         assert st["agree_or_deliberate_share"] >= 0.97 and st["agree_share"] >= 0.9, (t, st)
     unexplained = [d for d in report.differences if not d["deliberate"]]
     assert unexplained == []

@@ -1,4 +1,4 @@
-"""NO_MASK entries of a result carry their real offsets in the sanitized text (issue 10, item 6)."""
+"""NO_MASK entries of a result carry their real offsets in the sanitized text."""
 
 import pytest
 

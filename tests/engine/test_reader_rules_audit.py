@@ -1,4 +1,4 @@
-"""Reader rules added after judging spans not judged before (session 3): minister → organ,
+"""Reader rules written after judging spans out of sample: minister → organ,
 official → professional / civil servant, coach → coaching are not "is a"; a definite
 common noun ("the song") names an instance, so its class's own P31 ("genre") is not offered."""
 

@@ -137,7 +137,7 @@ def test_given_space_separated_and_adjacent_spans_then_each_is_replaced(first_ru
     r = first_rung.sanitize(text, ms)
     for word in ("Oslo", "London", "Ada", "Lovelace"):
         assert word not in r.text
-    # "Norway" itself is replaced; "city in Norway" for Oslo is the cross-mention leak of issue 10 item 4
+    # "Norway" itself is replaced; "city in Norway" for Oslo would be a cross-mention leak
     assert all(rep.replacement != rep.original for rep in r.replacements)
     assert len([x for x in r.replacements if not x.kept]) == 5
 

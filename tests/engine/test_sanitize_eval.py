@@ -1,5 +1,5 @@
 """``evaluate sanitize``: the label mapping, agreement, leaks and readability flags on
-hand-made documents (issue 10)."""
+hand-made documents."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The five WDQS-style queries of the README's maintainer section run as written, with their rows."""
+"""The five WDQS-style queries for maintainers (docs/sparql.md) run as written, with their rows."""
 
 import csv
 import io
@@ -10,8 +10,8 @@ from starlette.testclient import TestClient
 from kg.sparql import create_app
 from tests.conftest import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("### SPARQL for maintainers", 1)[1].split("\n## ", 1)[0]
+DOC = (ROOT / "docs" / "sparql.md").read_text(encoding="utf-8")
+SECTION = DOC.split("## Five WDQS queries for maintainers", 1)[1].split("\n## ", 1)[0]
 QUERIES = re.findall(r"```sparql\n(.*?)```", SECTION, re.S)
 WD = "http://www.wikidata.org/entity/"
 
@@ -55,7 +55,7 @@ def normalize(rows: list[dict]) -> list[dict]:
     return out
 
 
-def test_given_readme_then_it_has_five_wdqs_queries_with_label_service_and_p279_path():
+def test_given_sparql_doc_then_it_has_five_wdqs_queries_with_label_service_and_p279_path():
     assert len(QUERIES) == 5
     assert not any("PREFIX" in q for q in QUERIES)  # WDQS's predeclared prefixes
     assert sum("SERVICE wikibase:label" in q for q in QUERIES) >= 1
@@ -63,7 +63,7 @@ def test_given_readme_then_it_has_five_wdqs_queries_with_label_service_and_p279_
 
 
 @pytest.mark.parametrize("index", range(5))
-def test_given_readme_query_then_sample_graph_rows_are_as_expected(sample_kg, index):
+def test_given_doc_query_then_sample_graph_rows_are_as_expected(sample_kg, index):
     with TestClient(create_app(sample_kg)) as client:
         got = run_csv(client, QUERIES[index])
     expected = EXPECTED[index]
@@ -75,7 +75,7 @@ def test_given_readme_query_then_sample_graph_rows_are_as_expected(sample_kg, in
 
 
 @pytest.mark.slow
-def test_given_seed_store_then_readme_queries_run_and_agree_with_the_store(seed_store):
+def test_given_seed_store_then_doc_queries_run_and_agree_with_the_store(seed_store):
     from kg import KGStore
 
     kg = KGStore.read_only(seed_store)

@@ -1,4 +1,4 @@
-"""Each construction of issue 10 pinned to its exact output sentence.
+"""Each awkward construction the rendering rewrites, pinned to its exact output sentence.
 
 The rungs are fixed (a fake ladder per span, first rung chosen) so that the rendering is
 tested independently of the graph and the model.

@@ -1,5 +1,5 @@
 """Constructions a reader found awkward in the CV output of the 75 shared documents
-(issue 10, reader's audit of session 3), each pinned to its exact output sentence, and
+(found by reading random output sentences), each pinned to its exact output sentence, and
 the readability flag that names it (so that the detector counts what a reader sees).
 
 The texts are the shared documents' own sentences (shortened); the rungs are fixed.
@@ -29,7 +29,7 @@ CASES = [
     ("He played in 2011, 2012 and 2013.", [("2011", "DATETIME"), ("2012", "DATETIME"), ("2013", "DATETIME")],
      {"2011": "date in the 2010s", "2012": "date in the 2010s", "2013": "date in the 2010s"},
      "He played in the 2010s."),
-    # "between the 1940s and the 1940s seasons" (session 3), then "in seasons in the 1940s" (session 5's audit)
+    # neither "between the 1940s and the 1940s seasons" nor "in seasons in the 1940s"
     ("She played between the 1943 and 1944 seasons.", [("1943", "DATETIME"), ("1944", "DATETIME")],
      {"1943": "date in the 1940s", "1944": "date in the 1940s"},
      "She played during the 1940s."),
@@ -73,7 +73,7 @@ CASES = [
      "Born into an aristocratic landlord family in ***."),
     ("It was the 1957 Roger Corman science fiction film.", [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT")],
      {"1957": "date in the 1950s"}, "It was the science fiction film by PERSON 1."),
-    # a place and the place around it, one masked and one a class (session 4's audit)
+    # a place and the place around it, one masked and one a class
     ("Currently living in Austria, Vienna.", [("Austria", "LOC"), ("Vienna", "LOC")],
      {"Austria": "country", "Vienna": MASK}, "Currently living in a country."),
     ("At the 2013 Mediterranean Games held in Mersin, Turkey, he won the bronze medal.",
@@ -98,7 +98,7 @@ CASES = [
     ("He was the head coach, a position he held from 2012 to 2015.",
      [("2012", "DATETIME", "NO_MASK"), ("2015", "DATETIME")], {"2015": "date in the 2010s"},
      "He was the head coach, a position he held from 2012 until later in the 2010s."),
-    # session 5's audit (seed 505): a masked modifier joined by "and later" to another one
+    # a masked modifier joined by "and later" to another one
     ("Muhamed Mujić (25 April 1933 – 20 February 2016) was a Yugoslav and later Bosnian footballer.",
      [("Muhamed Mujić", "PERSON", "DIRECT"), ("25 April 1933", "DATETIME"), ("20 February 2016", "DATETIME"),
       ("Yugoslav", "DEM")],

@@ -2,7 +2,7 @@
 sanitize``, the same kept triples as ``kg build``'s filter, and no JVM left behind.
 
 ``TAXOGEN_SPARK_TEST_DOCS`` sets how many of the 75 shared documents are compared (default 8,
-to keep CI short; the full 75 were compared when this was written, see the README).
+to keep CI short; ``TAXOGEN_SPARK_TEST_DOCS=75`` compares them all).
 """
 
 from __future__ import annotations
