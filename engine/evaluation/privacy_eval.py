@@ -4,8 +4,9 @@ Releases of each WikiReplace document (the mentions of its first annotator):
 
 - ``original``: every span kept;
 - ``annotators``: every masked mention shows its majority-vote label;
-- ``taxogen``: the engine's default choice (ranker);
-- ``taxogen --k K``: the same, then the privacy guard (:mod:`engine.privacy.guard`);
+- ``taxogen, no guard``: the engine's selection policy (``privacy.selection``), k only measured;
+- ``taxogen --k K``: the same, then the privacy guard (:mod:`engine.privacy.guard`), as
+  sanitizing does by default (``privacy.k`` = 10);
 - ``full masking``: every masked mention becomes ``***``.
 
 NO_MASK mentions stay as they are in every release except where the guard climbs them.
@@ -126,7 +127,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     for name in RELEASES:
         row = rows[name]
         out_rows.append({
-            "release": name if name != "taxogen --k" else f"taxogen --k {k}",
+            "release": {"taxogen --k": f"taxogen --k {k}", "taxogen": "taxogen, no guard"}.get(name, name),
             "k": _summary(row["k"], threshold),
             "agreement": round(sum(row["agree"]) / max(1, len(row["agree"])), 4), "agreement_mentions": len(row["agree"]),
             "kept_above_mask": round(sum(row["kept"]) / max(1, len(row["kept"])), 4), "masked_mentions": len(row["kept"]),
@@ -140,7 +141,8 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
                      "max": round(1000 * max(guard_seconds), 2)},
         "background": {"persons": bg.persons, "facts": bg.facts, "coverage": bg.coverage},
         "note": LOWER_BOUND_NOTE,
-        "utility": {(f"taxogen --k {k}" if name == "taxogen --k" else name): rows for name, rows in utility.to_dict().items()},
+        "utility": {{"taxogen --k": f"taxogen --k {k}", "taxogen": "taxogen, no guard"}.get(name, name): rows
+                    for name, rows in utility.to_dict().items()},
     }
 
 
