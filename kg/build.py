@@ -69,11 +69,13 @@ def build_from_dump(
     progress: bool = True,
     max_examples: int = 10,
     overlay: bool = True,
+    check: bool = False,
 ) -> BuildReport:
     """Build ``store_dir`` from a Wikidata N-Triples or JSON dump (streamed).
 
     Raises :class:`kg.errors.DumpError` for unreadable input (or any malformed line when
-    ``strict``); the existing store is then untouched.
+    ``strict``), and with ``check`` :class:`kg.errors.KGError` when the overlay fails the
+    ontology check (:func:`check_overlay`); the existing store is then untouched.
     """
     src = Path(source)
     if not src.is_file() and not src.is_dir():
@@ -129,7 +131,7 @@ def build_from_dump(
         return out
 
     report = BuildReport(source=str(src), store=str(store_dir))
-    _build(store_dir, lines, report, progress=progress, overlay=overlay)
+    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check)
     return report
 
 
@@ -140,6 +142,7 @@ def build_from_triples(
     source: str,
     progress: bool = True,
     overlay: bool = True,
+    check: bool = False,
 ) -> BuildReport:
     """Build ``store_dir`` from an iterable of N-Triples lines (e.g. an endpoint extract)."""
     report = BuildReport(source=source, store=str(store_dir))
@@ -158,8 +161,23 @@ def build_from_triples(
         report.lines = report.kept
         return out
 
-    _build(store_dir, lines, report, progress=progress, overlay=overlay)
+    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check)
     return report
+
+
+def check_overlay(kg: KGStore, *, progress: bool) -> None:
+    """Refuse an overlay the ontology check finds errors in (:mod:`kg.ontology_check`):
+    raises :class:`KGError` with the first error and how many there are."""
+    from kg.ontology_check import check_ontology
+
+    result = check_ontology(kg, on_progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    if progress:
+        print(result.summary(), file=sys.stderr)
+    if result.errors:
+        first, more = result.errors[0], len(result.errors) - 1
+        raise KGError(f"the overlay fails the ontology check: {first.format()}"
+                      + (f" (and {more} more error{'s' if more > 1 else ''}: taxogen kg check lists them)" if more else "")
+                      + "; --no-check builds anyway", path=first.file)
 
 
 def _build(
@@ -169,6 +187,7 @@ def _build(
     *,
     progress: bool,
     overlay: bool,
+    check: bool = False,
 ) -> None:
     start = time.perf_counter()
     target = Path(store_dir).absolute()
@@ -191,6 +210,8 @@ def _build(
         report.triples = len(store)
         if overlay:
             report.overlay_triples = kg.load_overlay()
+            if check:
+                check_overlay(kg, progress=progress)
         store.flush()
         t1 = time.perf_counter()
         sitelinks = work / SITELINKS_FILE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 Severity = Literal["error", "warning"]
 
@@ -48,6 +48,8 @@ class CheckReport:
     reasoner: str = ""
     seconds: float = 0.0
     reasoner_seconds: float = 0.0
+    #: the OWL ontology that was reasoned over (an rdflib graph; ``kg check --owl`` saves it)
+    ontology: Any = None
 
     @property
     def errors(self) -> list[Finding]:

@@ -91,7 +91,7 @@ class SourceLines:
         """Where ``iri`` first occurs: as a subject, else as an object, else textually (its local name)."""
         hit = self.subjects.get(iri)
         if hit is None:
-            hit = min((where for (_, _, o), where in self.triples.items() if o == iri), default=None, key=self._order)
+            hit = min((where for (_, _, o), where in self.triples.items() if o == iri), default=None, key=self.order_key)
         if hit is None:
             local = re.escape(re.split(r"[/#]", iri)[-1])
             for path, text in self.texts.items():
@@ -100,7 +100,10 @@ class SourceLines:
                     return path, text.count("\n", 0, m.start()) + 1
         return hit
 
-    def _order(self, where: tuple[str, int]) -> tuple[int, int]:
+    def order_key(self, where: tuple[str, int] | None) -> tuple[int, int]:
+        """Sorts places by file (in reading order) then line; None last."""
+        if where is None:
+            return (1 << 30, 0)
         files = list(self.texts)
         return (files.index(where[0]) if where[0] in files else len(files), where[1])
 
