@@ -16,6 +16,7 @@ import os
 import shutil
 import sys
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -70,8 +71,11 @@ def build_from_dump(
     max_examples: int = 10,
     overlay: bool = True,
     check: bool = False,
+    overlay_files: list[Path] | None = None,
 ) -> BuildReport:
     """Build ``store_dir`` from a Wikidata N-Triples or JSON dump (streamed).
+
+    ``overlay_files``: the overlay to load (default: the shipped ontology/*.ttl).
 
     Raises :class:`kg.errors.DumpError` for unreadable input (or any malformed line when
     ``strict``), and with ``check`` :class:`kg.errors.KGError` when the overlay fails the
@@ -131,7 +135,7 @@ def build_from_dump(
         return out
 
     report = BuildReport(source=str(src), store=str(store_dir))
-    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check)
+    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check, overlay_files=overlay_files)
     return report
 
 
@@ -143,6 +147,7 @@ def build_from_triples(
     progress: bool = True,
     overlay: bool = True,
     check: bool = False,
+    overlay_files: list[Path] | None = None,
 ) -> BuildReport:
     """Build ``store_dir`` from an iterable of N-Triples lines (e.g. an endpoint extract)."""
     report = BuildReport(source=source, store=str(store_dir))
@@ -161,16 +166,16 @@ def build_from_triples(
         report.lines = report.kept
         return out
 
-    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check)
+    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check, overlay_files=overlay_files)
     return report
 
 
-def check_overlay(kg: KGStore, *, progress: bool) -> None:
+def check_overlay(kg: KGStore, files: list[Path] | None = None, *, progress: bool) -> None:
     """Refuse an overlay the ontology check finds errors in (:mod:`kg.ontology_check`):
     raises :class:`KGError` with the first error and how many there are."""
     from kg.ontology_check import check_ontology
 
-    result = check_ontology(kg, on_progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    result = check_ontology(kg, files, on_progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
     if progress:
         print(result.summary(), file=sys.stderr)
     if result.errors:
@@ -188,6 +193,7 @@ def _build(
     progress: bool,
     overlay: bool,
     check: bool = False,
+    overlay_files: list[Path] | None = None,
 ) -> None:
     start = time.perf_counter()
     target = Path(store_dir).absolute()
@@ -198,6 +204,8 @@ def _build(
             shutil.rmtree(stale, ignore_errors=True)
     work = target.parent / f".{target.name}.building-{os.getpid()}"
     work.mkdir()
+    store: ox.Store | None = None
+    kg: KGStore | None = None
     try:
         nt = produce(work)
         t0 = time.perf_counter()
@@ -209,9 +217,9 @@ def _build(
         kg = KGStore(store, path=work)
         report.triples = len(store)
         if overlay:
-            report.overlay_triples = kg.load_overlay()
+            report.overlay_triples = kg.load_overlay(overlay_files)
             if check:
-                check_overlay(kg, progress=progress)
+                check_overlay(kg, overlay_files, progress=progress)
         store.flush()
         t1 = time.perf_counter()
         sitelinks = work / SITELINKS_FILE
@@ -223,7 +231,11 @@ def _build(
         report.seconds = time.perf_counter() - start
         _write_meta(work, report)
         _swap_in(work, target)
-    except BaseException:
+    except BaseException as exc:
+        # the traceback keeps the frames that hold the store (a refused overlay check, a failed
+        # index): drop them so its lock goes with its directory, and a retry in this process works
+        kg = store = None
+        traceback.clear_frames(exc.__traceback__)
         shutil.rmtree(work, ignore_errors=True)
         raise
 

@@ -48,6 +48,7 @@ def build(
     progress: bool = typer.Option(True, "--progress/--no-progress"),
     as_json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
     check: bool = typer.Option(True, "--check/--no-check", help="Run the ontology check (taxogen kg check) on the new store; refuse an overlay with errors."),
+    overlay_files: list[Path] = typer.Option([], "--overlay", help="Overlay files to load (default: shipped ontology/*.ttl; give taxogen.ttl too)."),
 ) -> None:
     """Build a store from a dump or an endpoint; an existing store is replaced only on success."""
     if (source is None) == (endpoint is None):
@@ -56,7 +57,8 @@ def build(
 
     try:
         with exit_on_signals():  # SIGTERM/SIGHUP remove the temporary build directory, as Ctrl-C does
-            report = _build_report(source, endpoint, store, roots, user_agent, timeout_s, page_size, strict, progress, show, check)
+            report = _build_report(source, endpoint, store, roots, user_agent, timeout_s, page_size, strict, progress, show, check,
+                                   overlay_files or None)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -78,10 +80,12 @@ def build(
 
 
 def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, roots: str, user_agent: Optional[str],
-                  timeout_s: float, page_size: int, strict: bool, progress: bool, show: int, check: bool = True):
+                  timeout_s: float, page_size: int, strict: bool, progress: bool, show: int, check: bool = True,
+                  overlay_files: Optional[list[Path]] = None):
     """Run the build the options of ``taxogen kg build`` ask for; returns its report."""
     if source is not None:
-        return build_from_dump(source, store, strict=strict, progress=progress, max_examples=show, check=check)
+        return build_from_dump(source, store, strict=strict, progress=progress, max_examples=show, check=check,
+                               overlay_files=overlay_files)
     from kg.extract import extract_subtaxonomy
     from kg.remote import DEFAULT_USER_AGENT, EndpointConfig, SparqlClient
 
@@ -90,7 +94,7 @@ def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, 
         fail(ValueError("--endpoint needs --roots Q…,Q…"))
     client = SparqlClient(EndpointConfig(url=endpoint, user_agent=user_agent or DEFAULT_USER_AGENT, timeout_s=timeout_s))
     return build_from_triples(extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress,
-                              check=check)
+                              check=check, overlay_files=overlay_files)
 
 
 @app.command("index")

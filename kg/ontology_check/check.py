@@ -5,8 +5,10 @@ class they name (:mod:`kg.ontology_check.neighbourhood`), writes both as one OWL
 (:mod:`kg.ontology_check.owl_model`), has HermiT classify it through owlready2, and turns
 everything into :class:`Finding` records with the file and line to edit.
 
-An inconsistent ontology has no classification to read, so the statement that makes it
-inconsistent is found by bisection: the rule triples in file and line order, the shortest
+An inconsistent ontology has no classification to read. A literal outside its property's
+``rdfs:range`` datatype (``tg:maxDepth "deep"``) is the usual cause and is read off the
+rules directly (also without Java); otherwise the statement that makes it inconsistent is
+found by bisection: the rule triples in file and line order, the shortest
 prefix that is inconsistent together with the generated axioms ends with a statement every
 explanation of the inconsistency needs (OWL is monotonic), and that statement's line is
 reported — ⌈log₂ n⌉ more reasoner runs, only when the rules are inconsistent.
@@ -17,6 +19,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 from typing import Callable, Iterable
+
+from rdflib import RDFS, XSD, Literal
 
 from kg.ontology_check.findings import CheckReport, Finding
 from kg.ontology_check.neighbourhood import ClassGraph, read_neighbourhood
@@ -55,6 +59,8 @@ def check_ontology(kg: KGStore, paths: Iterable[str | Path] | None = None, *, re
         except ReasonerUnavailable as exc:
             report.findings.append(Finding(str(files[0]), 0, "reasoner", "warning", f"not reasoned over: {exc}"))
         report.reasoner_seconds = time.perf_counter() - t0
+    if not report.reasoner:  # what needs no reasoner to see: a value outside its datatype
+        report.findings += range_violations(rules)
     report.findings.sort(key=lambda f: (f.severity != "error", str(f.file), f.line, f.kind))
     report.seconds = time.perf_counter() - start
     return report
@@ -119,13 +125,14 @@ def _unsatisfiable_finding(rules: RuleSet, graph: ClassGraph, qid: str) -> Findi
 
 
 def inconsistency_finding(rules: RuleSet, model: CheckModel, reasoner: str) -> Finding:
-    """The inconsistency, at the line of the statement that completes it (bisection over the rule triples)."""
+    """The inconsistency, at the line of the statement that causes it: a value outside its
+    property's declared datatype (read off the rules), else the statement the bisection finds."""
+    ranged = range_violations(rules)
+    if ranged:
+        return ranged[0]
     ordered = sorted({tuple(str(x) for x in t) for t in rules.graph},
                      key=lambda t: rules.lines.order_key(rules.lines.triple_line(*t)))
-    lo, hi = 0, len(ordered)  # invariant: prefix lo is consistent, prefix hi is not
-    if reason(full_graph(rules, model, keep=set()), reasoner).consistent is False:
-        return Finding(str(rules.files[0]), 0, "inconsistent", "error",
-                       "the store's classes with the generated kind axioms admit no model")
+    lo, hi = 0, len(ordered)  # invariant: prefix lo is consistent (no rule triple at all is), prefix hi is not
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if reason(full_graph(rules, model, keep=set(ordered[:mid])), reasoner).consistent:
@@ -136,6 +143,44 @@ def inconsistency_finding(rules: RuleSet, model: CheckModel, reasoner: str) -> F
     file, line = rules.lines.triple_line(s, p, o) or rules.lines.subject_line(s) or (str(rules.files[0]), 0)
     return Finding(file, line, "inconsistent", "error",
                    f"the ontology is inconsistent (no model) once this statement is added: <{s}> <{p}> {_show(o)}")
+
+
+_INTEGERS = {XSD.integer, XSD.int, XSD.long, XSD.short, XSD.byte, XSD.nonNegativeInteger, XSD.positiveInteger,
+             XSD.negativeInteger, XSD.nonPositiveInteger, XSD.unsignedInt, XSD.unsignedLong, XSD.unsignedShort, XSD.unsignedByte}
+
+
+def range_violations(rules: RuleSet) -> list[Finding]:
+    """Literals outside the ``rdfs:range`` datatype of their property (integer, boolean, string):
+    each makes the ontology inconsistent."""
+    out = []
+    for prop, rng in rules.graph.subject_objects(RDFS.range):
+        if rng not in (XSD.integer, XSD.boolean, XSD.string):
+            continue
+        for s, o in rules.graph.subject_objects(prop):
+            if not isinstance(o, Literal):
+                continue
+            if rng == XSD.integer:
+                fits = o.datatype in _INTEGERS and not o.ill_typed
+            elif rng == XSD.boolean:
+                fits = o.datatype == XSD.boolean and not o.ill_typed
+            else:
+                fits = o.language is None and o.datatype in (None, XSD.string)
+            if fits:
+                continue
+            file, line = rules.lines.triple_line(str(s), str(prop), str(o)) or rules.lines.subject_line(str(s)) or (str(rules.files[0]), 0)
+            r_file, r_line = rules.lines.triple_line(str(prop), str(RDFS.range), str(rng)) or ("?", 0)
+            shown = o.n3().replace("http://www.w3.org/2001/XMLSchema#", "xsd:")
+            out.append(Finding(file, line, "inconsistent", "error",
+                               f"{_qname(rules, prop)} {shown} is not an xsd:{rng.split('#')[-1]}, the property's rdfs:range "
+                               f"({short(r_file)}:{r_line}): the ontology is inconsistent"))
+    return sorted(out, key=lambda f: (f.file, f.line))
+
+
+def _qname(rules: RuleSet, term) -> str:
+    try:
+        return rules.graph.namespace_manager.normalizeUri(term)
+    except Exception:  # rdflib: no prefix fits
+        return f"<{term}>"
 
 
 def _show(term: str) -> str:
