@@ -71,7 +71,7 @@ def conflict_findings(rules: RuleSet, model: CheckModel) -> list[Finding]:
     out = []
     for rule, kind in model.both:
         file, line = rules.where(rule, "allowsKind", kind)
-        f_file, f_line = rules.where(rule, "forbidsKind", kind)
+        f_file, f_line = rules.forbids_line(rule, kind)
         out.append(Finding(file, line, "type-conflict", "error",
                            f"{rules.type_names.get(rule, rule)} both allows and forbids tg:{kind} "
                            f"(forbidden at {short(f_file)}:{f_line}): forbidding wins, the allowance does nothing"))

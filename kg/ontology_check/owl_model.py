@@ -3,13 +3,14 @@ the truth rules written as OWL class axioms.
 
 * every Wikidata class of the neighbourhood is an ``owl:Class``, each P279 edge an
   ``rdfs:subClassOf``;
-* every kind (``tg:kindPlace``) is a class ``chk:kindPlace`` above each of its roots (a
-  class belongs to a kind when one of its superclasses is a root);
-* every entity type is a class, ``chk:ORG ≡ (kindOrganization ⊔ kindStructure ⊔ kindEvent)
-  ⊓ ¬(kindPlace ⊔ kindPersonAttribute ⊔ kindField)``: the classes an ORG span may take
-  (a class in both an allowed and a forbidden kind is forbidden, as in
-  :mod:`engine.generate.truth`), and ``chk:ORG owl:disjointWith`` each forbidden kind;
-* for each root R of each kind a type allows, a probe ``chk:ORG__Q811979 ≡ R ⊓ chk:ORG``:
+* every kind (``tg:kindPlace``) is also a class, above each of its roots (a class belongs
+  to a kind when one of its superclasses is a root);
+* every entity type rule is also a class, ``tg:typeORG ≡ (kindOrganization ⊔ kindStructure
+  ⊔ kindEvent) ⊓ ¬(kindPlace ⊔ kindPersonAttribute ⊔ kindField)``: the classes an ORG span
+  may take (a class in both an allowed and a forbidden kind is forbidden, as in
+  :mod:`engine.generate.truth`), ``owl:disjointWith`` each forbidden kind as
+  ``ontology/entity_types.ttl`` says;
+* for each root R of each kind a type allows, a probe ``chk:ORG__Q811979 ≡ R ⊓ tg:typeORG``:
   it is unsatisfiable exactly when every class of that root is forbidden to the type.
 
 :func:`check_graph` returns this as an rdflib graph (``taxogen kg check --owl FILE`` saves
@@ -26,7 +27,9 @@ from rdflib.collection import Collection
 
 from kg.ontology_check.neighbourhood import ClassGraph
 from kg.ontology_check.rules import OWL_IMPORTS, RuleSet
-from kg.vocab import WD
+from kg.vocab import TG, WD
+
+TGN = rdflib.Namespace(TG)
 
 CHK = rdflib.Namespace("https://taxogen.dev/ontology/check#")
 CHECK_ONTOLOGY = rdflib.URIRef("https://taxogen.dev/ontology/check")
@@ -94,27 +97,25 @@ def check_graph(rules: RuleSet, graph: ClassGraph) -> CheckModel:
         for parent in sorted(parents):
             g.add((_wd(child), RDFS.subClassOf, _wd(parent)))
     for kind, roots in sorted(rules.kinds.items()):
-        g.add((CHK[kind], RDF.type, OWL.Class))
-        g.add((CHK[kind], RDFS.label, rdflib.Literal(f"class of kind {kind}")))
+        g.add((TGN[kind], RDF.type, OWL.Class))
         for root in sorted(roots):
-            g.add((_wd(root), RDFS.subClassOf, CHK[kind]))
+            g.add((_wd(root), RDFS.subClassOf, TGN[kind]))
     model = CheckModel(g)
     for rule in sorted(rules.allows):
         name = rules.type_names.get(rule, rule)
         allowed = sorted(rules.allows[rule] - rules.forbids.get(rule, set()))
         forbidden = sorted(rules.forbids.get(rule, set()))
         model.both += [(rule, k) for k in sorted(rules.allows[rule] & rules.forbids.get(rule, set()))]
-        cls = CHK[name]
+        cls = TGN[rule]
         g.add((cls, RDF.type, OWL.Class))
-        g.add((cls, RDFS.label, rdflib.Literal(f"a class a {name} span may be generalized to")))
         for kind in allowed + forbidden:
-            g.add((CHK[kind], RDF.type, OWL.Class))
-        union = _expression(g, OWL.unionOf, [CHK[k] for k in allowed]) if allowed else OWL.Nothing
+            g.add((TGN[kind], RDF.type, OWL.Class))
+        union = _expression(g, OWL.unionOf, [TGN[k] for k in allowed]) if allowed else OWL.Nothing
         if forbidden:
-            not_forbidden = _complement(g, _expression(g, OWL.unionOf, [CHK[k] for k in forbidden]))
+            not_forbidden = _complement(g, _expression(g, OWL.unionOf, [TGN[k] for k in forbidden]))
             g.add((cls, OWL.equivalentClass, _expression(g, OWL.intersectionOf, [union, not_forbidden])))
             for kind in forbidden:
-                g.add((cls, OWL.disjointWith, CHK[kind]))
+                g.add((cls, OWL.disjointWith, TGN[kind]))
         else:
             g.add((cls, OWL.equivalentClass, union))
             continue

@@ -60,6 +60,11 @@ class RuleSet:
             out.setdefault(qid, ("given a tg:labelOverride", (qid, "labelOverride", "")))
         return out
 
+    def forbids_line(self, rule: str, kind: str) -> tuple[str, int]:
+        """Where ``rule`` forbids ``kind`` (``owl:disjointWith``, or the older ``tg:forbidsKind``)."""
+        hit = self.lines.triple_line(iri(rule), OWL_DISJOINT, iri(kind))
+        return hit or self.where(rule, "forbidsKind", kind)
+
     def where(self, s: str, p: str, o: str) -> tuple[str, int]:
         """File and line of a triple, given as local names (``Q515``, ``typeORG``) or IRIs."""
         s_iri, p_iri, o_iri = (iri(x) for x in (s, p, o))
@@ -115,7 +120,8 @@ def read_rules(paths: list[Path]) -> RuleSet:
         name = _local(rule)
         rules.type_names[name] = str(graph.value(rule, tg.entityType) or name)
         rules.allows[name] = {_local(k) for k in graph.objects(rule, tg.allowsKind)}
-        rules.forbids[name] = {_local(k) for k in graph.objects(rule, tg.forbidsKind)}
+        forbidden = set(graph.objects(rule, tg.forbidsKind)) | set(graph.objects(rule, rdflib.OWL.disjointWith))
+        rules.forbids[name] = {_local(k) for k in forbidden if (k, rdflib.RDF.type, tg.ClassKind) in graph}
     rules.not_is_a = {(_local(s), _local(o)) for s, o in graph.subject_objects(tg.notIsA)}
     rules.disjoint = {(_local(s), _local(o)) for s, o in graph.subject_objects(rdflib.OWL.disjointWith)
                       if str(s).startswith(WD) and str(o).startswith(WD)}

@@ -166,6 +166,19 @@ def test_every_shipped_triple_is_mapped_to_the_line_that_states_it():
     assert file.endswith("entity_types.ttl") and "wd:Q82794" in Path(file).read_text().splitlines()[line - 1]
 
 
+def test_forbidden_kinds_read_alike_from_owl_disjointness_and_the_older_list(tmp_path):
+    from engine.generate.truth import TruthRules
+    from engine.types import EntityType
+
+    loaded = []
+    for form in ("owl:disjointWith", "tg:forbidsKind"):
+        files, _ = rules(tmp_path, KINDS + f'tg:typeORG a tg:EntityTypeRule , owl:Class ; tg:entityType "ORG" ;\n'
+                                           f'    tg:allowsKind tg:kindA ; {form} tg:kindB .\n')
+        loaded.append(TruthRules.load(files))
+    assert loaded[0].types == loaded[1].types
+    assert loaded[0].types[EntityType.ORG].forbids == frozenset({"kindB"}) and not loaded[0].disjoint
+
+
 # --- the reasoner -------------------------------------------------------------------------
 @needs_java
 @pytest.mark.slow
@@ -173,9 +186,9 @@ def test_given_allowed_root_below_a_forbidden_kind_then_reasoner_reports_type_co
     body = """
 tg:kindA a tg:ClassKind ; tg:rootClass wd:Q201 .
 tg:kindB a tg:ClassKind ; tg:rootClass wd:Q200 .
-tg:typeORG a tg:EntityTypeRule ; tg:entityType "ORG" ;
+tg:typeORG a tg:EntityTypeRule , owl:Class ; tg:entityType "ORG" ;
     tg:allowsKind tg:kindA ;    # allows
-    tg:forbidsKind tg:kindB .
+    owl:disjointWith tg:kindB .
 """
     files, path = rules(tmp_path, body)
     report = check_ontology(tiny_kg, files)
