@@ -1,8 +1,10 @@
-"""Run an OWL reasoner (HermiT or Pellet, shipped with owlready2, on Java) over an rdflib graph.
+"""Run an OWL reasoner (HermiT, shipped with owlready2, on Java) over an rdflib graph.
 
-The graph is handed to owlready2 as N-Triples in a fresh :class:`owlready2.World` (nothing
-global is touched); owlready2 runs the reasoner in a Java process of at most
-:data:`JAVA_MEMORY_MB` of heap — the check's ontologies hold a few hundred classes.
+The graph is handed to owlready2 as N-Triples in a fresh :class:`owlready2.World` (the
+default world is not used); owlready2 runs HermiT in a Java process of at most
+:data:`JAVA_MEMORY_MB` of heap (owlready2's ``JAVA_MEMORY`` setting) — the check's
+ontologies hold a few hundred classes, and the machine is shared. owlready2 also ships
+Pellet, but 0.51's Pellet jars need a newer Java than 17, so only HermiT is offered.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ import rdflib
 
 #: Java heap for the reasoner, in MB (owlready2's default is 2,000).
 JAVA_MEMORY_MB = 400
-#: owlready2 0.51's Pellet needs a newer Java than 17 (its Jena jars are built for Java 25).
-REASONERS = ("hermit", "pellet")
+REASONERS = ("hermit",)
 _NOTHING = "http://www.w3.org/2002/07/owl#Nothing"
 _EQUIVALENT = re.compile(r"EquivalentClasses\(([^)]*)\)")
 
@@ -57,14 +58,13 @@ def reason(graph: rdflib.Graph, reasoner: str = "hermit") -> Verdict:
     world = owlready2.World()
     onto = world.get_ontology("https://taxogen.dev/ontology/check")
     onto.load(fileobj=io.BytesIO(graph.serialize(format="nt", encoding="utf-8")), format="ntriples")
-    run = owlready2.sync_reasoner_pellet if reasoner == "pellet" else owlready2.sync_reasoner_hermit
     start = time.perf_counter()
     log = io.StringIO()
     try:
         # owlready2 records only one class equivalent to owl:Nothing (it merges the rest into
         # it): read the reasoner's own classification, which debug=2 prints, instead
         with onto, contextlib.redirect_stderr(log):
-            run(world, infer_property_values=False, debug=2)
+            owlready2.sync_reasoner_hermit(world, infer_property_values=False, debug=2)
         unsatisfiable = unsatisfiable_in(log.getvalue())
     except owlready2.OwlReadyInconsistentOntologyError:
         return Verdict(False, seconds=time.perf_counter() - start)

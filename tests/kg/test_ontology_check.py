@@ -179,6 +179,16 @@ def test_forbidden_kinds_read_alike_from_owl_disjointness_and_the_older_list(tmp
     assert loaded[0].types[EntityType.ORG].forbids == frozenset({"kindB"}) and not loaded[0].disjoint
 
 
+def test_unsatisfiable_classes_are_read_from_every_equivalence_with_nothing_the_reasoner_prints():
+    from kg.ontology_check.reasoning import unsatisfiable_in
+
+    output = ("SubClassOf( <http://www.wikidata.org/entity/Q2> <http://www.wikidata.org/entity/Q1> )\n"
+              "EquivalentClasses( <http://www.w3.org/2002/07/owl#Nothing> <http://www.wikidata.org/entity/Q3> "
+              "<http://www.wikidata.org/entity/Q4> )\n"
+              "EquivalentClasses( <http://www.wikidata.org/entity/Q5> <http://www.wikidata.org/entity/Q6> )\n")
+    assert unsatisfiable_in(output) == [WD + "Q3", WD + "Q4"]
+
+
 # --- the reasoner -------------------------------------------------------------------------
 @needs_java
 @pytest.mark.slow
