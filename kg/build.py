@@ -16,6 +16,7 @@ import os
 import shutil
 import sys
 import time
+import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -70,11 +71,16 @@ def build_from_dump(
     progress: bool = True,
     max_examples: int = 10,
     overlay: bool = True,
+    check: bool = False,
+    overlay_files: list[Path] | None = None,
 ) -> BuildReport:
     """Build ``store_dir`` from a Wikidata N-Triples or JSON dump (streamed).
 
+    ``overlay_files``: the overlay to load (default: the shipped ontology/*.ttl).
+
     Raises :class:`kg.errors.DumpError` for unreadable input (or any malformed line when
-    ``strict``); the existing store is then untouched.
+    ``strict``), and with ``check`` :class:`kg.errors.KGError` when the overlay fails the
+    ontology check (:func:`check_overlay`); the existing store is then untouched.
     """
     src = Path(source)
     if not src.is_file() and not src.is_dir():
@@ -130,7 +136,7 @@ def build_from_dump(
         return out
 
     report = BuildReport(source=str(src), store=str(store_dir))
-    _build(store_dir, lines, report, progress=progress, overlay=overlay)
+    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check, overlay_files=overlay_files)
     return report
 
 
@@ -141,6 +147,8 @@ def build_from_triples(
     source: str,
     progress: bool = True,
     overlay: bool = True,
+    check: bool = False,
+    overlay_files: list[Path] | None = None,
 ) -> BuildReport:
     """Build ``store_dir`` from an iterable of N-Triples lines (e.g. an endpoint extract)."""
     report = BuildReport(source=source, store=str(store_dir))
@@ -159,8 +167,23 @@ def build_from_triples(
         report.lines = report.kept
         return out
 
-    _build(store_dir, lines, report, progress=progress, overlay=overlay)
+    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check, overlay_files=overlay_files)
     return report
+
+
+def check_overlay(kg: KGStore, files: list[Path] | None = None, *, progress: bool) -> None:
+    """Refuse an overlay the ontology check finds errors in (:mod:`kg.ontology_check`):
+    raises :class:`KGError` with the first error and how many there are."""
+    from kg.ontology_check import check_ontology
+
+    result = check_ontology(kg, files, on_progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    if progress:
+        print(result.summary(), file=sys.stderr)
+    if result.errors:
+        first, more = result.errors[0], len(result.errors) - 1
+        raise KGError(f"the overlay fails the ontology check: {first.format()}"
+                      + (f" (and {more} more error{'s' if more > 1 else ''}: taxogen kg check lists them)" if more else "")
+                      + "; --no-check builds anyway", path=first.file)
 
 
 def _build(
@@ -170,6 +193,8 @@ def _build(
     *,
     progress: bool,
     overlay: bool,
+    check: bool = False,
+    overlay_files: list[Path] | None = None,
 ) -> None:
     start = time.perf_counter()
     target = Path(store_dir).absolute()
@@ -180,6 +205,8 @@ def _build(
             shutil.rmtree(stale, ignore_errors=True)
     work = target.parent / f".{target.name}.building-{os.getpid()}"
     work.mkdir()
+    store: ox.Store | None = None
+    kg: KGStore | None = None
     try:
         nt = produce(work)
         t0 = time.perf_counter()
@@ -191,7 +218,9 @@ def _build(
         kg = KGStore(store, path=work)
         report.triples = len(store)
         if overlay:
-            report.overlay_triples = kg.load_overlay()
+            report.overlay_triples = kg.load_overlay(overlay_files)
+            if check:
+                check_overlay(kg, overlay_files, progress=progress)
         store.flush()
         t1 = time.perf_counter()
         sitelinks = work / SITELINKS_FILE
@@ -203,7 +232,11 @@ def _build(
         report.seconds = time.perf_counter() - start
         _write_meta(work, report)
         _swap_in(work, target)
-    except BaseException:
+    except BaseException as exc:
+        # the traceback keeps the frames that hold the store (a refused overlay check, a failed
+        # index): drop them so its lock goes with its directory, and a retry in this process works
+        kg = store = None
+        traceback.clear_frames(exc.__traceback__)
         shutil.rmtree(work, ignore_errors=True)
         raise
 

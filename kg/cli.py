@@ -47,6 +47,8 @@ def build(
     show: int = typer.Option(10, "--show", help="How many malformed lines to print."),
     progress: bool = typer.Option(True, "--progress/--no-progress"),
     as_json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
+    check: bool = typer.Option(True, "--check/--no-check", help="Run the ontology check (taxogen kg check) on the new store; refuse an overlay with errors."),
+    overlay_files: list[Path] = typer.Option([], "--overlay", help="Overlay files to load (default: shipped ontology/*.ttl; give taxogen.ttl too)."),
 ) -> None:
     """Build a store from a dump or an endpoint; an existing store is replaced only on success."""
     if (source is None) == (endpoint is None):
@@ -55,7 +57,8 @@ def build(
 
     try:
         with exit_on_signals():  # SIGTERM/SIGHUP remove the temporary build directory, as Ctrl-C does
-            report = _build_report(source, endpoint, store, roots, user_agent, timeout_s, page_size, strict, progress, show)
+            report = _build_report(source, endpoint, store, roots, user_agent, timeout_s, page_size, strict, progress, show, check,
+                                   overlay_files or None)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -77,10 +80,12 @@ def build(
 
 
 def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, roots: str, user_agent: Optional[str],
-                  timeout_s: float, page_size: int, strict: bool, progress: bool, show: int):
+                  timeout_s: float, page_size: int, strict: bool, progress: bool, show: int, check: bool = True,
+                  overlay_files: Optional[list[Path]] = None):
     """Run the build the options of ``taxogen kg build`` ask for; returns its report."""
     if source is not None:
-        return build_from_dump(source, store, strict=strict, progress=progress, max_examples=show)
+        return build_from_dump(source, store, strict=strict, progress=progress, max_examples=show, check=check,
+                               overlay_files=overlay_files)
     from kg.extract import extract_subtaxonomy
     from kg.remote import DEFAULT_USER_AGENT, EndpointConfig, SparqlClient
 
@@ -88,7 +93,8 @@ def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, 
     if not root_ids:
         fail(ValueError("--endpoint needs --roots Q…,Q…"))
     client = SparqlClient(EndpointConfig(url=endpoint, user_agent=user_agent or DEFAULT_USER_AGENT, timeout_s=timeout_s))
-    return build_from_triples(extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress)
+    return build_from_triples(extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress,
+                              check=check, overlay_files=overlay_files)
 
 
 @app.command("index")
@@ -234,6 +240,45 @@ def overlay(
         fail(exc)
         return
     typer.echo(f"overlay reloaded: {n} triples in <urn:taxogen:overlay>")
+
+
+@app.command("check")
+def check_cmd(
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    files: list[Path] = typer.Option([], "--file", help="Rule files (default: shipped ontology/*.ttl; give taxogen.ttl too)."),
+    reasoner: str = typer.Option("hermit", "--reasoner", help="hermit (Java), or none: the structural findings only."),
+    owl: Optional[Path] = typer.Option(None, "--owl", help="Also save the ontology reasoned over as Turtle (opens in Protégé)."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Check the overlay and the truth rules together and against the store's classes, with an OWL reasoner.
+
+    One line per finding, file:line first; exit 1 when there is an error. Findings:
+    inconsistent, unsatisfiable, type-conflict, absent, cut-off, pruned-rule.
+    """
+    from kg.ontology_check import check_ontology
+
+    if reasoner not in ("hermit", "none"):
+        fail(ValueError(f"unknown reasoner {reasoner!r} (hermit or none)"))
+    for f in files:
+        if not f.is_file():
+            fail(FileNotFoundError(f"no such rule file: {f}"))
+    try:
+        report = check_ontology(open_store(store), files or None, reasoner=None if reasoner == "none" else reasoner,
+                                on_progress=lambda m: typer.echo(m, err=True))
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if owl is not None:
+        report.ontology.serialize(str(owl), format="turtle")
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for finding in report.findings:
+            typer.echo(finding.format())
+        typer.echo(report.summary(), err=True)
+    if report.errors or (strict and report.warnings):
+        raise typer.Exit(1)
 
 
 @app.command()
