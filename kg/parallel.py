@@ -658,7 +658,7 @@ class IndexBlock:
 
 def extract_block(block: bytes) -> IndexBlock:
     """Edges and (folded) names of a block of kept N-Triples lines."""
-    from kg.index import fold
+    from kg.text import fold
 
     text = block.decode("utf-8", errors="replace")
     by_prop: dict[str, list[tuple[str, str]]] = {}

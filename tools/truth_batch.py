@@ -33,7 +33,7 @@ def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path =
     from engine.generate.context import document_countries
     from engine.generate.sources.base import DocumentState
     from engine.io.docio import DocRecord, read_documents
-    from engine.io.wikireplace import SentenceIndex
+    from engine.text.sentences import SentenceIndex
     from engine.types import MASK, EntityType, IdentifierType, Span
 
     judged = {(j.span, j.entity_type) for j in load_truth_set()}

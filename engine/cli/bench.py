@@ -192,7 +192,7 @@ def bench_privacy_cmd(
     config: Optional[Path] = ConfigOpt,
 ) -> None:
     """Background index build time and size, and guard time per document (p50/p99)."""
-    from engine.privacy.bench import bench_privacy
+    from engine.bench.privacy import bench_privacy
 
     if not data.is_file():
         fail(FileNotFoundError(f"no such file: {data}"))

@@ -75,7 +75,7 @@ def evaluate_detection_cmd(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
-    from engine.detect.evaluate import evaluate_detection
+    from engine.evaluation.detection import evaluate_detection
 
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
@@ -155,7 +155,7 @@ def bench_detect_cmd(
     repeats: int = typer.Option(1, "--repeats", min=1),
 ) -> None:
     """Detection time per document (warm), gazetteer build and first-document cost."""
-    from engine.detect.bench import bench_detect
+    from engine.bench.detect import bench_detect
 
     engine = build_engine(config, store)
     result = bench_detect(engine, data, repeats=repeats)
@@ -173,7 +173,7 @@ def train_detect_cmd(
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Train the masking decider on every document of DATA (first annotator as gold)."""
-    from engine.detect.training import train_decider
+    from engine.training.detect import train_decider
 
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
@@ -204,7 +204,7 @@ def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
 
 def _gold(data: Path):
     """The annotated documents of a WikiReplace file, or exit 1 with one line."""
-    from engine.detect.evaluate import gold_documents
+    from engine.evaluation.detection import gold_documents
     from engine.errors import SanitizerError
     from engine.io.wikireplace import load_wikireplace
 

@@ -103,7 +103,7 @@ def evaluate_truth_cmd(
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
-    """One line per (key, name): mean, then std and min–max (see ``engine.select.selection.spread``)."""
+    """One line per (key, name): mean, then std and min–max (see ``engine.evaluation.selection.spread``)."""
     for key, name in rows:
         s = spreads[key]
         typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
@@ -124,48 +124,14 @@ def evaluate_selection_cmd(
 ) -> None:
     """Majority-vote accuracy, all-selections accuracy and MRR, per entity type, with the first-rung baseline."""
     from engine.errors import SanitizerError
-    from engine.select.ranker import Ranker, shipped_model_dir
-    from engine.select.selection import ablation as run_ablation
-    from engine.select.selection import (
-        agreement_ceiling,
-        cross_validate,
-        evaluate,
-        repeated_cv,
-        scoring_rows,
-        split_scores,
-    )
-    from engine.select.training import prepare, say, store_fingerprint
+    from engine.evaluation.selection import evaluate_selection
+    from engine.training.ranker import say
 
     engine = build_engine(config, store, model="none")
-    report: dict = {"data": str(data), "graph_store": store_fingerprint(engine)}
     try:
-        if model is not None:
-            ranker = Ranker.load(shipped_model_dir() if model == "shipped" else Path(model))
-            trained = ranker.info.get("graph_store", {})
-            if trained and trained.get("triples") != report["graph_store"]["triples"]:
-                say(f"warning: the model's graph features came from {trained.get('source')} ({trained.get('triples')} triples); "
-                    f"this run uses {report['graph_store']['source']} ({report['graph_store']['triples']} triples)")
-            prepared = prepare(data, engine, groups=ranker.groups)
-            X, _sizes = scoring_rows(ranker, prepared.items, prepared.table, range(len(prepared.items)))
-            scores = split_scores(ranker.score(X), prepared.table.sizes)
-            metrics = evaluate(prepared.items, scores)
-            evaluated = {it.item.group for it in prepared.items}
-            seen = evaluated & set(ranker.info.get("doc_ids", []))
-            report.update({"mode": "model", "model": model, "metrics": metrics.to_dict(), "documents": len(evaluated), "in_sample_documents": len(seen)})
-            if seen:
-                say(f"warning: {len(seen)} of the {len(evaluated)} documents were in the model's training data — "
-                    "these figures are in-sample; `--folds` gives held-out ones")
-        else:
-            chosen = feature_groups(groups)
-            prepared = prepare(data, engine, groups=chosen)
-            cv = cross_validate(prepared.items, prepared.table, folds=folds, groups=chosen, seed=seed, progress=None if as_json else say)
-            report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
-            if repeats > 1:
-                report["repeated"] = repeated_cv(prepared.items, prepared.table, repeats=repeats, folds=folds, seed=seed, progress=None if as_json else say)
-            if ablation:
-                report["ablation"] = run_ablation(prepared.items, prepared.table, folds=folds, seed=seed, progress=None if as_json else say)
-        ceiling = agreement_ceiling(prepared.items)
-        report["agreement"] = ceiling.to_dict() if ceiling else None
+        report = evaluate_selection(engine, data, folds=folds, model=model, with_ablation=ablation,
+                                    groups=feature_groups(groups) if model is None else (), repeats=repeats, seed=seed,
+                                    progress=None if as_json else say)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -217,7 +183,7 @@ def evaluate_sanitize_cmd(
     from engine.errors import SanitizerError
     from engine.evaluation.report import echo_sanitize_report
     from engine.evaluation.sanitize_eval import evaluate_sanitize
-    from engine.select.training import say
+    from engine.training.ranker import say
 
     engine = build_engine(config, store, model="none")
     try:

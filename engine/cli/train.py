@@ -28,7 +28,7 @@ def train(
     from engine.errors import InputError, SanitizerError
     from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
     from engine.evaluation.served import prepare_served
-    from engine.select.training import prepare, say, train_model
+    from engine.training.ranker import prepare, say, train_model
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store, model="none")

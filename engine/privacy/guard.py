@@ -27,7 +27,7 @@ from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
 from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, Span
-from engine.io.wikireplace import SentenceIndex, sentence_bounds
+from engine.text.sentences import SentenceIndex, sentence_bounds
 
 _GRAPH = ("P31", "P279", "P8225", "P361")
 

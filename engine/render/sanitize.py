@@ -39,7 +39,7 @@ from engine.generate.sources.base import DocumentState
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, SanitizeResult, ScoredCandidate, Skipped, Span,
 )
-from engine.io.wikireplace import SentenceIndex
+from engine.text.sentences import SentenceIndex
 
 log = logging.getLogger(__name__)
 
