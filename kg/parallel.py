@@ -634,7 +634,6 @@ class Progress:
         self.t0 = time.perf_counter()
         self.last = 0.0
         self.fraction: float | None = None
-        self.printed = False
 
     def advance(self, pos: int) -> float | None:
         """The share of the input done after position ``pos`` (monotone; ``None`` while unknown)."""
@@ -659,11 +658,10 @@ class Progress:
 
     def _print(self, text: str) -> None:
         print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
-        self.printed = True
 
     def close(self) -> None:
         """End the progress line (so what follows starts on its own line)."""
-        if self.enabled and self.printed:
+        if self.enabled:
             print(file=sys.stderr)
 
 
