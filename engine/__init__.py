@@ -7,12 +7,11 @@ from engine.errors import (
 )
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.sources.registry import SourceRegistry
+from engine.version import __version__
 from engine.types import (
     MASK, Candidate, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement, SanitizeResult,
     ScoredCandidate, Skipped, Span,
 )
-
-__version__ = "0.1.0"
 
 __all__ = [
     "MASK", "Candidate", "CandidateSource", "ConfigError", "DocumentState", "EndpointSettings", "Engine",

@@ -1,7 +1,8 @@
 """The HTTP API (FastAPI). Build it with :func:`create_app`; run it with ``taxogen serve``.
 
-Routes: ``GET /health``, ``GET /sources``, ``POST /generalize`` (one span → ranked
-candidates), ``POST /sanitize`` (a document → the sanitized text with every replacement;
+Routes: ``GET /health``, ``GET /sources``, ``POST /generalize`` (one span → its
+candidates in rung order, as ``taxogen generalize`` lists them, each with the ranker's
+score), ``POST /sanitize`` (a document → the sanitized text with every replacement;
 without ``mentions`` the spans are detected), ``POST /detect`` (raw text → spans),
 OpenAPI docs at ``/docs`` (Swagger UI served from the package, no CDN: ``fastapi-offline``).
 
@@ -238,17 +239,14 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
             with lock:
                 ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
                 scores: dict[int, float] = {}
-                order = list(ladder.candidates)
-                if req.rank:
-                    ranked = engine.rank(ladder.span, ladder, req.context)
-                    order = [r.candidate for r in ranked]
-                    scores = {id(r.candidate): r.score for r in ranked}
+                if req.rank:  # the ranker's score per rung; the rungs stay in ladder order, as `taxogen generalize` prints them
+                    scores = {id(r.candidate): r.score for r in engine.rank(ladder.span, ladder, req.context)}
             return GeneralizeOut(
                 span=req.span, entity_type=ladder.span.entity_type.value, reason=ladder.reason,
                 links=[LinkOut(qid=l.qid, label=l.label, method=l.method.value, score=l.score) for l in ladder.links],
                 candidates=[
                     CandidateOut(label=c.label, level=c.level, source=c.source, score=scores.get(id(c)), qid=c.qid, path=c.path, rule=c.rule)
-                    for c in order
+                    for c in ladder.candidates
                 ],
             )
 

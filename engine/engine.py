@@ -177,7 +177,7 @@ class Engine:
             graph=self.graph_stats if "graph" in ranker.groups else None,
             prior=ranker.prior,
         )
-        from engine.select.selection import split_scores
+        from engine.select.ranker import split_scores
 
         X, sizes = builder.build(items)
         return [[float(v) for v in part] for part in split_scores(ranker.score(X), sizes)]

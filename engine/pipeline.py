@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from engine.generate.context import document_countries
 from engine.generate.sources.base import DocumentState
-from engine.io.wikireplace import SentenceIndex
+from engine.text.sentences import SentenceIndex
 from engine.mentions import OverlapPolicy, caller_grouped, group_entities, resolve_mentions
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document

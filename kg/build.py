@@ -108,6 +108,7 @@ def build_from_dump(
             t0, c0 = time.perf_counter(), time.process_time()
             try:
                 report.filter_cpu_seconds = parallel_filter(src, out, dump, strict=strict, sitelinks=workdir / SITELINKS_FILE, on_progress=reader)
+                reader.finish(dump.lines)
             finally:
                 reader.close()  # ends the progress line, so an error message starts on its own line
             report.filter_main_cpu_seconds = time.process_time() - c0

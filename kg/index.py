@@ -33,7 +33,6 @@ import shutil
 import sqlite3
 import sys
 import time
-import unicodedata
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, Iterator
@@ -55,12 +54,6 @@ SITELINKS_FILE = "sitelinks.i32"
 #: Kinds of names in ``labels.sqlite``.
 LABEL, ALIAS, DEMONYM = 0, 1, 2
 _CHUNK = 1 << 22
-
-
-def fold(text: str) -> str:
-    """Case- and whitespace-folded text (the same folding as :func:`engine.generate.linking.fold`)."""
-    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
-    return " ".join(text.lower().split())
 
 
 @dataclass

@@ -126,27 +126,63 @@ def _compressed_pos(reader: BlockReader | PrefilterReader, total: int) -> int:
     return 0
 
 
+def format_eta(seconds: float | None) -> str:
+    """``?`` while unknown, seconds under a minute and a half, else minutes."""
+    if seconds is None or seconds != seconds:
+        return "?"
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} min"
+
+
+def format_progress(desc: str, lines: int, seconds: float, fraction: float | None) -> str:
+    """One progress line: lines read, their rate, and (once known) the share done and an ETA."""
+    rate = lines / max(seconds, 1e-9)
+    text = f"{desc}: {lines:,} lines, {rate / 1e6:.2f} M lines/s"
+    if fraction is None:
+        return text
+    eta = seconds * (1 - fraction) / fraction if fraction > 0 else None
+    return f"{text}, {100 * fraction:.1f} %, ETA {format_eta(eta)}"
+
+
 class Progress:
-    """Lines read, lines per second and an ETA from the share of the input consumed."""
+    """Lines read, lines per second and an ETA from the share of the input consumed.
+
+    The share never goes back: a position of 0 (the decompressor's read position is not
+    known, e.g. once it has exited) keeps the last share, as does a smaller one.
+    :meth:`finish` prints the last line, at 100 %, once the input is read whole.
+    """
 
     def __init__(self, enabled: bool, desc: str, total_bytes: int, compressed: bool) -> None:
         self.enabled, self.desc, self.total, self.compressed = enabled, desc, total_bytes, compressed
         self.t0 = time.perf_counter()
         self.last = 0.0
+        self.fraction: float | None = None
+
+    def advance(self, pos: int) -> float | None:
+        """The share of the input done after position ``pos`` (monotone; ``None`` while unknown)."""
+        if self.total and pos > 0:
+            self.fraction = max(self.fraction or 0.0, min(pos / self.total, 1.0))
+        return self.fraction
 
     def __call__(self, lines: int, pos: int) -> None:
+        self.advance(pos)
         now = time.perf_counter()
         if not self.enabled or now - self.last < 1.0:
             return
         self.last = now
-        rate = lines / max(now - self.t0, 1e-9)
-        frac = pos / self.total if self.total and pos else 0.0
-        eta = (now - self.t0) * (1 - frac) / frac if frac > 0 else float("nan")
-        eta_s = f"{eta / 60:.1f} min" if eta == eta else "?"
-        print(f"\r{self.desc}: {lines:,} lines, {rate / 1e6:.2f} M lines/s, {100 * frac:.1f} %, ETA {eta_s}   ",
-              end="", file=sys.stderr, flush=True)
+        self._print(format_progress(self.desc, lines, now - self.t0, self.fraction))
+
+    def finish(self, lines: int) -> None:
+        """The input is read whole: the last line at 100 %."""
+        self.fraction = 1.0
+        if self.enabled:
+            elapsed = time.perf_counter() - self.t0
+            self._print(f"{self.desc}: {lines:,} lines, {lines / max(elapsed, 1e-9) / 1e6:.2f} M lines/s, 100.0 %, {elapsed:.1f} s")
+
+    def _print(self, text: str) -> None:
+        print(f"\r{text}   ", end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        """End the progress line (so what follows starts on its own line)."""
         if self.enabled:
             print(file=sys.stderr)
 
@@ -181,7 +217,7 @@ class IndexBlock:
 
 def extract_block(block: bytes) -> IndexBlock:
     """Edges and (folded) names of a block of kept N-Triples lines."""
-    from kg.index import fold
+    from kg.text import fold
 
     text = block.decode("utf-8", errors="replace")
     by_prop: dict[str, list[tuple[str, str]]] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.select.features import RankCandidate, RankItem
-from engine.select.selection_data import LabelledItem
+from engine.training.selection_data import LabelledItem
 from engine.types import EntityType, IdentifierType
 from engine.io.wikireplace import WRMention
 

@@ -30,7 +30,7 @@ def snapshot(store: str | Path, docs_path: str | Path = DOCS, *, model: str = "s
     from engine import Engine
     from engine.io.docio import DocRecord, read_documents
     from engine.types import Span
-    from engine.io.wikireplace import sentence_around
+    from engine.text.sentences import sentence_around
 
     engine = Engine.from_config(store=str(store), model=model)
     records = [r for r in read_documents(Path(docs_path), "wikireplace") if isinstance(r, DocRecord)]

@@ -25,15 +25,9 @@ import lightgbm as lgb
 import numpy as np
 
 from engine.engine import Engine
-from engine.select.ranker import DEFAULT_ROUNDS, lightgbm_params
-from engine.select.selection import (
-    FeatureTable,
-    evaluate,
-    grouped_folds,
-    relevance,
-    split_scores,
-)
-from engine.select.training import prepare
+from engine.select.ranker import DEFAULT_ROUNDS, lightgbm_params, split_scores
+from engine.evaluation.selection import evaluate, grouped_folds
+from engine.training.ranker import FeatureTable, prepare, relevance
 
 
 def per_candidate(items, columns) -> np.ndarray:

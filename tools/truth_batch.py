@@ -45,7 +45,7 @@ def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path =
     from engine.generate.context import document_countries
     from engine.generate.sources.base import DocumentState
     from engine.io.docio import DocRecord, read_documents
-    from engine.io.wikireplace import SentenceIndex
+    from engine.text.sentences import SentenceIndex
     from engine.types import MASK, EntityType, IdentifierType, Span
 
     judged = {(j.span, j.entity_type) for j in load_truth_set()}
@@ -86,7 +86,8 @@ def draw_received(store: str | Path, seed: int, limit: int, docs: str | Path = D
     random (``seed``) up to ``limit``: doc_id, span, entity_type, context, rungs=[it]."""
     from engine import Engine
     from engine.evaluation.truth import judgment_key, load_truth_set
-    from engine.io.wikireplace import SentenceIndex, load_wikireplace
+    from engine.io.wikireplace import load_wikireplace
+    from engine.text.sentences import SentenceIndex
     from engine.types import MASK, Mention
 
     judged = {j.key for j in load_truth_set()}

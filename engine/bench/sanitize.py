@@ -10,7 +10,8 @@ from kg.bench import percentile
 from engine.engine import Engine
 from engine.generate.sources.base import DocumentState
 from engine.types import Span
-from engine.io.wikireplace import load_wikireplace, sentence_around
+from engine.io.wikireplace import load_wikireplace
+from engine.text.sentences import sentence_around
 
 
 def wikireplace_spans(path: str | Path, n: int) -> list[Span]:
@@ -53,7 +54,7 @@ def bench_candidates(engine: Engine, spans: list[Span], *, warmup: int = 200) ->
 def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, Any]:
     """Rank ``n`` annotated mentions one by one: embeddings cached vs not cached (model warm)."""
     from engine.select.embeddings import Embedder
-    from engine.select.selection_data import labelled_items
+    from engine.training.selection_data import labelled_items
 
     items = [li.item for li in labelled_items(load_wikireplace(data))]
     items = [items[i % len(items)] for i in range(n)]

@@ -21,7 +21,8 @@ from typing import Iterator
 
 from engine.detect.gazetteer import KIND_TYPE, GazetteerEntry, KindOf
 from engine.types import EntityType
-from kg.index import DEMONYM, LABELS_DB, fold
+from kg.index import DEMONYM, LABELS_DB
+from kg.text import fold
 
 #: rows read from SQLite at a time
 _BATCH = 10_000

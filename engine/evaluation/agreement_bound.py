@@ -5,7 +5,7 @@ have nine. On those, each annotator's choice is compared with the majority of th
 annotators (leave one out, labels compared by :func:`engine.evaluation.labels.canonical`,
 ties broken as in :func:`engine.evaluation.labels.majority_label`): how often one careful
 person matches the others' consensus — the measure ``evaluate selection`` prints for
-WikiReplace's own ladders (:func:`engine.select.selection.agreement_ceiling`, whose
+WikiReplace's own ladders (:func:`engine.evaluation.selection.agreement_ceiling`, whose
 estimate assumes every choice is offered), here joined with our ladders' ceiling.
 
 That rate bounds what any ranker can expect on a mention labelled by one annotator: even

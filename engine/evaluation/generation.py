@@ -24,7 +24,8 @@ from engine.generate.linking import contains_words, fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.sources.datetime import GENERIC, datetime_ladder
 from engine.types import MASK, EntityType, Span
-from engine.io.wikireplace import WRDocument, sentence_around
+from engine.io.wikireplace import WRDocument
+from engine.text.sentences import sentence_around
 
 RULE_TYPES = (EntityType.PERSON, EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
 

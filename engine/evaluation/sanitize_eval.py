@@ -258,7 +258,7 @@ class LeakChecker:
 # --- folds and models ------------------------------------------------------------------
 def document_folds(docs: Sequence[WRDocument], k: int, seed: int = 13) -> list[set[str]]:
     """Document ids per fold — the assignment of ``evaluate selection`` (same seed, same sizes)."""
-    from engine.select.selection import grouped_folds
+    from engine.evaluation.selection import grouped_folds
 
     stubs = [SimpleNamespace(item=SimpleNamespace(group=d.doc_id)) for d in docs for m in d.all_mentions() if m.annotated]
     return [{stubs[i].item.group for i in fold_idx} for fold_idx in grouped_folds(stubs, k, seed)]
@@ -272,7 +272,7 @@ class Trainer:
         from engine.select.features import DEFAULT_GROUPS, SERVED_GROUPS, FeatureBuilder
 
         groups = tuple(groups) if groups else (SERVED_GROUPS if mode == "served" else DEFAULT_GROUPS)
-        from engine.select.selection import FeatureTable
+        from engine.training.ranker import FeatureTable
 
         if mode not in TRAIN_MODES:
             raise InputError(f"unknown training ladders {mode!r}; expected one of {', '.join(TRAIN_MODES)}")
@@ -287,7 +287,7 @@ class Trainer:
             self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped),
                             "mapped_to_ancestor": dict(served.mapped)}
         else:
-            from engine.select.training import prepare
+            from engine.training.ranker import prepare
 
             prepared = prepare(data, engine, groups=groups, progress=progress)
             self.items, self.table = prepared.items, prepared.table
@@ -296,7 +296,7 @@ class Trainer:
         self.summary["rounds"] = self.rounds = rounds_for(mode)
 
     def train(self, doc_ids: set[str]):
-        from engine.select.selection import train_ranker
+        from engine.training.ranker import train_ranker
 
         idx = [i for i, it in enumerate(self.items) if it.item.group in doc_ids]
         return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed, rounds=self.rounds)

@@ -117,12 +117,11 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
 
 
 def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = SERVED_GROUPS):
-    """:class:`engine.select.training.PreparedData` of served-ladder items: what ``taxogen train``
+    """:class:`engine.training.ranker.PreparedData` of served-ladder items: what ``taxogen train``
     fits by default (features from the same builder as ``Engine.rank_items``)."""
     import time
 
-    from engine.select.selection import FeatureTable
-    from engine.select.training import PreparedData
+    from engine.training.ranker import FeatureTable, PreparedData
 
     t0 = time.perf_counter()
     docs = load_wikireplace(data)

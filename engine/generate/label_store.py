@@ -38,7 +38,8 @@ from rapidfuzz.distance import Levenshtein
 
 from kg.approx_index import PieceIndex, candidates, max_edits
 from kg.parallel_read import ParallelReader, run_in
-from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, fold, require_index
+from kg.index import ALIAS, DEMONYM, LABEL, LABELS_DB, require_index
+from kg.text import fold
 from kg.indexed import CACHE_GRAPH_PREFIX
 from kg.store import KGStore
 from kg.vocab import RDFS_LABEL, SKOS_ALT, WDT, local_id, qid_number

@@ -27,8 +27,8 @@ from pyroaring import BitMap, FrozenBitMap
 from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint_members, locate_subject
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
+from engine.text.sentences import SentenceIndex, sentence_bounds
 from engine.types import MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, Span
-from engine.io.wikireplace import SentenceIndex, sentence_bounds
 
 
 if TYPE_CHECKING:

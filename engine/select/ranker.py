@@ -52,7 +52,7 @@ def shipped_model_dir() -> Path:
 def _versions() -> dict[str, str]:
     import lightgbm
 
-    from engine import __version__
+    from engine.version import __version__
 
     return {"taxogen": __version__, "lightgbm": lightgbm.__version__, "embedding_model": "all-MiniLM-L6-v2"}
 
@@ -184,3 +184,12 @@ class Ranker:
 
 def _safe(name: str) -> str:
     return name.replace("=", "_").replace("*", "mask").replace(" ", "_")
+
+
+def split_scores(scores: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
+    """The scores of consecutive items of ``sizes`` rows each, one array per item."""
+    out, pos = [], 0
+    for n in sizes:
+        out.append(scores[pos : pos + n])
+        pos += n
+    return out

@@ -20,8 +20,8 @@ The job, in order:
 With one input file, ``cat OUT/part-*`` equals the file ``taxogen sanitize IN --out FILE``
 writes, and the driver prints the same report lines (:meth:`engine.io.batch.RunSummary.report`).
 Run it with ``taxogen spark sanitize IN OUT --master …``, or on a cluster with
-``spark-submit --master spark://… $(python -c 'import engine.spark.sanitize as m; print(m.__file__)') IN OUT [options]``
-(see :func:`main`; the master then comes from spark-submit).
+``spark-submit --master spark://… $(python -c 'import engine.spark.submit as m; print(m.__file__)') IN OUT [options]``
+(see :mod:`engine.spark.submit`; the master then comes from spark-submit).
 """
 
 from __future__ import annotations
@@ -240,17 +240,3 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
         results.unpersist()
         dup.destroy()
     return SparkRunSummary(summary, files, n, time.perf_counter() - t0, cpu, loads, round(rss))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``spark-submit engine/spark/sanitize.py IN OUT [--store PATH | --store-archive A] …``:
-    the same job as ``taxogen spark sanitize``, with the master and resources from spark-submit."""
-    import sys
-
-    from engine.spark.cli import spark_app
-
-    spark_app(["sanitize", *(argv if argv is not None else sys.argv[1:])])
-
-
-if __name__ == "__main__":
-    main()

@@ -4,7 +4,7 @@ import random
 
 from engine.render.builder import OffsetMap, _scan_offset
 from engine.types import Segment
-from engine.io.wikireplace import SentenceIndex, sentence_bounds
+from engine.text.sentences import SentenceIndex, sentence_bounds
 
 
 def test_given_random_texts_then_sentence_index_equals_sentence_bounds():

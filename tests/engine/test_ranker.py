@@ -5,18 +5,10 @@ import pytest
 
 from engine.errors import RankerError
 from engine.select.features import FeatureBuilder
-from engine.select.ranker import Ranker, shipped_model_dir
-from engine.select.selection import (
-    FeatureTable,
-    agreement_ceiling,
-    evaluate,
-    grouped_folds,
-    relevance,
-    repeated_cv,
-    split_scores,
-    train_ranker,
-)
-from engine.select.selection_data import labelled_items
+from engine.select.ranker import Ranker, shipped_model_dir, split_scores
+from engine.evaluation.selection import agreement_ceiling, evaluate, grouped_folds, repeated_cv
+from engine.training.ranker import FeatureTable, relevance, train_ranker
+from engine.training.selection_data import labelled_items
 from engine.io.wikireplace import load_wikireplace
 from tests.factories import labelled_item
 

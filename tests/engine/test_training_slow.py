@@ -8,8 +8,9 @@ from typer.testing import CliRunner
 from engine.cli import app
 from engine.engine import Engine
 from engine.select.features import ALL_GROUPS
-from engine.select.selection import evaluate, grouped_folds, split_scores, train_ranker
-from engine.select.training import prepare
+from engine.evaluation.selection import evaluate, grouped_folds
+from engine.select.ranker import split_scores
+from engine.training.ranker import prepare, train_ranker
 
 pytestmark = pytest.mark.slow
 

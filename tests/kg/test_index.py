@@ -224,7 +224,7 @@ def test_given_seed_store_then_label_index_answers_like_the_in_memory_one(seed_s
 
 def test_given_names_then_index_folding_is_the_linkers_folding() -> None:
     from engine.generate.linking import fold as linker_fold
-    from kg.index import fold as index_fold
+    from kg.text import fold as index_fold
 
     for text in ("  Oslo ", "Côte d’Ivoire", "ＮＡＳＡ", "the  United\tStates", "O‘Brien's"):
         assert index_fold(text) == linker_fold(text)

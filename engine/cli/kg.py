@@ -1,4 +1,4 @@
-"""``taxogen kg …``: build, inspect and query the taxonomy store (typer sub-application)."""
+"""``taxogen kg …``: build, inspect and query the taxonomy store (typer sub-application over :mod:`kg`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 
+from engine.cli.common import App, ConfigOpt, EndpointOpt, UserAgentOpt, build_engine, fail
 from kg.build import build_from_dump, build_from_triples
 from kg.chains import ChainIndex
 from kg.errors import KGError, QueryError, SanitizerError
@@ -18,13 +19,7 @@ from kg.queries import bind as bind_terms
 from kg.queries import load_query_file, unbound_inputs
 from kg.store import KGStore
 
-app = typer.Typer(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
-
-
-def fail(exc: Exception) -> None:
-    """Print an error and exit with code 1."""
-    typer.echo(f"error: {exc}", err=True)
-    raise typer.Exit(1)
+kg_app = App(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
 
 
 def open_store(store: Optional[Path], *, read_only: bool = True) -> KGStore:
@@ -34,7 +29,7 @@ def open_store(store: Optional[Path], *, read_only: bool = True) -> KGStore:
     return KGStore.read_only(store) if read_only else KGStore.open(store)
 
 
-@app.command()
+@kg_app.command()
 def build(
     store: Path = typer.Option(..., "--store", help="Store directory to create or replace."),
     source: Optional[Path] = typer.Option(None, "--source", help="Wikidata dump: .nt/.json, optionally .gz/.bz2, or a directory of N-Triples parts (taxogen spark kg-filter)."),
@@ -97,7 +92,7 @@ def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, 
                               check=check, overlay_files=overlay_files)
 
 
-@app.command("index")
+@kg_app.command("index")
 def index_cmd(
     store: Path = typer.Option(..., "--store", help="A built store directory."),
     progress: bool = typer.Option(True, "--progress/--no-progress"),
@@ -115,7 +110,7 @@ def index_cmd(
                f"prominence from {report.prominence}, {report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s")
 
 
-@app.command()
+@kg_app.command()
 def stats(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
     as_json: bool = typer.Option(False, "--json"),
@@ -149,7 +144,7 @@ def _short(iri: str) -> str:
     return iri
 
 
-@app.command()
+@kg_app.command()
 def chains(
     qid: str = typer.Argument(..., help="Wikidata item id, e.g. Q520549."),
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
@@ -176,7 +171,7 @@ def chains(
             typer.echo(f"  {prop:<5} {kind:<7} {text}")
 
 
-@app.command()
+@kg_app.command()
 def query(
     file: Path = typer.Argument(..., help="A .rq file (e.g. queries/ancestors.rq)."),
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
@@ -220,7 +215,7 @@ def query(
         typer.echo(f"({len(rows)} rows)", err=True)
 
 
-@app.command()
+@kg_app.command()
 def overlay(
     store: Optional[Path] = typer.Option(None, "--store", help="Store to reload the overlay into."),
     files: list[Path] = typer.Option([], "--file", help="Overlay files (default: shipped ontology/*.ttl)."),
@@ -242,7 +237,7 @@ def overlay(
     typer.echo(f"overlay reloaded: {n} triples in <urn:taxogen:overlay>")
 
 
-@app.command("check")
+@kg_app.command("check")
 def check_cmd(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
     files: list[Path] = typer.Option([], "--file", help="Rule files (default: shipped ontology/*.ttl; give taxogen.ttl too)."),
@@ -281,7 +276,7 @@ def check_cmd(
         raise typer.Exit(1)
 
 
-@app.command()
+@kg_app.command()
 def serve(
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
     port: Optional[int] = typer.Option(None, "--port", help="Port (default 7878)."),
@@ -328,3 +323,21 @@ def serve(
         serve_endpoint(kg, settings)
     except SystemExit as exc:  # uvicorn's own exit on a startup failure it has already reported
         raise typer.Exit(0 if exc.code in (0, None) else 1) from None
+
+
+@kg_app.command("refresh")
+def kg_refresh(
+    store: Path = typer.Option(..., "--store", help="Store whose remote cache to refresh."),
+    everything: bool = typer.Option(False, "--all", help="Re-fetch every cached lookup, not only expired ones."),
+    config: Optional[Path] = ConfigOpt,
+    endpoint: Optional[str] = EndpointOpt,
+    user_agent: Optional[str] = UserAgentOpt,
+) -> None:
+    """Re-fetch cached endpoint answers whose TTL has passed (or all with --all)."""
+    engine = build_engine(config, store, endpoint, False, user_agent, **({} if endpoint else {"endpoint.enabled": True}))
+    if engine.remote is None:
+        fail(ValueError("no endpoint configured"))
+        return
+    counts = engine.remote.remote.refresh(everything=everything)
+    stats = engine.remote.remote.client.stats.to_dict()
+    typer.echo(json.dumps({"store": str(store), **counts, "client": stats}, indent=2))

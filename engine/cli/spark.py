@@ -10,9 +10,9 @@ from typing import Iterator, Optional
 
 import typer
 
-from kg.cli import fail
+from engine.cli.common import App, fail
 
-spark_app = typer.Typer(help="Run on Apache Spark (local[N] or a cluster): sanitize archives, filter dumps.", no_args_is_help=True)
+spark_app = App(help="Run on Apache Spark (local[N] or a cluster): sanitize archives, filter dumps.", no_args_is_help=True)
 
 MasterOpt = typer.Option(None, "--master", help="local[N] or spark://HOST:PORT (default: spark-submit's, else local[2]).")
 PartitionsOpt = typer.Option(None, "--partitions", min=1, help="Ranges the input is split into (default: 2 per core).")

@@ -13,13 +13,16 @@ import statistics
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from engine.select.features import ALL_GROUPS, FeatureBuilder
-from engine.select.ranker import DEFAULT_ROUNDS, Ranker
-from engine.select.selection_data import LabelledItem
+from engine.engine import Engine
+from engine.select.features import ALL_GROUPS, DEFAULT_GROUPS
+from engine.select.ranker import DEFAULT_ROUNDS, Ranker, shipped_model_dir, split_scores
+from engine.training.ranker import FeatureTable, prepare, say, scoring_rows, store_fingerprint, train_ranker
+from engine.training.selection_data import LabelledItem
 from engine.io.wikireplace import majority
 
 
@@ -37,21 +40,6 @@ class SelectionMetrics:
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
-
-
-def relevance(items: Sequence[LabelledItem], mode: str = "majority") -> np.ndarray:
-    """Row labels: 1 for the majority label (``majority``), or graded by vote share (``votes``)."""
-    rows: list[int] = []
-    for it in items:
-        n = len(it.item.candidates)
-        if mode == "majority":
-            rows.extend(1 if i == it.gold_index else 0 for i in range(n))
-        elif mode == "votes":
-            total = max(1, sum(it.votes))
-            rows.extend(max(3 if i == it.gold_index else 0, round(3 * it.votes[i] / total)) for i in range(n))
-        else:
-            raise ValueError(f"unknown label mode {mode!r} (majority or votes)")
-    return np.asarray(rows, dtype=np.int32)
 
 
 def evaluate(items: Sequence[LabelledItem], scores: Sequence[np.ndarray]) -> SelectionMetrics:
@@ -143,83 +131,10 @@ def grouped_folds(items: Sequence[LabelledItem], k: int, seed: int = 13) -> list
     return [sorted(f) for f in folds]
 
 
-@dataclass
-class FeatureTable:
-    """Features of every item, computed once, sliceable by item."""
-
-    X: np.ndarray
-    sizes: list[int]
-    offsets: list[int]
-
-    @classmethod
-    def build(cls, builder: FeatureBuilder, items: Sequence[LabelledItem]) -> "FeatureTable":
-        X, sizes = builder.build([it.item for it in items])
-        offsets = list(np.cumsum([0] + sizes[:-1]))
-        return cls(X, sizes, offsets)
-
-    def rows(self, idx: Sequence[int]) -> tuple[np.ndarray, list[int]]:
-        parts = [self.X[self.offsets[i] : self.offsets[i] + self.sizes[i]] for i in idx]
-        return (np.vstack(parts) if parts else self.X[:0]), [self.sizes[i] for i in idx]
-
-    def select_columns(self, keep: np.ndarray) -> "FeatureTable":
-        return FeatureTable(self.X[:, keep], self.sizes, self.offsets)
-
-
 def spread(values: Sequence[float]) -> dict[str, float]:
     """Mean, population std, min and max, rounded to 4 places."""
     return {"mean": round(statistics.fmean(values), 4), "std": round(statistics.pstdev(values), 4),
             "min": round(min(values), 4), "max": round(max(values), 4)}
-
-
-def split_scores(scores: np.ndarray, sizes: Sequence[int]) -> list[np.ndarray]:
-    out, pos = [], 0
-    for n in sizes:
-        out.append(scores[pos : pos + n])
-        pos += n
-    return out
-
-
-def train_ranker(
-    items: Sequence[LabelledItem],
-    table: FeatureTable,
-    idx: Sequence[int],
-    *,
-    groups: Sequence[str],
-    label_mode: str = "majority",
-    rounds: int = DEFAULT_ROUNDS,
-    seed: int = 13,
-    params: dict[str, Any] | None = None,
-    info: dict[str, Any] | None = None,
-) -> Ranker:
-    X, sizes = table.rows(idx)
-    rel = relevance([items[i] for i in idx], label_mode)
-    prior = None
-    if "prior" in groups:  # counted on these training items; each row without its own document
-        from engine.select.label_prior import LabelPrior
-
-        prior = LabelPrior.from_items([items[i] for i in idx])
-        prior.fill(X, [items[i] for i in idx], _prior_columns(groups), own_document_out=True)
-    ranker = Ranker.train(X, sizes, rel, groups=groups, rounds=rounds, seed=seed, params=params, info=info)
-    if prior is not None:
-        prior.by_doc = {}
-        ranker.prior = prior
-    return ranker
-
-
-def _prior_columns(groups: Sequence[str]) -> list[int]:
-    from engine.select.features import feature_names
-    from engine.select.label_prior import PRIOR_COLUMNS
-
-    names = feature_names(groups)
-    return [names.index(c) for c in PRIOR_COLUMNS]
-
-
-def scoring_rows(ranker: Ranker, items: Sequence[LabelledItem], table: FeatureTable, idx: Sequence[int]) -> tuple[np.ndarray, list[int]]:
-    """Rows of ``idx`` as ``ranker`` scores them: its label prior written into the ``prior`` columns."""
-    X, sizes = table.rows(idx)
-    if ranker.prior is not None:
-        ranker.prior.fill(X, [items[i] for i in idx], _prior_columns(ranker.groups), own_document_out=False)
-    return X, sizes
 
 
 def cross_validate(
@@ -309,3 +224,51 @@ def ablation(
         if progress:
             progress(f"{label:<22} majority {row['majority']:.2%}  all {row['all_selections']:.2%}  MRR {row['mrr']:.3f}")
     return out
+
+
+def evaluate_selection(
+    engine: Engine,
+    data: str | Path,
+    *,
+    folds: int = 5,
+    model: str | None = None,
+    with_ablation: bool = False,
+    groups: Sequence[str] = DEFAULT_GROUPS,
+    repeats: int = 1,
+    seed: int = 13,
+    progress: Callable[[str], None] | None = say,
+    warn: Callable[[str], None] = say,
+) -> dict[str, Any]:
+    """``taxogen evaluate selection``: an existing ranker (``model``: a directory or
+    ``"shipped"``) scored on every annotated mention of ``data``, or grouped ``folds``-fold
+    CV of rankers on ``groups`` (optionally repeated and with the ablation); with the
+    annotators' agreement ceiling. ``warn`` hears when the model's graph store differs
+    from ``engine``'s or the model saw some of the documents."""
+    report: dict[str, Any] = {"data": str(data), "graph_store": store_fingerprint(engine)}
+    if model is not None:
+        ranker = Ranker.load(shipped_model_dir() if model == "shipped" else Path(model))
+        trained = ranker.info.get("graph_store", {})
+        if trained and trained.get("triples") != report["graph_store"]["triples"]:
+            warn(f"warning: the model's graph features came from {trained.get('source')} ({trained.get('triples')} triples); "
+                 f"this run uses {report['graph_store']['source']} ({report['graph_store']['triples']} triples)")
+        prepared = prepare(data, engine, groups=ranker.groups)
+        X, _sizes = scoring_rows(ranker, prepared.items, prepared.table, range(len(prepared.items)))
+        scores = split_scores(ranker.score(X), prepared.table.sizes)
+        metrics = evaluate(prepared.items, scores)
+        evaluated = {it.item.group for it in prepared.items}
+        seen = evaluated & set(ranker.info.get("doc_ids", []))
+        report.update({"mode": "model", "model": model, "metrics": metrics.to_dict(), "documents": len(evaluated), "in_sample_documents": len(seen)})
+        if seen:
+            warn(f"warning: {len(seen)} of the {len(evaluated)} documents were in the model's training data — "
+                 "these figures are in-sample; `--folds` gives held-out ones")
+    else:
+        prepared = prepare(data, engine, groups=groups)
+        cv = cross_validate(prepared.items, prepared.table, folds=folds, groups=groups, seed=seed, progress=progress)
+        report.update({"mode": f"{folds}-fold grouped CV", "cv": cv, "metrics": cv["pooled"]})
+        if repeats > 1:
+            report["repeated"] = repeated_cv(prepared.items, prepared.table, repeats=repeats, folds=folds, seed=seed, progress=progress)
+        if with_ablation:
+            report["ablation"] = ablation(prepared.items, prepared.table, folds=folds, seed=seed, progress=progress)
+    ceiling = agreement_ceiling(prepared.items)
+    report["agreement"] = ceiling.to_dict() if ceiling else None
+    return report

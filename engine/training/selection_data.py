@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from engine.select.features import DocumentFacts, RankCandidate, RankItem
 from engine.types import MASK
-from engine.io.wikireplace import WRDocument, WRMention, sentence_bounds
+from engine.io.wikireplace import WRDocument, WRMention
+from engine.text.sentences import sentence_bounds
 
 
 @dataclass(frozen=True, slots=True)

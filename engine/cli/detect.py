@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-DEFAULT_DATA = Path("../shared/data/wikireplace/wikireplace_dev.json")
+from engine.cli.common import DEFAULT_DATA, build_engine, fail
 _StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: embedded sample graph).")
 _ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
 
@@ -43,8 +43,6 @@ def detect_cmd(
     as_json: bool = typer.Option(False, "--json", help="One JSON line per document."),
 ) -> None:
     """Detect the personal spans of raw text and print them with their masking decision."""
-    from engine.cli import build_engine
-    from kg.cli import fail
 
     if not source.is_file():
         fail(FileNotFoundError(f"no such file: {source}"))
@@ -77,9 +75,7 @@ def evaluate_detection_cmd(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
-    from engine.cli import build_engine
-    from engine.detect.evaluate import evaluate_detection
-    from kg.cli import fail
+    from engine.evaluation.detection import evaluate_detection
 
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
@@ -159,8 +155,7 @@ def bench_detect_cmd(
     repeats: int = typer.Option(1, "--repeats", min=1),
 ) -> None:
     """Detection time per document (warm), gazetteer build and first-document cost."""
-    from engine.cli import build_engine
-    from engine.detect.bench import bench_detect
+    from engine.bench.detect import bench_detect
 
     engine = build_engine(config, store)
     result = bench_detect(engine, data, repeats=repeats)
@@ -178,8 +173,7 @@ def train_detect_cmd(
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Train the masking decider on every document of DATA (first annotator as gold)."""
-    from engine.cli import build_engine
-    from engine.detect.training import train_decider
+    from engine.training.detect import train_decider
 
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
@@ -191,7 +185,6 @@ def train_detect_cmd(
 def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
     """``["DEM=0.05"]`` → ``{"DEM": 0.05}``; exit 1 with one line on a bad value."""
     from engine.types import EntityType
-    from kg.cli import fail
 
     if not values:
         return None
@@ -211,10 +204,9 @@ def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
 
 def _gold(data: Path):
     """The annotated documents of a WikiReplace file, or exit 1 with one line."""
-    from engine.detect.evaluate import gold_documents
+    from engine.evaluation.detection import gold_documents
     from engine.errors import SanitizerError
     from engine.io.wikireplace import load_wikireplace
-    from kg.cli import fail
 
     try:
         return gold_documents(load_wikireplace(data))

@@ -1,0 +1,44 @@
+"""The ``taxogen`` command line (typer). Commands print JSON with ``--json``; errors exit 1.
+
+One module per command group, each a thin layer over library functions:
+:mod:`.sanitize` (``demo``, ``generalize``, ``sanitize``), :mod:`.serve`, :mod:`.train`,
+:mod:`.detect` (``detect``, ``train-detect``, ``evaluate detection``, ``bench detect``),
+:mod:`.kg` (``kg …``), :mod:`.bench` (``bench …``), :mod:`.evaluate` (``evaluate …``),
+:mod:`.spark` (``spark …``, ``bench spark``); what they share is in :mod:`.common`.
+"""
+
+from __future__ import annotations
+
+from engine.cli.bench import bench_app
+from engine.cli.common import App
+from engine.cli.detect import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd
+from engine.cli.evaluate import evaluate_app
+from engine.cli.kg import kg_app
+from engine.cli.sanitize import demo, generalize, sanitize
+from engine.cli.serve import serve
+from engine.cli.spark import bench_spark_cmd, spark_app
+from engine.cli.train import train
+
+app = App(help="taxogen: knowledge-graph backed generalization for text sanitization.", no_args_is_help=True)
+app.command("demo")(demo)
+app.command("generalize")(generalize)
+app.command("train")(train)
+app.command("sanitize")(sanitize)
+app.command("serve")(serve)
+app.command("detect")(detect_cmd)
+app.command("train-detect")(train_detect_cmd)
+evaluate_app.command("detection")(evaluate_detection_cmd)
+bench_app.command("detect")(bench_detect_cmd)
+bench_app.command("spark")(bench_spark_cmd)
+app.add_typer(kg_app, name="kg")
+app.add_typer(bench_app, name="bench")
+app.add_typer(evaluate_app, name="evaluate")
+app.add_typer(spark_app, name="spark")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+__all__ = ["app", "main"]

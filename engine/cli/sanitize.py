@@ -1,0 +1,133 @@
+"""``taxogen demo``, ``taxogen generalize``, ``taxogen sanitize``: documents and spans in, generalized text out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from engine.cli.common import ConfigOpt, EndpointOpt, OfflineOpt, StoreOpt, UserAgentOpt, build_engine, fail
+
+
+def demo(
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Sanitize the plain-text demo biography shipped in the package: detect its spans, then generalize them."""
+    from importlib import resources
+
+    from engine.io.docio import DocRecord, result_to_dict
+
+    text = (resources.files("engine") / "data" / "demo_biography.txt").read_text(encoding="utf-8").strip()
+    engine = build_engine(None, store)
+    doc = DocRecord("demo-biography", text, tuple(engine.detect_mentions(text)), "demo_biography.txt")  # raw text in: spans detected
+    result = engine.sanitize(doc.text, doc.mentions)
+    if as_json:
+        typer.echo(json.dumps(result_to_dict(doc.doc_id, result, with_originals=True), indent=2, ensure_ascii=False))
+        return
+    typer.echo("original:\n  " + doc.text + "\n")
+    typer.echo("sanitized:\n  " + result.text + "\n")
+    typer.echo("replacements (shown [chosen rung, when it differs] · runner-up rung):")
+    for r in result.replacements:
+        alts = [a.candidate.label for a in r.alternatives if a.candidate.label != (r.rung or r.replacement)][:1]
+        rung = f" [{r.rung!r}]" if r.rung and r.rung != r.replacement and not r.kept else ""
+        typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}{rung}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
+    for e in result.edits:
+        typer.echo(f"  edit: {e}")
+
+
+def generalize(
+    span: str = typer.Argument(..., help="The span text, e.g. 'geologist'."),
+    entity_type: str = typer.Option(..., "--type", help="PERSON, DATETIME, QUANTITY, CODE, LOC, ORG, DEM or MISC."),
+    context: Optional[str] = typer.Option(None, "--context", help="The sentence around the span."),
+    identifier_type: str = typer.Option("QUASI", "--identifier", help="DIRECT, QUASI or NO_MASK."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    endpoint: Optional[str] = EndpointOpt,
+    offline: bool = OfflineOpt,
+    user_agent: Optional[str] = UserAgentOpt,
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """The ordered replacement candidates of one span, with provenance."""
+    from engine.errors import SanitizerError
+    from engine.io.contract import parse_generalize_request
+
+    try:  # the same contract as POST /generalize, checked before anything loads
+        req = parse_generalize_request({"span": span, "entity_type": entity_type, "identifier_type": identifier_type, "context": context})
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    engine = build_engine(config, store, endpoint, offline, user_agent)
+    try:
+        ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    if as_json:
+        typer.echo(json.dumps({
+            "span": span, "entity_type": ladder.span.entity_type.value, "reason": ladder.reason,
+            "links": [{"qid": l.qid, "label": l.label, "method": l.method.value, "score": l.score} for l in ladder.links],
+            "candidates": [c.to_dict() for c in ladder.candidates],
+        }, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"{span} [{ladder.span.entity_type.value}] — {ladder.reason}")
+    for c in ladder.candidates:
+        prov = c.rule or ""
+        if c.qid:
+            prov = f"{c.qid} via {c.path}"
+        elif c.path:
+            prov = f"{c.rule} via {c.path}"
+        typer.echo(f"  {c.level:>2}. {c.label:<45} {c.source:<9} {prov}")
+
+
+def sanitize(
+    source: Path = typer.Argument(..., help="A .jsonl/.json/.txt file or a directory of them (.txt: one raw document, spans detected)."),
+    out: Path = typer.Option(..., "--out", help="Output .jsonl file (or directory, for a directory input)."),
+    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace, json or txt."),
+    annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
+    with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
+    overlap: str = typer.Option("merge", "--overlap", help="merge or reject overlapping mentions."),
+    batch: int = typer.Option(16, "--batch", help="Documents ranked together."),
+    progress: bool = typer.Option(True, "--progress/--no-progress"),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    endpoint: Optional[str] = EndpointOpt,
+    offline: bool = OfflineOpt,
+    user_agent: Optional[str] = UserAgentOpt,
+    k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize further until at least K persons of the store fit (privacy.k; 0 only measures)."),
+) -> None:
+    """Sanitize documents; results are JSON lines written atomically."""
+    from engine.io.batch import run_sanitize
+    from engine.io.cli_checks import sanitize_pairs
+    from kg.procs import exit_on_signals
+
+    try:
+        pairs = sanitize_pairs(source, out, fmt=fmt, overlap=overlap, batch=batch)  # before anything loads
+    except ValueError as exc:
+        fail(exc)
+        return
+    engine = build_engine(config, store, endpoint, offline, user_agent, **({"privacy.k": k} if k is not None else {}))
+    empty = []
+    with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
+        for src, dst in pairs:
+            try:
+                summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
+                                       overlap=overlap, batch=batch, progress=progress)
+            except OSError as exc:  # checked up front, but the disk can fill or permissions change
+                fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
+                return
+            err_lines, line = summary.report(src, dst, annotator)
+            for text in err_lines:
+                typer.echo(text, err=True)
+            if summary.aborted:
+                typer.echo(f"error: stopped at a bad record (--strict); {dst} not written", err=True)
+                raise typer.Exit(1)
+            if summary.documents == 0:
+                empty.append(src)
+            typer.echo(line)
+    if empty:
+        fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
+                        "no output written for it"))

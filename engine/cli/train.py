@@ -1,0 +1,49 @@
+"""``taxogen train``: the LightGBM ranker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from engine.cli.common import DEFAULT_DATA, ConfigOpt, StoreOpt, build_engine, fail, feature_groups, served_groups
+
+
+def train(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    out: Path = typer.Option(..., "--out", help="Directory to write model.txt and ranker.json into."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    seed: int = typer.Option(13, "--seed"),
+    rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
+    label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
+    ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
+    groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: structure,embedding-pooled,graph,document; 'embedding' embeds one sentence per candidate)."),
+) -> None:
+    """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
+    import time as _time
+
+    from engine.errors import InputError, SanitizerError
+    from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
+    from engine.evaluation.served import prepare_served
+    from engine.training.ranker import prepare, say, train_model
+
+    t0 = _time.perf_counter()
+    engine = build_engine(config, store, model="none")
+    try:
+        if ladders not in TRAIN_MODES:
+            raise InputError(f"unknown --ladders {ladders!r}; expected one of {', '.join(TRAIN_MODES)}")
+        chosen = feature_groups(groups) if groups or ladders != "served" else served_groups()
+        prepared = prepare_served(data, engine, progress=say, groups=chosen) if ladders == "served" else prepare(data, engine, groups=chosen)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    rounds = rounds if rounds is not None else rounds_for(ladders)
+    say(f"training LambdaRank on {ladders} ladders ({rounds} rounds, seed {seed}) …")
+    ranker = train_model(prepared, engine, seed=seed, rounds=rounds, label_mode=label_mode, data_name=data.name)
+    ranker.info["ladders"] = ladders
+    ranker.save(out)
+    top = list(ranker.feature_importance().items())[:8]
+    typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
+    typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))

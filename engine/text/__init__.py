@@ -1,0 +1,1 @@
+"""Plain-text helpers below every stage (sentence bounds)."""

@@ -1,0 +1,59 @@
+"""An approximate sentence splitter: the sentence around a span of plain text.
+
+A break is whitespace after ``.``, ``!`` or ``?`` before an upper-case letter, a quote or
+a parenthesis. Used by the pipeline (the reader's sentence in render and the privacy
+guard), by training-data preparation and by the evaluations.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Offsets of the sentence of ``text`` that holds ``text[start:end]`` (approximate splitter)."""
+    left = 0
+    for m in _SENTENCE_END.finditer(text, 0, start):
+        left = m.end()
+    m = _SENTENCE_END.search(text, end)
+    right = m.start() if m else len(text)
+    while left < start and text[left].isspace():
+        left += 1
+    while right > end and text[right - 1].isspace():
+        right -= 1
+    return left, right
+
+
+class SentenceIndex:
+    """:func:`sentence_bounds` for many spans of one text: the sentence breaks are found
+    once and looked up by binary search (linear in mentions, where calling
+    :func:`sentence_bounds` per span rescans the text before each span)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        breaks = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+        self._starts = [a for a, _ in breaks]
+        self._ends = [b for _, b in breaks]
+
+    def bounds(self, start: int, end: int) -> tuple[int, int]:
+        """The same as ``sentence_bounds(text, start, end)``."""
+        text = self.text
+        # a break counts on the left when the character after it lies before ``start``
+        i = bisect.bisect_left(self._ends, start)
+        left = self._ends[i - 1] if i else 0
+        j = bisect.bisect_left(self._starts, end)
+        right = self._starts[j] if j < len(self._starts) else len(text)
+        while left < start and text[left].isspace():
+            left += 1
+        while right > end and text[right - 1].isspace():
+            right -= 1
+        return left, right
+
+
+def sentence_around(text: str, start: int, end: int) -> str:
+    """The sentence of ``text`` that holds ``text[start:end]``."""
+    left, right = sentence_bounds(text, start, end)
+    return text[left:right]
