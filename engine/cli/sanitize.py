@@ -97,7 +97,8 @@ def sanitize(
     endpoint: Optional[str] = EndpointOpt,
     offline: bool = OfflineOpt,
     user_agent: Optional[str] = UserAgentOpt,
-    k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize further until at least K persons of the store fit (privacy.k; 0 only measures)."),
+    k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize until at least K persons of the store fit (privacy.k, default 10; 0: no guard)."),
+    selection: Optional[str] = typer.Option(None, "--selection", help="meaning: the most meaningful rung the guard allows; annotators: the ranker's first choice, *** included (privacy.selection, default meaning)."),
 ) -> None:
     """Sanitize documents; results are JSON lines written atomically."""
     from engine.io.batch import run_sanitize
@@ -109,7 +110,8 @@ def sanitize(
     except ValueError as exc:
         fail(exc)
         return
-    engine = build_engine(config, store, endpoint, offline, user_agent, **({"privacy.k": k} if k is not None else {}))
+    overrides = {"privacy.k": k, "privacy.selection": selection}
+    engine = build_engine(config, store, endpoint, offline, user_agent, **{key: v for key, v in overrides.items() if v is not None})
     empty = []
     with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
         for src, dst in pairs:

@@ -259,6 +259,12 @@ def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path,
     assert len(list((tmp_path / "cache" / "privacy").glob("*-privacy-index.bin"))) == 1
     res = runner.invoke(app, ["evaluate", "privacy", "--data", str(tmp_path / "missing.json"), "--store", str(store)])
     assert res.exit_code == 1 and "no such file" in res.output
+    res = runner.invoke(app, ["sanitize", str(doc), "--out", str(out), "--store", str(store), "--config", str(cfg), "--k", "0",
+                              "--selection", "annotators", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "privacy" not in json.loads(out.read_text())  # --k 0: no guard
+    res = runner.invoke(app, ["sanitize", str(doc), "--out", str(out), "--store", str(store), "--config", str(cfg), "--selection", "mask"])
+    assert res.exit_code == 1 and "privacy.selection must be 'meaning' or 'annotators'" in res.output
 
 
 def test_given_a_climb_later_climbs_made_unnecessary_then_the_guard_comes_back_down() -> None:
