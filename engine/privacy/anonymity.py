@@ -3,8 +3,9 @@
 Semantics (closed world over the store): a person belongs to the set when, for every
 *counted* constraint, the store records a value of one of its properties at or below one
 of its anchors. A constraint is *uncounted* when the store holds no value of any of its
-properties (the shared seed has no birth or death dates, for instance), or when it is a
-*soft* constraint (from a NO_MASK span) that no person matches: it is listed, not applied.
+properties (the shared seed has no birth or death dates, for instance), when it is a
+*soft* constraint (from a NO_MASK span) that no person matches, or when it names a class
+(a rung's class, not an item) that no fact of the store reaches: it is listed, not applied.
 
 With a store that is a sample of Wikidata every member of the set is a person Wikidata
 also holds with those facts, so k = |set| is a **lower bound** on the number of people
@@ -65,8 +66,8 @@ def constraint_members(background: Background, constraint: Constraint) -> Frozen
     if not props:
         return None
     members = background.matching(props, constraint.anchors)
-    if constraint.soft and not members:
-        return None  # a NO_MASK span naming nothing the background holds (see engine.privacy.disclosure)
+    if (constraint.soft or constraint.of_class) and not members:
+        return None  # a NO_MASK span, or a class, that nothing the background holds reaches (see engine.privacy.disclosure)
     return members
 
 

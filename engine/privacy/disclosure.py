@@ -37,7 +37,10 @@ Constraints of NO_MASK spans are *soft*: the annotators judged the span harmless
 when no person of the store matches it (a common noun such as "murder" or "politics"
 linked to its item) it is listed as uncounted instead of emptying the set; every other
 constraint that matches nobody gives k = 0 (a rare school or award is exactly what
-identifies a person).
+identifies a person) — except a *class* a rung names ("daily newspaper", "cemetery"):
+when no fact of the store reaches it, the store records nothing about such relations
+(a sample without employers or burial places), it is listed as uncounted, as a date is
+on a store without dates. A kept item, the span's own, always counts.
 A wrongly attributed constraint can only shrink the anonymity set, so k stays a lower
 bound; a missed one could inflate it — hence cue-less graph spans constrain *any*
 property rather than none.
@@ -90,6 +93,7 @@ class Constraint:
     rung: str
     reason: str
     soft: bool = False  # from a NO_MASK span: not counted when no person of the store matches it
+    of_class: bool = False  # the anchor is a class a rung names: not counted when no fact of the store reaches it
 
     def describe(self) -> str:
         names = "/".join(PROPERTY_LABELS.get(p, p) for p in self.props) if len(self.props) <= 3 else "any fact"
@@ -98,6 +102,7 @@ class Constraint:
     def to_dict(self) -> dict:
         return {"props": list(self.props), "anchors": list(self.anchors), "start": self.start, "end": self.end,
                 "entity_type": self.entity_type, "rung": self.rung, "reason": self.reason, "soft": self.soft,
+                "of_class": self.of_class,
                 "describes": self.describe()}
 
 
@@ -182,9 +187,9 @@ class Discloser:
         if not view.props or label == MASK:
             return ()
 
-        def make(props: tuple[str, ...], anchors: tuple[str, ...], reason: str) -> Constraint:
+        def make(props: tuple[str, ...], anchors: tuple[str, ...], reason: str, of_class: bool = False) -> Constraint:
             return Constraint(props, anchors, view.start, view.end, view.entity_type.value, label if not kept else "(kept)", reason,
-                              view.no_mask)
+                              view.no_mask, of_class)
 
         et = view.entity_type
         if et is EntityType.PERSON:
@@ -207,7 +212,7 @@ class Discloser:
             return (make(view.props, (view.link_qid,), "kept span, linked item"),) if view.link_qid else ()
         if candidate is not None and candidate.source in TAXONOMY_PROPS:
             if candidate.qid:
-                return (make(view.props, (candidate.qid,), f"class via {candidate.source}"),)
+                return (make(view.props, (candidate.qid,), f"class via {candidate.source}", of_class=True),)
             return self._composed_constraints(view, candidate, make)
         qid = self._link_label(label)
         return (make(view.props, (qid,), "free label linked"),) if qid else ()
@@ -216,7 +221,7 @@ class Discloser:
         rule = self._composed.get(candidate.rule or "")
         if rule is None:
             return ()
-        out = [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}")]
+        out = [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}", of_class=True)]
         tax = self.engine.linker.taxonomy
         low = fold(candidate.label)
         for item in (candidate.link_qid, view.link_qid):

@@ -286,3 +286,15 @@ def test_given_a_climb_later_climbs_made_unnecessary_then_the_guard_comes_back_d
     # slot 0 back to its first rung keeps 5 ≥ 4 persons; slot 1 back too would leave 3
     assert [(d.start, d.from_rung, d.to_rung, d.k_before, d.k_after) for d in descents] == [(0, "city", "city in Norway", 8, 5)]
     assert (slots[0].pos, slots[1].pos) == (0, 1)
+
+
+def test_given_a_class_no_fact_of_the_store_reaches_then_it_is_uncounted_but_an_item_empties_the_set(background: Background) -> None:
+    from engine.privacy.anonymity import constraint_members
+
+    # nobody's occupation is at or below "human settlement": the store says nothing about such relations
+    as_class = Constraint(("P106",), ("Q900015",), 0, 1, "DEM", "human settlement", "class via P31", of_class=True)
+    as_item = Constraint(("P106",), ("Q900015",), 0, 1, "DEM", "(kept)", "kept span, linked item")
+    assert constraint_members(background, as_class) is None
+    assert len(constraint_members(background, as_item)) == 0
+    result = anonymity_set(background, [as_class, _c(("P106",), "Q900003")])
+    assert result.k == 3 and result.uncounted == (as_class,)
