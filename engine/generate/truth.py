@@ -70,214 +70,20 @@ Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose 
 
 from __future__ import annotations
 
-import re
 from collections import deque
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable
 
 from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
-from kg.vocab import TG, local_id
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
+from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
+    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, TIME_BOUND, TruthRules, TypeRule, rule_files,
+)
+from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
+    LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
+    head_index, is_ordinal, is_plural, label_narrows, plural_name_head, span_words, words_after,
+)
 from engine.types import Candidate, EntityType, Link, Span
-
-NATIONALITY = "Q231002"
-FORMER = "kindFormer"
-TIME_BOUND = "kindTimeBound"
-REGIME = "kindRegime"
-ROLE = "kindRole"
-#: Kinds that mark a class for a rule of their own; they say nothing of what a type allows.
-MARKER_KINDS = frozenset({TIME_BOUND, REGIME, ROLE})
-PERSON_ATTRIBUTE = "kindPersonAttribute"
-#: A sentence naming a year before this one is "dated": no time-bound status is offered
-#: for it (rule 7). The store's classes are today's; a generation back is where regimes,
-#: legal statuses and population classes of the truth set's places changed.
-TIME_BOUND_BEFORE = 1990
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-#: A year in a sentence: four digits (1000–2099), or three after a month or "in"/"AD" ("April 258").
-_YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{_MONTHS}|in|ad)\s+(\d{{3}})\b", re.IGNORECASE)
-#: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation",
-#: works in it: "Malayalam films", "Urdu poetry").
-_LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
-                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker",
-                             "film", "films", "cinema", "literature", "poetry", "poem", "poems", "song", "songs", "novel",
-                             "novels", "newspaper", "newspapers", "press", "theatre", "theater"})
-#: Words after which a name's head noun has ended ("Order of Santiago" → "order").
-_PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
-_WORD = re.compile(r"[\w'’.-]+")
-#: Modifiers that make a noun name something it is not: a vice president is no president.
-NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti"})
-
-
-def rule_files() -> list[Path]:
-    """The shipped vocabulary and truth-rule files (``ontology/taxogen.ttl``, ``entity_types.ttl``, ``reader_rules.ttl``)."""
-    from kg.store import overlay_paths
-
-    return [p for p in overlay_paths() if p.name in ("taxogen.ttl", "entity_types.ttl", "reader_rules.ttl")]
-
-
-@dataclass(frozen=True, slots=True)
-class TypeRule:
-    """Kinds of class an entity type allows, and kinds its linked item must not have."""
-
-    entity_type: EntityType
-    allows: frozenset[str]
-    forbids: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class TruthRules:
-    """Kinds (kind name → root classes) and the rule of each entity type."""
-
-    kinds: dict[str, frozenset[str]] = field(default_factory=dict)
-    types: dict[EntityType, TypeRule] = field(default_factory=dict)
-    #: (child, parent) class edges not read as "is a" (``ontology/reader_rules.ttl``)
-    not_is_a: frozenset[tuple[str, str]] = frozenset()
-    #: classes never taken from a span's head noun alone
-    homonym_heads: frozenset[str] = frozenset()
-    #: (A, B): nothing is both an A and a B (``owl:disjointWith`` in ``ontology/reader_rules.ttl``)
-    disjoint: frozenset[tuple[str, str]] = frozenset()
-    #: head noun → kinds, for a class that belongs to no kind (``tg:headNoun``)
-    head_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
-        """Read the rules from Turtle files (default: the shipped ``ontology/entity_types.ttl``)."""
-        from kg.store import KGStore
-
-        kg = KGStore.in_memory()
-        kg.load_overlay(list(paths) if paths is not None else rule_files())
-        kinds: dict[str, set[str]] = {}
-        heads: dict[str, set[str]] = {}
-        allows: dict[EntityType, set[str]] = {}
-        forbids: dict[EntityType, set[str]] = {}
-        for row in kg.select("type_rules"):
-            kind = row["kind"].removeprefix(TG)
-            if row.get("root") is not None:
-                kinds.setdefault(kind, set()).add(local_id(row["root"]))
-                continue
-            if row.get("head") is not None:
-                heads.setdefault(str(row["head"]), set()).add(kind)
-                continue
-            etype = EntityType.parse(row["entityType"])
-            table = allows if row["relation"] == "allows" else forbids
-            table.setdefault(etype, set()).add(kind)
-            allows.setdefault(etype, set())
-        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ()))) for t, a in allows.items()}
-        edges: set[tuple[str, str]] = set()
-        disjoint: set[tuple[str, str]] = set()
-        homonyms: set[str] = set()
-        for row in kg.select("reader_rules"):
-            if row.get("homonym") is not None:
-                homonyms.add(local_id(row["homonym"]))
-            elif row.get("child") is not None and row.get("parent") is not None:
-                pair = (local_id(row["child"]), local_id(row["parent"]))
-                (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
-        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
-                   {h: frozenset(k) for h, k in heads.items()})
-
-
-def dated_before(context: str | None, year: int) -> bool:
-    """The sentence names a year before ``year`` ("born in 1932", "March or April 258")."""
-    for m in _YEAR.finditer(context or ""):
-        if int(m.group(1) or m.group(2)) < year:
-            return True
-    return False
-
-
-def dated_since(context: str | None, year: int) -> bool:
-    """The sentence names a year, and none before ``year``."""
-    years = [int(m.group(1) or m.group(2)) for m in _YEAR.finditer(context or "")]
-    return bool(years) and min(years) >= year
-
-
-def is_plural(text: str, label: str | None) -> bool:
-    """The span is the plural of its linked class's label ("presidents" of "president")."""
-    words, lab = span_words(text), fold(label or "").split()
-    if not words or not lab or not words[-1].endswith("s") or words[-1] == lab[-1]:
-        return False
-    last = words[-1]
-    return lab[-1] in (last[:-1], last[:-2], last[:-3] + "y")
-
-
-def words_after(text: str, context: str) -> list[str]:
-    """The word (or punctuation mark) after each occurrence of ``text`` in ``context``
-    (a span carries no offset in its sentence, and later mentions of an entity reuse
-    the first one's replacement: every use counts)."""
-    out = []
-    for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)\s*([\w’'-]+|\S)?", context):
-        out.append(m.group(1) or "")
-    return out
-
-
-_ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")
-
-
-def is_ordinal(word: str) -> bool:
-    """A word as written is an ordinal: "17th", or a Roman numeral in capitals of two
-    letters or more ("LXI"; not "Li", a name)."""
-    return bool(_ORDINAL.match(word.strip(".,;:")))
-
-
-def plural_name_head(text: str, words: list[str]) -> bool:
-    """The span is a name (its head word capitalised) whose head noun is a plural: it
-    names one thing — a series, a team, a body — made of or about several of them, not
-    one of them ("Tales from the Crypt" is no tale, "United Nations" no nation)."""
-    if not words:
-        return False
-    raw = [w.strip(".,;:'’\"") for w in _WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
-    if len(raw) != len(words):
-        return False
-    i = head_index(words)
-    head = words[i]
-    return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
-
-
-def span_words(text: str) -> list[str]:
-    """Folded words of a span, without brackets and trailing punctuation."""
-    text = re.sub(r"\([^)]*\)", " ", fold(text))
-    return [w.strip(".,;:'’\"") for w in _WORD.findall(text) if w.strip(".,;:'’\"")]
-
-
-def head_index(words: list[str]) -> int:
-    """Position of the head noun: the last word before the first preposition, else the last word."""
-    for i, w in enumerate(words):
-        if i > 0 and w in _PREPOSITIONS:
-            return i - 1
-    return len(words) - 1
-
-
-_QUALIFIER = re.compile(r"\s+(?:of|in|for|from|at|on|with)\s+", re.I)
-
-
-def label_narrows(general: str, specific: str) -> bool:
-    """Whether the class label ``specific`` names a kind of ``general`` by its words alone:
-    its head phrase (before "of", "in", …) ends with all of ``general``'s words and says
-    more ("big city", "city of Switzerland" and "cantonal capital of Switzerland" narrow
-    "city" and "capital"; "city" does not narrow "big city", nor "capital city" "city of
-    Switzerland"). The fallback of :meth:`TruthCheck.order` when the store relates neither
-    class to the other."""
-    g = general.lower().split()
-    if not g or _QUALIFIER.search(general):
-        return False
-    full = specific.lower().split()
-    head = _QUALIFIER.split(specific.lower(), maxsplit=1)[0].split()
-    return len(head) >= len(g) and head[-len(g):] == g and len(full) > len(g)
-
-
-def head_grams(words: list[str]) -> list[str]:
-    """Runs of words that hold the head noun and end at it or at the span's end, longest first."""
-    if not words:
-        return []
-    h = head_index(words)
-    grams = []
-    for end in sorted({h + 1, len(words)}, reverse=True):
-        for start in range(0, h + 1):
-            if (start, end) != (0, len(words)):
-                grams.append((end - start, start, " ".join(words[start:end])))
-    grams.sort(key=lambda g: (-g[0], g[1]))
-    return [g for _, _, g in grams]
 
 
 class TruthFilter:
@@ -351,10 +157,10 @@ class TruthFilter:
         capitalised), no class facts of its own (no P31, no P279), no subclasses and at
         most one instance. "Federal Treaty", a P31 value of Switzerland in Wikidata, is
         the constitution of 1815, not something Switzerland is one of."""
-        words = [w for w in _WORD.findall(label)]
+        words = [w for w in WORD.findall(label)]
         head = []
         for w in words:
-            if w.lower() in _PREPOSITIONS:
+            if w.lower() in PREPOSITIONS:
                 break
             head.append(w)
         if not head or not all(w[:1].isupper() for w in head):
@@ -432,7 +238,7 @@ class TruthFilter:
         """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
         if span.entity_type is not EntityType.DEM or LANGUAGE not in self.superclasses_of_item(link.qid):
             return False
-        return any(nxt[:1].isalpha() and nxt.lower() not in _LANGUAGE_NOUNS for nxt in words_after(span.text, span.context or ""))
+        return any(nxt[:1].isalpha() and nxt.lower() not in LANGUAGE_NOUNS for nxt in words_after(span.text, span.context or ""))
 
     def reached_as_is_a(self, cand: Candidate) -> bool:
         """The rung's class is reached from its item without an edge a reader does not read
