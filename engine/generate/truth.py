@@ -60,8 +60,9 @@ remembered per item, so they apply after):
 
 ``ontology/reader_rules.ttl`` also says which classes nothing is both of
 (``owl:disjointWith``: "a public office is no profession, professional or worker"): the
-walk from an item that is an A stops at B, so a minister is not offered "professional"
-nor "worker" above it, while a politician by trade is.
+walk from an item that is an A offers neither B nor a class below B, so a minister is not
+offered "professional" nor "worker", while a politician by trade is; above B the walk goes
+on ("person" stays true of a minister).
 
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
@@ -255,13 +256,27 @@ class TruthFilter:
 
     def is_a_closure(self, start: str, first: str) -> frozenset[str]:
         """Classes reached from ``start`` by one ``first`` hop then P279 hops, skipping
-        ``tg:notIsA`` edges and the classes ``start`` is disjoint with (:meth:`blocked_for`)."""
+        ``tg:notIsA`` edges and the classes ``start`` is disjoint with (:meth:`blocked_for`).
+        Above a disjoint class the walk goes on for classes that are not themselves below
+        one: a member of parliament is no "professional", but the "person" above it is true
+        of one."""
         key = f"{first}:{start}"
         hit = self._is_a.get(key)
         if hit is not None:
             return hit
-        pruned = self.rules.not_is_a
         blocked = self.blocked_for(start)
+        seen = self._walk(start, first, blocked)
+        if blocked:
+            seen |= {c for c in self._walk(start, first, frozenset()) - seen if not (blocked & self.superclasses(c))}
+        result = frozenset(seen)
+        if len(self._is_a) < 100_000:
+            self._is_a[key] = result
+        return result
+
+    def _walk(self, start: str, first: str, blocked: frozenset[str]) -> set[str]:
+        """Classes reached from ``start`` by one ``first`` hop then P279 hops, over no
+        ``tg:notIsA`` edge and through none of ``blocked``."""
+        pruned = self.rules.not_is_a
         seen: set[str] = set()
         queue = deque((p, 1) for p in self.taxonomy.parents(start, first) if (start, p) not in pruned)
         while queue:
@@ -272,10 +287,7 @@ class TruthFilter:
             if depth >= self.max_hops:
                 continue
             queue.extend((p, depth + 1) for p in self.taxonomy.parents(node, "P279") if (node, p) not in pruned and p not in seen)
-        result = frozenset(seen)
-        if len(self._is_a) < 100_000:
-            self._is_a[key] = result
-        return result
+        return seen
 
     def exists_today(self, qid: str) -> bool:
         """The item has a class that is not a former one (Cornwall is a county today)."""

@@ -12,7 +12,9 @@ engine always gives one): a contained link never lends its class (the head noun 
 span may name one instead), the linked item and every rung must fit the entity type, a
 demonym generalizes as a nationality, and rungs run from specific to general. A link the
 span's sentence rules out (:mod:`engine.generate.sense`: "played five league games for
-Blackpool" is no town, "the Titanic bodies" no film) is not used.
+Blackpool" is no town, "the Titanic bodies" no film) is not used. Under the truth rules the
+*longest* ladder is walked for LOC spans only, for its place classes, after every other
+rung and as far as the cap leaves room ("geographic region" for a city).
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 #: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
 #: true (the Horst Wessel Song is a song, not a genre).
 _HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: ("P31", "P279")}
+
+
+#: Types whose ladders also take the *longest* walk's rungs of an allowed kind (a place
+#: kind for a LOC span). A city's side branches are place classes true of it ("administrative
+#: territorial entity", "geographic region", "city of California" for Los Angeles); an
+#: organisation's lead to other kinds of institution ("university" → "research institute",
+#: a football club → "nonprofit organization"), so ORG, MISC and DEM ladders do without.
+_LONGEST_PLACES: frozenset[EntityType] = frozenset({EntityType.LOC})
 
 
 def _instance_props(span: Span, qid: str, truth: TruthFilter) -> tuple[str, ...]:
@@ -216,32 +226,50 @@ class GraphSource(CandidateSource):
         seen: set[str] = set()
         out: list[Candidate] = []
         check = self.truth if entity_type is not None else None
+        # under the truth rules the *longest* walk is not used: it buys rungs through side
+        # branches of the class graph ("university" → "research institute"), false too often;
+        # a place's side branches of a place kind fill the room left (see _LONGEST_PLACES)
+        longest = check is None or self.truth_longest
         for prop in props:
             ladders = chains.ladders.get(prop)
             if ladders is None:
                 continue
-            rungs = []
-            # under the truth rules the *longest* walk is not used: it buys rungs through side
-            # branches of the class graph ("university" → "research institute"), false too often
-            walked = ladders.direct + ladders.first if check is not None and not self.truth_longest else ladders.direct + ladders.first + ladders.longest
-            for rung in walked:
-                label_key = fold(rung.label)
-                if label_key in seen or not label_key:
-                    continue
-                if label_key == span_key or contains_words(label_key, span_key):
-                    continue  # not a generalization: the span itself, or more specific than it
-                seen.add(label_key)
-                rungs.append(rung)
-            rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
-            for rung in rungs:
-                cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
-                if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)
-                                          or not check.reached_as_is_a(cand)):
-                    continue
-                out.append(cand)
-                if len(out) >= self.max_ladder:
-                    return check.order(out) if check is not None else out
+            walked = ladders.direct + ladders.first + (ladders.longest if longest else ())
+            if self._add_rungs(out, walked, prop, qid, span_key, entity_type, seen):
+                return check.order(out) if check is not None else out
+        if check is not None and not longest and entity_type in _LONGEST_PLACES:
+            for prop in props:
+                ladders = chains.ladders.get(prop)
+                side = tuple(r for r in ladders.longest if r.qid and check.class_fits(r.qid, entity_type, strict=True)) if ladders else ()
+                if side and self._add_rungs(out, side, prop, qid, span_key, entity_type, seen):
+                    break
         return check.order(out) if check is not None else out
+
+    def _add_rungs(self, out: list[Candidate], walked, prop: str, qid: str, span_key: str, entity_type: EntityType | None,
+                   seen: set[str]) -> bool:
+        """Append to ``out`` the rungs of ``walked`` (one property's) not seen yet that are
+        generalizations of the span and, under the truth rules, true of it; whether the
+        ladder is full."""
+        check = self.truth if entity_type is not None else None
+        rungs = []
+        for rung in walked:
+            label_key = fold(rung.label)
+            if label_key in seen or not label_key:
+                continue
+            if label_key == span_key or contains_words(label_key, span_key):
+                continue  # not a generalization: the span itself, or more specific than it
+            seen.add(label_key)
+            rungs.append(rung)
+        rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
+        for rung in rungs:
+            cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
+            if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)
+                                      or not check.reached_as_is_a(cand)):
+                continue
+            out.append(cand)
+            if len(out) >= self.max_ladder:
+                return True
+        return False
 
 
 def _reworded(label: str) -> str:

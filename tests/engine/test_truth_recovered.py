@@ -1,0 +1,65 @@
+"""True rungs the truth rules used to drop with the false ones, and the false ones they still drop."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.engine import Engine
+from engine.types import MASK
+from tests.conftest import candidate_labels, tiny_store
+
+EDGES = [
+    # a legislator holds a seat (ontology/reader_rules.ttl: no professional nor worker), still a person
+    ("Q486839", "P279", "Q4175034"), ("Q4175034", "P279", "Q82955"),    # member of parliament ⊂ legislator ⊂ politician
+    ("Q82955", "P279", "Q702269"), ("Q702269", "P279", "Q215627"),      # politician ⊂ professional ⊂ person
+    ("Q81096", "P279", "Q702269"),                                      # engineer ⊂ professional
+    # a city: its first walk reaches "administrative territorial entity", a side branch "human settlement"
+    ("Q100", "P31", "Q515"), ("Q515", "P279", "Q56061"), ("Q515", "P279", "Q486972"), ("Q486972", "P279", "Q2221906"),
+    # a university: a side branch through "research institute" (false of most universities)
+    ("Q200", "P31", "Q3918"), ("Q3918", "P279", "Q2385804"), ("Q3918", "P279", "Q9000001"), ("Q9000001", "P279", "Q43229"),
+    # a Commonwealth realm: Wikidata puts it under kingdom
+    ("Q664", "P31", "Q202686"), ("Q664", "P31", "Q6256"), ("Q202686", "P279", "Q417175"), ("Q417175", "P279", "Q7275"),
+]
+LABELS = {
+    "Q486839": "member of parliament", "Q4175034": "legislator", "Q82955": "politician", "Q702269": "professional",
+    "Q215627": "person", "Q81096": "engineer",
+    "Q100": "Testville", "Q515": "city", "Q56061": "administrative territorial entity", "Q486972": "human settlement",
+    "Q2221906": "geographic location",
+    "Q200": "Testville University", "Q3918": "university", "Q2385804": "educational institution", "Q9000001": "research institute",
+    "Q43229": "organization",
+    "Q664": "New Zealand", "Q202686": "Commonwealth realm", "Q6256": "country", "Q417175": "kingdom", "Q7275": "state",
+}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine.from_store(tiny_store(EDGES, LABELS, shipped_overlay=True))
+
+
+def test_given_office_holder_then_person_above_the_disjoint_class_is_offered(engine):
+    mp = candidate_labels(engine, "member of parliament", "DEM")
+    assert "person" in mp  # was dropped: the walk stopped at "professional"
+    assert "professional" not in mp  # still: a member of parliament is no professional
+    assert mp[:2] == ["legislator", "politician"]
+
+
+def test_given_profession_then_professional_and_person_kept(engine):
+    assert candidate_labels(engine, "engineer", "DEM") == ["professional", "person", MASK]
+
+
+def test_given_place_then_place_classes_of_side_branches_fill_the_ladder(engine):
+    town = candidate_labels(engine, "Testville", "LOC")
+    assert town[:2] == ["city", "administrative territorial entity"]  # the first walk, as before
+    assert {"human settlement", "geographic location"} <= set(town)  # the longest walk's place classes, after
+
+
+def test_given_organisation_then_side_branches_stay_out(engine):
+    uni = candidate_labels(engine, "Testville University", "ORG")
+    assert "research institute" not in uni and "organization" not in uni
+    assert uni == ["university", "educational institution", MASK]
+
+
+def test_given_commonwealth_realm_then_no_kingdom(engine):
+    nz = candidate_labels(engine, "New Zealand", "LOC")
+    assert "Commonwealth realm" in nz and "country" in nz
+    assert "kingdom" not in nz
