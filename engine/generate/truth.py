@@ -246,13 +246,24 @@ class TruthFilter:
         as "is a" (``tg:notIsA``), and without passing a class the item cannot be
         (``owl:disjointWith``: a minister's walk stops at "professional", so "worker"
         above it goes too, while "official" and "person", reached otherwise, stay).
-        Rungs not walked over P31/P279 are not concerned."""
+        Rungs not walked over P31/P279 are not concerned, nor the holder class of a kind the
+        item is of (``tg:holderClass``: an officer is a "person" whatever lies between)."""
         if not (self.rules.not_is_a or self.rules.disjoint) or cand.qid is None or not cand.link_qid or cand.rule == "head-noun":
             return True
         first = (cand.path or "").split("/")[0]
         if first not in ("P31", "P279"):
             return True
-        return cand.qid in self.is_a_closure(cand.link_qid, first)
+        return cand.qid in self.is_a_closure(cand.link_qid, first) or cand.qid in self.holder_classes(cand.link_qid)
+
+    def holder_classes(self, item: str) -> frozenset[str]:
+        """Classes whatever holds the item (a class, or the classes of an item) is an
+        instance of, by the kinds it is of (``tg:holderClass``: "person" for a role)."""
+        if not self.rules.holders:
+            return frozenset()
+        kinds = set(self.class_kinds(item))
+        for c in self.taxonomy.parents(item, "P31"):
+            kinds |= self.class_kinds(c)
+        return frozenset().union(*(self.rules.holders.get(k, frozenset()) for k in kinds))
 
     def is_a_closure(self, start: str, first: str) -> frozenset[str]:
         """Classes reached from ``start`` by one ``first`` hop then P279 hops, skipping

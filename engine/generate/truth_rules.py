@@ -51,6 +51,8 @@ class TruthRules:
     disjoint: frozenset[tuple[str, str]] = frozenset()
     #: head noun → kinds, for a class that belongs to no kind (``tg:headNoun``)
     head_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: kind → classes whatever holds a class of the kind is an instance of (``tg:holderClass``: a role's holder is a person)
+    holders: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
@@ -61,6 +63,7 @@ class TruthRules:
         kg.load_overlay(list(paths) if paths is not None else rule_files())
         kinds: dict[str, set[str]] = {}
         heads: dict[str, set[str]] = {}
+        holders: dict[str, set[str]] = {}
         allows: dict[EntityType, set[str]] = {}
         forbids: dict[EntityType, set[str]] = {}
         for row in kg.select("type_rules"):
@@ -70,6 +73,9 @@ class TruthRules:
                 continue
             if row.get("head") is not None:
                 heads.setdefault(str(row["head"]), set()).add(kind)
+                continue
+            if row.get("holder") is not None:
+                holders.setdefault(kind, set()).add(local_id(row["holder"]))
                 continue
             etype = EntityType.parse(row["entityType"])
             table = allows if row["relation"] == "allows" else forbids
@@ -86,4 +92,4 @@ class TruthRules:
                 pair = (local_id(row["child"]), local_id(row["parent"]))
                 (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
         return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
-                   {h: frozenset(k) for h, k in heads.items()})
+                   {h: frozenset(k) for h, k in heads.items()}, {k: frozenset(v) for k, v in holders.items()})
