@@ -6,7 +6,11 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    span's words (:attr:`LinkMethod.CONTAINED`) is not used: "Gujarat High Court" is not a
    "state of India", "Kenosha Comets" is not a "city". Instead the span is generalized by
    its *head noun* when that names a class ("court" → "court", then its superclasses;
-   "Madurai Kamaraj University" → "university"), and otherwise gets only ``***``. A
+   "Madurai Kamaraj University" → "university"), and otherwise gets only ``***``. The
+   class must be of a kind the entity type allows; one of no kind (the seed keeps many
+   classes without a superclass) only when a head phrase of two words or more ("Tamil Nadu
+   Legislative Assembly") or a lower-case head noun ("Sima clan") names it, and then only
+   classes of an allowed kind above it ("BBC News" is no news: a capitalised word). A
    MISC name whose head noun is a person word names a title or an award category
    ("Best Supporting Actress"), never a person: no person class from its head. The
    head is the last word, or the last word before a preposition ("Order *of* Santiago"
@@ -82,7 +86,7 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 )
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
-    head_index, is_ordinal, is_plural, label_narrows, plural_name_head, span_words, words_after,
+    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, span_words, words_after,
 )
 from engine.types import Candidate, EntityType, Link, Span
 
@@ -306,7 +310,14 @@ class TruthFilter:
 
     # --- rule 1: the head noun ----------------------------------------------------------
     def head_classes(self, span: Span) -> list[tuple[str, str]]:
-        """(class, matched words) named by the head noun of ``span``, longest match first."""
+        """(class, matched words) named by the head noun of ``span``, longest match first.
+
+        The class must belong to a kind the entity type allows; one that belongs to no kind
+        (the seed keeps many classes without a superclass: "legislative assembly", "clan")
+        is taken when the words leave no doubt that they name it (:meth:`names_kindless`).
+        A lower-case label without class facts ("midfielder", "collection") is taken alike.
+        After such a match the shorter runs are still read, down to the first that names a
+        class of an allowed kind ("high school", then "school")."""
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
         first = span.text.split()[0] if span.text.split() else ""
@@ -316,6 +327,8 @@ class TruthFilter:
         for gram in head_grams(words):
             if len(gram) < 3:
                 continue
+            kinded: list[tuple[str, str]] = []
+            kindless: list[tuple[str, str]] = []
             for form in [gram] + normalised_forms(gram):
                 if named_plural and form.split()[-1] != gram.split()[-1]:
                     continue  # "Tales from the Crypt" is one series, not a tale
@@ -323,15 +336,26 @@ class TruthFilter:
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
                 for qid, _ in found:
-                    if qid in {q for q, _ in out} or (self.taxonomy.label(qid) or "a")[:1].isupper():
+                    if qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper():
                         continue  # a capitalised label names one thing: "East Germany national football team" is not Germany's
-                    if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True) and not (
-                        span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid)
-                    ):
-                        out.append((qid, gram))
-            if out:
-                return out
+                    if span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid):
+                        continue  # a MISC name headed by a person word names a title or an award category
+                    if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
+                        kinded.append((qid, gram))
+                    elif not self._type_kinds(qid) and self.names_kindless(span, words, gram):
+                        kindless.append((qid, gram))
+            if kinded:  # a class of an allowed kind goes before one of no kind the same words name
+                return out + kinded
+            out += kindless
         return out
+
+    def names_kindless(self, span: Span, words: list[str], gram: str) -> bool:
+        """A head noun names a class of no kind only when the words leave no doubt: a head
+        phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
+        Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
+        *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
+        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death."""
+        return len(gram.split()) >= 2 or head_written_lower(span.text, words)
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:

@@ -84,6 +84,15 @@ def plural_name_head(text: str, words: list[str]) -> bool:
     return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
 
 
+def head_written_lower(text: str, words: list[str]) -> bool:
+    """The head noun of the span is written in lower case: a common noun ("the Sima clan",
+    "his death"), not a word of a name ("BBC News", "The Craft")."""
+    raw = [w.strip(".,;:'’\"") for w in WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
+    if not words or len(raw) != len(words):
+        return False
+    return raw[head_index(words)][:1].islower()
+
+
 def span_words(text: str) -> list[str]:
     """Folded words of a span, without brackets and trailing punctuation."""
     text = re.sub(r"\([^)]*\)", " ", fold(text))

@@ -90,9 +90,11 @@ class GraphSource(CandidateSource):
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
-        if not links:
-            return SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         key = fold(span.text)
+        if not links:
+            # "Radioactive Records", "Breen Gym": no word links, the head noun may still name a class
+            head = self._head_noun(span, key, notes) if self.truth is not None else None
+            return head or SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         if self.truth is not None:
             return self._truthful(span, links, key, notes)
         for link in links[: self.max_tries]:
@@ -143,24 +145,49 @@ class GraphSource(CandidateSource):
                 chosen = (link,) + tuple(l for l in links if l is not link)
                 reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
                 return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
-        for qid, gram in truth.head_classes(span)[: self.max_tries]:
-            label = self.chains.label(qid)
-            if not label or fold(label) == key:
-                continue
-            head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
-            candidates = [head] + [
-                c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
-                if fold(c.label) != fold(label)
-            ][: self.max_ladder - 1]
-            candidates = [c for c in candidates if truth.in_context(c, span)]
-            if not candidates:
-                continue
-            link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
-            reason = f"head noun {gram!r} names {qid} ({label})"
-            return SourceResult(truth.order(candidates), links=(link,), reason="; ".join([reason] + notes))
+        head = self._head_noun(span, key, notes)
+        if head is not None:
+            return head
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def _head_noun(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
+        """The ladder of the class the span's head noun names (:meth:`TruthFilter.head_classes`),
+        then the classes above it ("court" → "government agency"); ``None`` when the head
+        noun names no class of the entity type. Above a class of no kind, only classes of a
+        kind the entity type allows are offered (the head noun vouches for its own class only)."""
+        truth = self.truth
+        assert truth is not None
+        found = truth.head_classes(span)
+        for i, (qid, gram) in enumerate(found[: self.max_tries]):
+            candidates = self._head_ladder(span, key, qid)
+            if not candidates:
+                continue
+            if not truth.class_fits(qid, span.entity_type, strict=True):
+                # a class of no kind ("high school"): then the class a shorter run names ("school")
+                later = next((q for q, g in found[i + 1:] if g != gram and truth.class_fits(q, span.entity_type, strict=True)), None)
+                if later is not None:
+                    shown = {fold(c.label) for c in candidates}
+                    candidates += [c for c in self._head_ladder(span, key, later) if fold(c.label) not in shown]
+            label = candidates[0].label
+            link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
+            reason = f"head noun {gram!r} names {qid} ({label})"
+            return SourceResult(truth.order(candidates)[: self.max_ladder], links=(link,), reason="; ".join([reason] + notes))
+        return None
+
+    def _head_ladder(self, span: Span, key: str, qid: str) -> list[Candidate]:
+        """The head-noun class ``qid`` and the classes above it true of the span in its sentence."""
+        truth = self.truth
+        assert truth is not None
+        label = self.chains.label(qid) or self.linker.index.main_labels([qid]).get(qid)
+        if not label or fold(label) == key:
+            return []
+        head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
+        kindless = not truth.class_fits(qid, span.entity_type, strict=True)
+        above = [c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
+                 if fold(c.label) != fold(label) and not (kindless and not truth.class_fits(c.qid or "", span.entity_type, strict=True))]
+        return [c for c in [head] + above[: self.max_ladder - 1] if truth.in_context(c, span)]
 
     def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
         """``candidates`` with the composed rungs of a class the item *is* through its classes
