@@ -19,7 +19,9 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    is no tale, so a plural head is looked up as written, never as its singular. A
    name that starts with an ordinal ("17th Academy Awards", "LXI Legislature of the
    Mexican Congress") names one edition or term, not an instance of its head noun's
-   class: no head-noun class (DEM spans apart: "4th President" is a president). A
+   class: no head-noun class (DEM spans apart: "4th President" is a president; and a
+   common noun in lower case is numbered, not named: "the 38th president", "5th
+   congressional district"). A
    class whose label is capitalised names one thing, not a kind: "East Germany national
    football team" is not the "Germany national football team".
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
@@ -321,7 +323,7 @@ class TruthFilter:
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
         first = span.text.split()[0] if span.text.split() else ""
-        if span.entity_type is not EntityType.DEM and is_ordinal(first):
+        if span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
         named_plural = plural_name_head(span.text, words)
         for gram in head_grams(words):

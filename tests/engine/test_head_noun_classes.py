@@ -18,13 +18,15 @@ EDGES = [
     ("Q1153777", "P279", "Q9999992"), ("Q9999992", "P279", "Q9999993"),  # … ⊂ "deliberative body" ⊂ "abstract thing", no kind
     ("Q989470", "P279", "Q9999994"),                                 # clan (no kind)
     ("Q38926", "P279", "Q9999995"),                                  # news ⊂ communication (no kind)
+    ("Q11204", "P279", "Q43229"),                                    # legislature ⊂ organization
+    ("Q149621", "P279", "Q9999996"),                                 # district (no kind)
 ]
 LABELS = {
     "Q41487": "court", "Q327333": "government agency", "Q43229": "organization",
     "Q22401412": "Court", "Q70208": "municipality of Switzerland", "Q1061": "Gujarat", "Q131541": "state of India",
     "Q124757": "riot", "Q1656682": "event", "Q18127": "record label",
     "Q1153777": "legislative assembly", "Q9999992": "deliberative body", "Q9999993": "abstract thing",
-    "Q989470": "clan", "Q38926": "news", "Q9999995": "communication",
+    "Q989470": "clan", "Q38926": "news", "Q9999995": "communication", "Q11204": "legislature", "Q149621": "district",
 }
 ALIASES = [("Q18127", "records")]
 
@@ -70,6 +72,14 @@ def test_given_capitalised_one_word_head_of_no_kind_then_masked(engine):
 def test_given_head_class_of_another_kind_then_not_offered(engine):
     # a place class named by the head noun is no organisation (entity_types.ttl)
     assert candidate_labels(engine, "Lakeside Municipality of Switzerland", EntityType.ORG) == [MASK]
+
+
+def test_given_ordinal_before_a_name_then_no_class_but_a_numbered_common_noun_keeps_it(engine):
+    # "LXI Legislature" is one term of the body, not a legislature of its own
+    assert candidate_labels(engine, "LXI Legislature of the Mexican Congress", EntityType.MISC) == [MASK]
+    assert candidate_labels(engine, "8th District", EntityType.ORG) == [MASK]
+    # a common noun in lower case is numbered: the 5th congressional district is a district
+    assert candidate_labels(engine, "5th congressional district", EntityType.ORG) == ["district", MASK]
 
 
 @pytest.mark.slow
