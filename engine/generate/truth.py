@@ -230,16 +230,26 @@ class TruthFilter:
 
     # --- rules 7–9: the span's sentence ---------------------------------------------------
     def in_context(self, cand: Candidate, span: Span) -> bool:
-        """The rung stays true of the span as its sentence uses it (rules 7 and 8)."""
+        """The rung stays true of the span as its sentence uses it (rules 7 and 8; and a role
+        used to qualify a noun, "officer rank", has no holder: no "person")."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
+        if self.held_only(cand) and self.attributive(span):
+            return False  # "the lowest commissioned officer rank" names the rank, not a person
         kinds = self.class_kinds(qid)
         if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
             return False
         if REGIME in kinds and not dated_since(span.context, TIME_BOUND_BEFORE):
             return False
         return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
+
+    @staticmethod
+    def attributive(span: Span) -> bool:
+        """A use of the span is followed by a word in lower case that is no preposition nor
+        "and": the span qualifies that noun ("officer rank", "officer who"), it names no holder."""
+        return any(nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in PREPOSITIONS
+                   for nxt in words_after(span.text, span.context or ""))
 
     def language_as_adjective(self, span: Span, link: Link) -> bool:
         """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
@@ -260,6 +270,14 @@ class TruthFilter:
         if first not in ("P31", "P279"):
             return True
         return cand.qid in self.is_a_closure(cand.link_qid, first) or cand.qid in self.holder_classes(cand.link_qid)
+
+    def held_only(self, cand: Candidate) -> bool:
+        """The rung is offered only as the holder class of its item's kind (:meth:`holder_classes`),
+        not reached over "is a" edges."""
+        if cand.qid is None or not cand.link_qid or cand.qid not in self.holder_classes(cand.link_qid):
+            return False
+        first = (cand.path or "").split("/")[0]
+        return first in ("P31", "P279") and cand.qid not in self.is_a_closure(cand.link_qid, first)
 
     def holder_classes(self, item: str) -> frozenset[str]:
         """Classes whatever holds the item (a class, or the classes of an item) is an

@@ -76,3 +76,22 @@ def test_given_role_walk_over_an_edge_not_read_as_is_a_then_its_holder_is_still_
     song = Engine.from_store(tiny_store([("Q7366", "P279", "Q482"), ("Q482", "P279", "Q215627")],
                                         {"Q7366": "song", "Q482": "poetry", "Q215627": "person"}, shipped_overlay=True))
     assert candidate_labels(song, "song", EntityType.MISC) == [MASK]
+
+
+def test_given_role_qualifying_a_noun_then_no_person(engine):
+    rank = "Wessel was a Sturmführer, the lowest commissioned officer rank of the SA."
+    assert "person" not in candidate_labels(engine, "officer", EntityType.DEM, context=rank)
+    assert "person" in candidate_labels(engine, "officer", EntityType.DEM, context="He was an officer in the army.")
+
+
+def test_given_homonym_with_more_than_person_then_it_goes_first():
+    # "the manager of the Athletics": the manager class gives only "person" (its walk passes
+    # manager → leader of organisation, not read as "is a"); the head coach, also called
+    # manager, is a coach
+    edges = [("Q2462658", "P31", "Q28640"), ("Q2462658", "P279", "Q25713832"), ("Q25713832", "P279", "Q215627"),
+             ("Q3246315", "P279", "Q41583"), ("Q41583", "P31", "Q28640")]
+    labels = {"Q2462658": "manager", "Q28640": "profession", "Q25713832": "leader of organisation", "Q215627": "person",
+              "Q3246315": "head coach", "Q41583": "coach"}
+    eng = Engine.from_store(tiny_store(edges, labels, [("Q3246315", "manager")], shipped_overlay=True))
+    named = "In 1883, he was named the manager of the Philadelphia Athletics."
+    assert candidate_labels(eng, "manager", EntityType.MISC, context=named)[0] == "coach"

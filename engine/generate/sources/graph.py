@@ -129,6 +129,7 @@ class GraphSource(CandidateSource):
         if ruled_out:  # "played five league games for Blackpool": the club, not the town
             fitting = [l for l in fitting if l not in {l for l, _ in ruled_out}]
             notes += [why for _, why in ruled_out]
+        holder_only: SourceResult | None = None
         for link in fitting[: self.max_tries]:
             props = _instance_props(span, link.qid, truth)
             candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
@@ -144,10 +145,17 @@ class GraphSource(CandidateSource):
                 candidates = kept
                 chosen = (link,) + tuple(l for l in links if l is not link)
                 reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
-                return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+                result = SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+                if all(c.qid in truth.holder_classes(link.qid) for c in candidates):
+                    # only "person": another homonym ("manager", the coach) or the head noun may say more
+                    holder_only = holder_only or result
+                    continue
+                return result
         head = self._head_noun(span, key, notes)
         if head is not None:
             return head
+        if holder_only is not None:
+            return holder_only
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
