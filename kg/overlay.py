@@ -81,7 +81,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
         "Settings", "ComposedGeneralization", "neverOffer", "cutAbove", "labelOverride",
         "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings",
         "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
-        "notIsA", "homonymHead", "headNoun",
+        "notIsA", "homonymHead", "headNoun", "holderClass",
     }
     problems: list[str] = []
     graph = rdflib.Graph()

@@ -45,3 +45,25 @@ def test_given_no_shared_documents_then_seed_regression_exits_1_naming_the_path(
     with pytest.raises(SystemExit) as exc:
         tool.main(["check", "--store", str(tmp_path), "--docs", str(missing)])
     assert exc.value.code == 1 and f"no WikiReplace documents at {missing}" in capsys.readouterr().err
+
+
+def test_given_rule_switched_off_then_ablation_lists_the_rungs_it_removed():
+    import importlib.util
+
+    from engine.engine import Engine
+    from engine.evaluation.truth import Judgment
+    from tests.conftest import tiny_store
+
+    spec = importlib.util.spec_from_file_location("truth_rule_ablation", ROOT / "tools" / "truth_rule_ablation.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    # a university whose longest walk passes "research institute" (an ORG span: not offered)
+    edges = [("Q200", "P31", "Q3918"), ("Q3918", "P279", "Q2385804"), ("Q3918", "P279", "Q9000001"), ("Q9000001", "P279", "Q43229")]
+    labels = {"Q200": "Testville University", "Q3918": "university", "Q2385804": "educational institution",
+              "Q9000001": "research institute", "Q43229": "organization"}
+    store = tiny_store(edges, labels, shipped_overlay=True)
+    judged = [Judgment("d", "Testville University", "ORG", "", "research institute", False)]
+    spans = tool.spans_of(judged, None)
+    found = tool.removals(lambda: Engine.from_store(store), spans, {j.key: j for j in judged}, ["longest walk", "ordinal"])
+    assert ("ORG", "Testville University", "research institute", False) in found["longest walk"]
+    assert found["ordinal"] == []

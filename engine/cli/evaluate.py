@@ -41,13 +41,15 @@ def evaluate_generation_cmd(
     for t, st in report.rules.items():
         typer.echo(f"  {t:<9}{st['mentions']:>9}{st['agree']:>8}{st['agree_share']:>8.2%}{st['deliberate']:>11}{st['agree_or_deliberate_share']:>18.2%}")
     typer.echo("graph types (masked mentions):")
-    typer.echo(f"  {'type':<6}{'masked':>7}{'linked':>15}{'choice≠***':>11}{'choice in ladder':>19}{'ceiling':>15}{'mean len':>9}{'more specific':>14}")
+    typer.echo(f"  {'type':<6}{'masked':>7}{'linked':>15}{'class offered':>16}{'choice≠***':>11}{'choice in ladder':>19}{'ceiling':>15}{'mean len':>9}{'more specific':>14}")
     for t, st in report.graph.items():
         typer.echo(
-            f"  {t:<6}{st['masked']:>7}{st['linked']:>6} ({st['linked_share']:>6.1%}){st['with_choice']:>11}"
+            f"  {t:<6}{st['masked']:>7}{st['linked']:>6} ({st['linked_share']:>6.1%}){st['with_class']:>7} ({st['with_class_share']:>6.1%})"
+            f"{st['with_choice']:>11}"
             f"{st['choice_in_ladder']:>8} ({(st['choice_in_ladder_share'] or 0):>7.1%}){st['ceiling_reachable']:>5} ({(st['ceiling_reachable_share'] or 0):>6.1%})"
             f"{st['mean_ladder_length']:>9}{st['more_specific']:>14}"
         )
+    typer.echo("  class offered = the ladder has a rung before ***")
     typer.echo("  ceiling = majority choice is the label of an ancestor (1–12 hops, P31/P279/P361) of an item whose label/alias equals the span")
     typer.echo(f"differences ({len(report.differences)}):")
     for d in report.differences[:show]:

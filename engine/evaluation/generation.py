@@ -6,7 +6,7 @@ extra rungs (a century, a month) are allowed. Disagreements are listed, those wh
 output is deliberately different (the documented errors of the thesis' heuristics) apart.
 
 Graph types (LOC, ORG, DEM, MISC), over masked mentions: share linked; share whose
-majority choice (when not ``***``) is in our ladder; mean ladder length; candidates more
+ladder offers a class (any rung before ``***``); share whose majority choice (when not ``***``) is in our ladder; mean ladder length; candidates more
 specific than their span (must be 0); and the seed's ceiling — the majority choice is the
 label of an ancestor (1–12 hops over P31/P279/P361) of an item whose label or alias
 equals the span (case-insensitive).
@@ -103,7 +103,7 @@ def evaluate_generation(engine: Engine, docs: list[WRDocument], *, progress: boo
 
     rule_stats: dict[str, dict[str, Any]] = defaultdict(lambda: {"mentions": 0, "agree": 0, "deliberate": 0})
     graph_stats: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"masked": 0, "linked": 0, "with_choice": 0, "choice_in_ladder": 0, "ladder_len_sum": 0,
+        lambda: {"masked": 0, "linked": 0, "with_class": 0, "with_choice": 0, "choice_in_ladder": 0, "ladder_len_sum": 0,
                  "more_specific": 0, "ceiling_linked": 0, "ceiling_reachable": 0}
     )
     report = GenerationReport()
@@ -143,6 +143,7 @@ def evaluate_generation(engine: Engine, docs: list[WRDocument], *, progress: boo
                     st["masked"] += 1
                     st["linked"] += bool(ladder.links)
                     st["ladder_len_sum"] += len(ours) - 1
+                    st["with_class"] += len(ours) > 1
                     key = fold(m.text)
                     st["more_specific"] += sum(1 for c in ours[:-1] if contains_words(fold(c), key))
                     gold = m.gold
@@ -156,11 +157,12 @@ def evaluate_generation(engine: Engine, docs: list[WRDocument], *, progress: boo
         n = st["mentions"]
         st["agree_share"] = round(st["agree"] / n, 4) if n else None
         st["agree_or_deliberate_share"] = round((st["agree"] + st["deliberate"]) / n, 4) if n else None
-    total = {k: sum(st[k] for st in graph_stats.values()) for k in ("masked", "linked", "with_choice", "choice_in_ladder", "ladder_len_sum", "more_specific", "ceiling_reachable")}
+    total = {k: sum(st[k] for st in graph_stats.values()) for k in ("masked", "linked", "with_class", "with_choice", "choice_in_ladder", "ladder_len_sum", "more_specific", "ceiling_reachable")}
     if graph_stats:
         graph_stats["ALL"] = dict(total, ceiling_linked=sum(st["ceiling_linked"] for st in graph_stats.values()))
     for t, st in graph_stats.items():
         st["linked_share"] = round(st["linked"] / st["masked"], 4) if st["masked"] else None
+        st["with_class_share"] = round(st["with_class"] / st["masked"], 4) if st["masked"] else None
         st["choice_in_ladder_share"] = round(st["choice_in_ladder"] / st["with_choice"], 4) if st["with_choice"] else None
         st["ceiling_reachable_share"] = round(st["ceiling_reachable"] / st["with_choice"], 4) if st["with_choice"] else None
         st["mean_ladder_length"] = round(st["ladder_len_sum"] / st["masked"], 2) if st["masked"] else None

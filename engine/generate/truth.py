@@ -6,7 +6,11 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    span's words (:attr:`LinkMethod.CONTAINED`) is not used: "Gujarat High Court" is not a
    "state of India", "Kenosha Comets" is not a "city". Instead the span is generalized by
    its *head noun* when that names a class ("court" → "court", then its superclasses;
-   "Madurai Kamaraj University" → "university"), and otherwise gets only ``***``. A
+   "Madurai Kamaraj University" → "university"), and otherwise gets only ``***``. The
+   class must be of a kind the entity type allows; one of no kind (the seed keeps many
+   classes without a superclass) only when a head phrase of two words or more ("Tamil Nadu
+   Legislative Assembly") or a lower-case head noun ("Sima clan") names it, and then only
+   classes of an allowed kind above it ("BBC News" is no news: a capitalised word). A
    MISC name whose head noun is a person word names a title or an award category
    ("Best Supporting Actress"), never a person: no person class from its head. The
    head is the last word, or the last word before a preposition ("Order *of* Santiago"
@@ -15,7 +19,9 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    is no tale, so a plural head is looked up as written, never as its singular. A
    name that starts with an ordinal ("17th Academy Awards", "LXI Legislature of the
    Mexican Congress") names one edition or term, not an instance of its head noun's
-   class: no head-noun class (DEM spans apart: "4th President" is a president). A
+   class: no head-noun class (DEM spans apart: "4th President" is a president; and a
+   common noun in lower case is numbered, not named: "the 38th president", "5th
+   congressional district"). A
    class whose label is capitalised names one thing, not a kind: "East Germany national
    football team" is not the "Germany national football team".
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
@@ -60,8 +66,9 @@ remembered per item, so they apply after):
 
 ``ontology/reader_rules.ttl`` also says which classes nothing is both of
 (``owl:disjointWith``: "a public office is no profession, professional or worker"): the
-walk from an item that is an A stops at B, so a minister is not offered "professional"
-nor "worker" above it, while a politician by trade is.
+walk from an item that is an A offers neither B nor a class below B, so a minister is not
+offered "professional" nor "worker", while a politician by trade is; above B the walk goes
+on ("person" stays true of a minister).
 
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
@@ -70,214 +77,20 @@ Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose 
 
 from __future__ import annotations
 
-import re
 from collections import deque
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable
 
 from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
-from kg.vocab import TG, local_id
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
+from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
+    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, TIME_BOUND, TruthRules, TypeRule, rule_files,
+)
+from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
+    LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
+    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, span_words, words_after,
+)
 from engine.types import Candidate, EntityType, Link, Span
-
-NATIONALITY = "Q231002"
-FORMER = "kindFormer"
-TIME_BOUND = "kindTimeBound"
-REGIME = "kindRegime"
-ROLE = "kindRole"
-#: Kinds that mark a class for a rule of their own; they say nothing of what a type allows.
-MARKER_KINDS = frozenset({TIME_BOUND, REGIME, ROLE})
-PERSON_ATTRIBUTE = "kindPersonAttribute"
-#: A sentence naming a year before this one is "dated": no time-bound status is offered
-#: for it (rule 7). The store's classes are today's; a generation back is where regimes,
-#: legal statuses and population classes of the truth set's places changed.
-TIME_BOUND_BEFORE = 1990
-_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
-#: A year in a sentence: four digits (1000–2099), or three after a month or "in"/"AD" ("April 258").
-_YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{_MONTHS}|in|ad)\s+(\d{{3}})\b", re.IGNORECASE)
-#: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation",
-#: works in it: "Malayalam films", "Urdu poetry").
-_LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
-                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker",
-                             "film", "films", "cinema", "literature", "poetry", "poem", "poems", "song", "songs", "novel",
-                             "novels", "newspaper", "newspapers", "press", "theatre", "theater"})
-#: Words after which a name's head noun has ended ("Order of Santiago" → "order").
-_PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
-_WORD = re.compile(r"[\w'’.-]+")
-#: Modifiers that make a noun name something it is not: a vice president is no president.
-NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti"})
-
-
-def rule_files() -> list[Path]:
-    """The shipped vocabulary and truth-rule files (``ontology/taxogen.ttl``, ``entity_types.ttl``, ``reader_rules.ttl``)."""
-    from kg.store import overlay_paths
-
-    return [p for p in overlay_paths() if p.name in ("taxogen.ttl", "entity_types.ttl", "reader_rules.ttl")]
-
-
-@dataclass(frozen=True, slots=True)
-class TypeRule:
-    """Kinds of class an entity type allows, and kinds its linked item must not have."""
-
-    entity_type: EntityType
-    allows: frozenset[str]
-    forbids: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True)
-class TruthRules:
-    """Kinds (kind name → root classes) and the rule of each entity type."""
-
-    kinds: dict[str, frozenset[str]] = field(default_factory=dict)
-    types: dict[EntityType, TypeRule] = field(default_factory=dict)
-    #: (child, parent) class edges not read as "is a" (``ontology/reader_rules.ttl``)
-    not_is_a: frozenset[tuple[str, str]] = frozenset()
-    #: classes never taken from a span's head noun alone
-    homonym_heads: frozenset[str] = frozenset()
-    #: (A, B): nothing is both an A and a B (``owl:disjointWith`` in ``ontology/reader_rules.ttl``)
-    disjoint: frozenset[tuple[str, str]] = frozenset()
-    #: head noun → kinds, for a class that belongs to no kind (``tg:headNoun``)
-    head_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
-        """Read the rules from Turtle files (default: the shipped ``ontology/entity_types.ttl``)."""
-        from kg.store import KGStore
-
-        kg = KGStore.in_memory()
-        kg.load_overlay(list(paths) if paths is not None else rule_files())
-        kinds: dict[str, set[str]] = {}
-        heads: dict[str, set[str]] = {}
-        allows: dict[EntityType, set[str]] = {}
-        forbids: dict[EntityType, set[str]] = {}
-        for row in kg.select("type_rules"):
-            kind = row["kind"].removeprefix(TG)
-            if row.get("root") is not None:
-                kinds.setdefault(kind, set()).add(local_id(row["root"]))
-                continue
-            if row.get("head") is not None:
-                heads.setdefault(str(row["head"]), set()).add(kind)
-                continue
-            etype = EntityType.parse(row["entityType"])
-            table = allows if row["relation"] == "allows" else forbids
-            table.setdefault(etype, set()).add(kind)
-            allows.setdefault(etype, set())
-        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ()))) for t, a in allows.items()}
-        edges: set[tuple[str, str]] = set()
-        disjoint: set[tuple[str, str]] = set()
-        homonyms: set[str] = set()
-        for row in kg.select("reader_rules"):
-            if row.get("homonym") is not None:
-                homonyms.add(local_id(row["homonym"]))
-            elif row.get("child") is not None and row.get("parent") is not None:
-                pair = (local_id(row["child"]), local_id(row["parent"]))
-                (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
-        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
-                   {h: frozenset(k) for h, k in heads.items()})
-
-
-def dated_before(context: str | None, year: int) -> bool:
-    """The sentence names a year before ``year`` ("born in 1932", "March or April 258")."""
-    for m in _YEAR.finditer(context or ""):
-        if int(m.group(1) or m.group(2)) < year:
-            return True
-    return False
-
-
-def dated_since(context: str | None, year: int) -> bool:
-    """The sentence names a year, and none before ``year``."""
-    years = [int(m.group(1) or m.group(2)) for m in _YEAR.finditer(context or "")]
-    return bool(years) and min(years) >= year
-
-
-def is_plural(text: str, label: str | None) -> bool:
-    """The span is the plural of its linked class's label ("presidents" of "president")."""
-    words, lab = span_words(text), fold(label or "").split()
-    if not words or not lab or not words[-1].endswith("s") or words[-1] == lab[-1]:
-        return False
-    last = words[-1]
-    return lab[-1] in (last[:-1], last[:-2], last[:-3] + "y")
-
-
-def words_after(text: str, context: str) -> list[str]:
-    """The word (or punctuation mark) after each occurrence of ``text`` in ``context``
-    (a span carries no offset in its sentence, and later mentions of an entity reuse
-    the first one's replacement: every use counts)."""
-    out = []
-    for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)\s*([\w’'-]+|\S)?", context):
-        out.append(m.group(1) or "")
-    return out
-
-
-_ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")
-
-
-def is_ordinal(word: str) -> bool:
-    """A word as written is an ordinal: "17th", or a Roman numeral in capitals of two
-    letters or more ("LXI"; not "Li", a name)."""
-    return bool(_ORDINAL.match(word.strip(".,;:")))
-
-
-def plural_name_head(text: str, words: list[str]) -> bool:
-    """The span is a name (its head word capitalised) whose head noun is a plural: it
-    names one thing — a series, a team, a body — made of or about several of them, not
-    one of them ("Tales from the Crypt" is no tale, "United Nations" no nation)."""
-    if not words:
-        return False
-    raw = [w.strip(".,;:'’\"") for w in _WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
-    if len(raw) != len(words):
-        return False
-    i = head_index(words)
-    head = words[i]
-    return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
-
-
-def span_words(text: str) -> list[str]:
-    """Folded words of a span, without brackets and trailing punctuation."""
-    text = re.sub(r"\([^)]*\)", " ", fold(text))
-    return [w.strip(".,;:'’\"") for w in _WORD.findall(text) if w.strip(".,;:'’\"")]
-
-
-def head_index(words: list[str]) -> int:
-    """Position of the head noun: the last word before the first preposition, else the last word."""
-    for i, w in enumerate(words):
-        if i > 0 and w in _PREPOSITIONS:
-            return i - 1
-    return len(words) - 1
-
-
-_QUALIFIER = re.compile(r"\s+(?:of|in|for|from|at|on|with)\s+", re.I)
-
-
-def label_narrows(general: str, specific: str) -> bool:
-    """Whether the class label ``specific`` names a kind of ``general`` by its words alone:
-    its head phrase (before "of", "in", …) ends with all of ``general``'s words and says
-    more ("big city", "city of Switzerland" and "cantonal capital of Switzerland" narrow
-    "city" and "capital"; "city" does not narrow "big city", nor "capital city" "city of
-    Switzerland"). The fallback of :meth:`TruthCheck.order` when the store relates neither
-    class to the other."""
-    g = general.lower().split()
-    if not g or _QUALIFIER.search(general):
-        return False
-    full = specific.lower().split()
-    head = _QUALIFIER.split(specific.lower(), maxsplit=1)[0].split()
-    return len(head) >= len(g) and head[-len(g):] == g and len(full) > len(g)
-
-
-def head_grams(words: list[str]) -> list[str]:
-    """Runs of words that hold the head noun and end at it or at the span's end, longest first."""
-    if not words:
-        return []
-    h = head_index(words)
-    grams = []
-    for end in sorted({h + 1, len(words)}, reverse=True):
-        for start in range(0, h + 1):
-            if (start, end) != (0, len(words)):
-                grams.append((end - start, start, " ".join(words[start:end])))
-    grams.sort(key=lambda g: (-g[0], g[1]))
-    return [g for _, _, g in grams]
 
 
 class TruthFilter:
@@ -351,10 +164,10 @@ class TruthFilter:
         capitalised), no class facts of its own (no P31, no P279), no subclasses and at
         most one instance. "Federal Treaty", a P31 value of Switzerland in Wikidata, is
         the constitution of 1815, not something Switzerland is one of."""
-        words = [w for w in _WORD.findall(label)]
+        words = [w for w in WORD.findall(label)]
         head = []
         for w in words:
-            if w.lower() in _PREPOSITIONS:
+            if w.lower() in PREPOSITIONS:
                 break
             head.append(w)
         if not head or not all(w[:1].isupper() for w in head):
@@ -417,10 +230,13 @@ class TruthFilter:
 
     # --- rules 7–9: the span's sentence ---------------------------------------------------
     def in_context(self, cand: Candidate, span: Span) -> bool:
-        """The rung stays true of the span as its sentence uses it (rules 7 and 8)."""
+        """The rung stays true of the span as its sentence uses it (rules 7 and 8; and a role
+        used to qualify a noun, "officer rank", has no holder: no "person")."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
+        if self.held_only(cand) and self.attributive(span):
+            return False  # "the lowest commissioned officer rank" names the rank, not a person
         kinds = self.class_kinds(qid)
         if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
             return False
@@ -428,34 +244,74 @@ class TruthFilter:
             return False
         return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
 
+    @staticmethod
+    def attributive(span: Span) -> bool:
+        """A use of the span is followed by a word in lower case that is no preposition nor
+        "and": the span qualifies that noun ("officer rank", "officer who"), it names no holder."""
+        return any(nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in PREPOSITIONS
+                   for nxt in words_after(span.text, span.context or ""))
+
     def language_as_adjective(self, span: Span, link: Link) -> bool:
         """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
         if span.entity_type is not EntityType.DEM or LANGUAGE not in self.superclasses_of_item(link.qid):
             return False
-        return any(nxt[:1].isalpha() and nxt.lower() not in _LANGUAGE_NOUNS for nxt in words_after(span.text, span.context or ""))
+        return any(nxt[:1].isalpha() and nxt.lower() not in LANGUAGE_NOUNS for nxt in words_after(span.text, span.context or ""))
 
     def reached_as_is_a(self, cand: Candidate) -> bool:
         """The rung's class is reached from its item without an edge a reader does not read
         as "is a" (``tg:notIsA``), and without passing a class the item cannot be
         (``owl:disjointWith``: a minister's walk stops at "professional", so "worker"
         above it goes too, while "official" and "person", reached otherwise, stay).
-        Rungs not walked over P31/P279 are not concerned."""
+        Rungs not walked over P31/P279 are not concerned, nor the holder class of a kind the
+        item is of (``tg:holderClass``: an officer is a "person" whatever lies between)."""
         if not (self.rules.not_is_a or self.rules.disjoint) or cand.qid is None or not cand.link_qid or cand.rule == "head-noun":
             return True
         first = (cand.path or "").split("/")[0]
         if first not in ("P31", "P279"):
             return True
-        return cand.qid in self.is_a_closure(cand.link_qid, first)
+        return cand.qid in self.is_a_closure(cand.link_qid, first) or cand.qid in self.holder_classes(cand.link_qid)
+
+    def held_only(self, cand: Candidate) -> bool:
+        """The rung is offered only as the holder class of its item's kind (:meth:`holder_classes`),
+        not reached over "is a" edges."""
+        if cand.qid is None or not cand.link_qid or cand.qid not in self.holder_classes(cand.link_qid):
+            return False
+        first = (cand.path or "").split("/")[0]
+        return first in ("P31", "P279") and cand.qid not in self.is_a_closure(cand.link_qid, first)
+
+    def holder_classes(self, item: str) -> frozenset[str]:
+        """Classes whatever holds the item (a class, or the classes of an item) is an
+        instance of, by the kinds it is of (``tg:holderClass``: "person" for a role)."""
+        if not self.rules.holders:
+            return frozenset()
+        kinds = set(self.class_kinds(item))
+        for c in self.taxonomy.parents(item, "P31"):
+            kinds |= self.class_kinds(c)
+        return frozenset().union(*(self.rules.holders.get(k, frozenset()) for k in kinds))
 
     def is_a_closure(self, start: str, first: str) -> frozenset[str]:
         """Classes reached from ``start`` by one ``first`` hop then P279 hops, skipping
-        ``tg:notIsA`` edges and the classes ``start`` is disjoint with (:meth:`blocked_for`)."""
+        ``tg:notIsA`` edges and the classes ``start`` is disjoint with (:meth:`blocked_for`).
+        Above a disjoint class the walk goes on for classes that are not themselves below
+        one: a member of parliament is no "professional", but the "person" above it is true
+        of one."""
         key = f"{first}:{start}"
         hit = self._is_a.get(key)
         if hit is not None:
             return hit
-        pruned = self.rules.not_is_a
         blocked = self.blocked_for(start)
+        seen = self._walk(start, first, blocked)
+        if blocked:
+            seen |= {c for c in self._walk(start, first, frozenset()) - seen if not (blocked & self.superclasses(c))}
+        result = frozenset(seen)
+        if len(self._is_a) < 100_000:
+            self._is_a[key] = result
+        return result
+
+    def _walk(self, start: str, first: str, blocked: frozenset[str]) -> set[str]:
+        """Classes reached from ``start`` by one ``first`` hop then P279 hops, over no
+        ``tg:notIsA`` edge and through none of ``blocked``."""
+        pruned = self.rules.not_is_a
         seen: set[str] = set()
         queue = deque((p, 1) for p in self.taxonomy.parents(start, first) if (start, p) not in pruned)
         while queue:
@@ -466,10 +322,7 @@ class TruthFilter:
             if depth >= self.max_hops:
                 continue
             queue.extend((p, depth + 1) for p in self.taxonomy.parents(node, "P279") if (node, p) not in pruned and p not in seen)
-        result = frozenset(seen)
-        if len(self._is_a) < 100_000:
-            self._is_a[key] = result
-        return result
+        return seen
 
     def exists_today(self, qid: str) -> bool:
         """The item has a class that is not a former one (Cornwall is a county today)."""
@@ -477,16 +330,25 @@ class TruthFilter:
 
     # --- rule 1: the head noun ----------------------------------------------------------
     def head_classes(self, span: Span) -> list[tuple[str, str]]:
-        """(class, matched words) named by the head noun of ``span``, longest match first."""
+        """(class, matched words) named by the head noun of ``span``, longest match first.
+
+        The class must belong to a kind the entity type allows; one that belongs to no kind
+        (the seed keeps many classes without a superclass: "legislative assembly", "clan")
+        is taken when the words leave no doubt that they name it (:meth:`names_kindless`).
+        A lower-case label without class facts ("midfielder", "collection") is taken alike.
+        After such a match the shorter runs are still read, down to the first that names a
+        class of an allowed kind ("high school", then "school")."""
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
         first = span.text.split()[0] if span.text.split() else ""
-        if span.entity_type is not EntityType.DEM and is_ordinal(first):
+        if span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
         named_plural = plural_name_head(span.text, words)
         for gram in head_grams(words):
             if len(gram) < 3:
                 continue
+            kinded: list[tuple[str, str]] = []
+            kindless: list[tuple[str, str]] = []
             for form in [gram] + normalised_forms(gram):
                 if named_plural and form.split()[-1] != gram.split()[-1]:
                     continue  # "Tales from the Crypt" is one series, not a tale
@@ -494,15 +356,26 @@ class TruthFilter:
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
                 for qid, _ in found:
-                    if qid in {q for q, _ in out} or (self.taxonomy.label(qid) or "a")[:1].isupper():
+                    if qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper():
                         continue  # a capitalised label names one thing: "East Germany national football team" is not Germany's
-                    if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True) and not (
-                        span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid)
-                    ):
-                        out.append((qid, gram))
-            if out:
-                return out
+                    if span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid):
+                        continue  # a MISC name headed by a person word names a title or an award category
+                    if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
+                        kinded.append((qid, gram))
+                    elif not self._type_kinds(qid) and self.names_kindless(span, words, gram):
+                        kindless.append((qid, gram))
+            if kinded:  # a class of an allowed kind goes before one of no kind the same words name
+                return out + kinded
+            out += kindless
         return out
+
+    def names_kindless(self, span: Span, words: list[str], gram: str) -> bool:
+        """A head noun names a class of no kind only when the words leave no doubt: a head
+        phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
+        Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
+        *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
+        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death."""
+        return len(gram.split()) >= 2 or head_written_lower(span.text, words)
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:

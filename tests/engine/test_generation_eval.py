@@ -19,3 +19,7 @@ def test_given_wikireplace_then_rules_agree_or_are_deliberately_better(sample_kg
     unexplained = [d for d in report.differences if not d["deliberate"]]
     assert unexplained == []
     assert report.graph["ALL"]["more_specific"] == 0
+    every = report.graph["ALL"]
+    # a ladder offering a class came from a link (the span's or its head noun's)
+    assert 0 < every["with_class"] <= every["linked"] <= every["masked"]
+    assert every["with_class_share"] == round(every["with_class"] / every["masked"], 4)

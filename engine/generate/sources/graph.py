@@ -12,7 +12,9 @@ engine always gives one): a contained link never lends its class (the head noun 
 span may name one instead), the linked item and every rung must fit the entity type, a
 demonym generalizes as a nationality, and rungs run from specific to general. A link the
 span's sentence rules out (:mod:`engine.generate.sense`: "played five league games for
-Blackpool" is no town, "the Titanic bodies" no film) is not used.
+Blackpool" is no town, "the Titanic bodies" no film) is not used. Under the truth rules the
+*longest* ladder is walked for LOC spans only, for its place classes, after every other
+rung and as far as the cap leaves room ("geographic region" for a city).
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 #: profession); an ORG/MISC/LOC span names one instance, of which only superclasses are
 #: true (the Horst Wessel Song is a song, not a genre).
 _HEAD_PROPS: dict[EntityType, tuple[str, ...]] = {EntityType.DEM: TYPE_PROPS}
+
+
+#: Types whose ladders also take the *longest* walk's rungs of an allowed kind (a place
+#: kind for a LOC span). A city's side branches are place classes true of it ("administrative
+#: territorial entity", "geographic region", "city of California" for Los Angeles); an
+#: organisation's lead to other kinds of institution ("university" → "research institute",
+#: a football club → "nonprofit organization"), so ORG, MISC and DEM ladders do without.
+_LONGEST_PLACES: frozenset[EntityType] = frozenset({EntityType.LOC})
 
 
 def _instance_props(span: Span, qid: str, truth: TruthFilter) -> tuple[str, ...]:
@@ -80,9 +90,11 @@ class GraphSource(CandidateSource):
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
-        if not links:
-            return SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         key = fold(span.text)
+        if not links:
+            # "Radioactive Records", "Breen Gym": no word links, the head noun may still name a class
+            head = self._head_noun(span, key, notes) if self.truth is not None else None
+            return head or SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         if self.truth is not None:
             return self._truthful(span, links, key, notes)
         for link in links[: self.max_tries]:
@@ -117,6 +129,7 @@ class GraphSource(CandidateSource):
         if ruled_out:  # "played five league games for Blackpool": the club, not the town
             fitting = [l for l in fitting if l not in {l for l, _ in ruled_out}]
             notes += [why for _, why in ruled_out]
+        holder_only: SourceResult | None = None
         for link in fitting[: self.max_tries]:
             props = _instance_props(span, link.qid, truth)
             candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
@@ -132,25 +145,57 @@ class GraphSource(CandidateSource):
                 candidates = kept
                 chosen = (link,) + tuple(l for l in links if l is not link)
                 reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
-                return SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
-        for qid, gram in truth.head_classes(span)[: self.max_tries]:
-            label = self.chains.label(qid)
-            if not label or fold(label) == key:
-                continue
-            head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
-            candidates = [head] + [
-                c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
-                if fold(c.label) != fold(label)
-            ][: self.max_ladder - 1]
-            candidates = [c for c in candidates if truth.in_context(c, span)]
-            if not candidates:
-                continue
-            link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
-            reason = f"head noun {gram!r} names {qid} ({label})"
-            return SourceResult(truth.order(candidates), links=(link,), reason="; ".join([reason] + notes))
+                result = SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
+                if all(c.qid in truth.holder_classes(link.qid) for c in candidates):
+                    # only "person": another homonym ("manager", the coach) or the head noun may say more
+                    holder_only = holder_only or result
+                    continue
+                return result
+        head = self._head_noun(span, key, notes)
+        if head is not None:
+            return head
+        if holder_only is not None:
+            return holder_only
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def _head_noun(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
+        """The ladder of the class the span's head noun names (:meth:`TruthFilter.head_classes`),
+        then the classes above it ("court" → "government agency"); ``None`` when the head
+        noun names no class of the entity type. Above a class of no kind, only classes of a
+        kind the entity type allows are offered (the head noun vouches for its own class only)."""
+        truth = self.truth
+        assert truth is not None
+        found = truth.head_classes(span)
+        for i, (qid, gram) in enumerate(found[: self.max_tries]):
+            candidates = self._head_ladder(span, key, qid)
+            if not candidates:
+                continue
+            if not truth.class_fits(qid, span.entity_type, strict=True):
+                # a class of no kind ("high school"): then the class a shorter run names ("school")
+                later = next((q for q, g in found[i + 1:] if g != gram and truth.class_fits(q, span.entity_type, strict=True)), None)
+                if later is not None:
+                    shown = {fold(c.label) for c in candidates}
+                    candidates += [c for c in self._head_ladder(span, key, later) if fold(c.label) not in shown]
+            label = candidates[0].label
+            link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
+            reason = f"head noun {gram!r} names {qid} ({label})"
+            return SourceResult(truth.order(candidates)[: self.max_ladder], links=(link,), reason="; ".join([reason] + notes))
+        return None
+
+    def _head_ladder(self, span: Span, key: str, qid: str) -> list[Candidate]:
+        """The head-noun class ``qid`` and the classes above it true of the span in its sentence."""
+        truth = self.truth
+        assert truth is not None
+        label = self.chains.label(qid) or self.linker.index.main_labels([qid]).get(qid)
+        if not label or fold(label) == key:
+            return []
+        head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
+        kindless = not truth.class_fits(qid, span.entity_type, strict=True)
+        above = [c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
+                 if fold(c.label) != fold(label) and not (kindless and not truth.class_fits(c.qid or "", span.entity_type, strict=True))]
+        return [c for c in [head] + above[: self.max_ladder - 1] if truth.in_context(c, span)]
 
     def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
         """``candidates`` with the composed rungs of a class the item *is* through its classes
@@ -216,32 +261,50 @@ class GraphSource(CandidateSource):
         seen: set[str] = set()
         out: list[Candidate] = []
         check = self.truth if entity_type is not None else None
+        # under the truth rules the *longest* walk is not used: it buys rungs through side
+        # branches of the class graph ("university" → "research institute"), false too often;
+        # a place's side branches of a place kind fill the room left (see _LONGEST_PLACES)
+        longest = check is None or self.truth_longest
         for prop in props:
             ladders = chains.ladders.get(prop)
             if ladders is None:
                 continue
-            rungs = []
-            # under the truth rules the *longest* walk is not used: it buys rungs through side
-            # branches of the class graph ("university" → "research institute"), false too often
-            walked = ladders.direct + ladders.first if check is not None and not self.truth_longest else ladders.direct + ladders.first + ladders.longest
-            for rung in walked:
-                label_key = fold(rung.label)
-                if label_key in seen or not label_key:
-                    continue
-                if label_key == span_key or contains_words(label_key, span_key):
-                    continue  # not a generalization: the span itself, or more specific than it
-                seen.add(label_key)
-                rungs.append(rung)
-            rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
-            for rung in rungs:
-                cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
-                if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)
-                                          or not check.reached_as_is_a(cand)):
-                    continue
-                out.append(cand)
-                if len(out) >= self.max_ladder:
-                    return check.order(out) if check is not None else out
+            walked = ladders.direct + ladders.first + (ladders.longest if longest else ())
+            if self._add_rungs(out, walked, prop, qid, span_key, entity_type, seen):
+                return check.order(out) if check is not None else out
+        if check is not None and not longest and entity_type in _LONGEST_PLACES:
+            for prop in props:
+                ladders = chains.ladders.get(prop)
+                side = tuple(r for r in ladders.longest if r.qid and check.class_fits(r.qid, entity_type, strict=True)) if ladders else ()
+                if side and self._add_rungs(out, side, prop, qid, span_key, entity_type, seen):
+                    break
         return check.order(out) if check is not None else out
+
+    def _add_rungs(self, out: list[Candidate], walked, prop: str, qid: str, span_key: str, entity_type: EntityType | None,
+                   seen: set[str]) -> bool:
+        """Append to ``out`` the rungs of ``walked`` (one property's) not seen yet that are
+        generalizations of the span and, under the truth rules, true of it; whether the
+        ladder is full."""
+        check = self.truth if entity_type is not None else None
+        rungs = []
+        for rung in walked:
+            label_key = fold(rung.label)
+            if label_key in seen or not label_key:
+                continue
+            if label_key == span_key or contains_words(label_key, span_key):
+                continue  # not a generalization: the span itself, or more specific than it
+            seen.add(label_key)
+            rungs.append(rung)
+        rungs.sort(key=lambda r: r.depth)  # stable: direct values, then first, then longest
+        for rung in rungs:
+            cand = Candidate(rung.label, source=prop, qid=rung.qid, path=rung.path, rule=rung.rule, depth=rung.depth, link_qid=qid)
+            if check is not None and (not check.rung_fits(cand, entity_type) or check.negated_by_modifier(span_key, cand.label)
+                                      or not check.reached_as_is_a(cand)):
+                continue
+            out.append(cand)
+            if len(out) >= self.max_ladder:
+                return True
+        return False
 
 
 def _reworded(label: str) -> str:

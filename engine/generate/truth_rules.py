@@ -1,0 +1,95 @@
+"""The truth rules' data: kinds of class, what each entity type allows and forbids, and the
+reader rules (edges not read as "is a", homonym head nouns, disjoint classes), read from
+``ontology/entity_types.ttl`` and ``ontology/reader_rules.ttl`` (see :mod:`engine.generate.truth`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from kg.vocab import TG, local_id
+from engine.types import EntityType
+
+NATIONALITY = "Q231002"
+FORMER = "kindFormer"
+TIME_BOUND = "kindTimeBound"
+REGIME = "kindRegime"
+ROLE = "kindRole"
+#: Kinds that mark a class for a rule of their own; they say nothing of what a type allows.
+MARKER_KINDS = frozenset({TIME_BOUND, REGIME, ROLE})
+PERSON_ATTRIBUTE = "kindPersonAttribute"
+
+
+def rule_files() -> list[Path]:
+    """The shipped vocabulary and truth-rule files (``ontology/taxogen.ttl``, ``entity_types.ttl``, ``reader_rules.ttl``)."""
+    from kg.store import overlay_paths
+
+    return [p for p in overlay_paths() if p.name in ("taxogen.ttl", "entity_types.ttl", "reader_rules.ttl")]
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRule:
+    """Kinds of class an entity type allows, and kinds its linked item must not have."""
+
+    entity_type: EntityType
+    allows: frozenset[str]
+    forbids: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class TruthRules:
+    """Kinds (kind name → root classes) and the rule of each entity type."""
+
+    kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    types: dict[EntityType, TypeRule] = field(default_factory=dict)
+    #: (child, parent) class edges not read as "is a" (``ontology/reader_rules.ttl``)
+    not_is_a: frozenset[tuple[str, str]] = frozenset()
+    #: classes never taken from a span's head noun alone
+    homonym_heads: frozenset[str] = frozenset()
+    #: (A, B): nothing is both an A and a B (``owl:disjointWith`` in ``ontology/reader_rules.ttl``)
+    disjoint: frozenset[tuple[str, str]] = frozenset()
+    #: head noun → kinds, for a class that belongs to no kind (``tg:headNoun``)
+    head_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: kind → classes whatever holds a class of the kind is an instance of (``tg:holderClass``: a role's holder is a person)
+    holders: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
+        """Read the rules from Turtle files (default: the shipped ``ontology/entity_types.ttl``)."""
+        from kg.store import KGStore
+
+        kg = KGStore.in_memory()
+        kg.load_overlay(list(paths) if paths is not None else rule_files())
+        kinds: dict[str, set[str]] = {}
+        heads: dict[str, set[str]] = {}
+        holders: dict[str, set[str]] = {}
+        allows: dict[EntityType, set[str]] = {}
+        forbids: dict[EntityType, set[str]] = {}
+        for row in kg.select("type_rules"):
+            kind = row["kind"].removeprefix(TG)
+            if row.get("root") is not None:
+                kinds.setdefault(kind, set()).add(local_id(row["root"]))
+                continue
+            if row.get("head") is not None:
+                heads.setdefault(str(row["head"]), set()).add(kind)
+                continue
+            if row.get("holder") is not None:
+                holders.setdefault(kind, set()).add(local_id(row["holder"]))
+                continue
+            etype = EntityType.parse(row["entityType"])
+            table = allows if row["relation"] == "allows" else forbids
+            table.setdefault(etype, set()).add(kind)
+            allows.setdefault(etype, set())
+        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ()))) for t, a in allows.items()}
+        edges: set[tuple[str, str]] = set()
+        disjoint: set[tuple[str, str]] = set()
+        homonyms: set[str] = set()
+        for row in kg.select("reader_rules"):
+            if row.get("homonym") is not None:
+                homonyms.add(local_id(row["homonym"]))
+            elif row.get("child") is not None and row.get("parent") is not None:
+                pair = (local_id(row["child"]), local_id(row["parent"]))
+                (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
+        return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
+                   {h: frozenset(k) for h, k in heads.items()}, {k: frozenset(v) for k, v in holders.items()})

@@ -1,0 +1,139 @@
+"""Words of a span and its sentence, as the truth rules read them (:mod:`engine.generate.truth`):
+the head noun of a name, ordinals and plural heads, the years a sentence names, the word
+after each use of a span."""
+
+from __future__ import annotations
+
+import re
+
+from engine.generate.linking import fold
+
+#: A sentence naming a year before this one is "dated": no time-bound status is offered
+#: for it (rule 7). The store's classes are today's; a generation back is where regimes,
+#: legal statuses and population classes of the truth set's places changed.
+TIME_BOUND_BEFORE = 1990
+MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+#: A year in a sentence: four digits (1000–2099), or three after a month or "in"/"AD" ("April 258").
+YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{MONTHS}|in|ad)\s+(\d{{3}})\b", re.IGNORECASE)
+#: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation",
+#: works in it: "Malayalam films", "Urdu poetry").
+LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
+                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker",
+                             "film", "films", "cinema", "literature", "poetry", "poem", "poems", "song", "songs", "novel",
+                             "novels", "newspaper", "newspapers", "press", "theatre", "theater"})
+#: Words after which a name's head noun has ended ("Order of Santiago" → "order").
+PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
+WORD = re.compile(r"[\w'’.-]+")
+#: Modifiers that make a noun name something it is not: a vice president is no president.
+NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti"})
+
+
+def dated_before(context: str | None, year: int) -> bool:
+    """The sentence names a year before ``year`` ("born in 1932", "March or April 258")."""
+    for m in YEAR.finditer(context or ""):
+        if int(m.group(1) or m.group(2)) < year:
+            return True
+    return False
+
+
+def dated_since(context: str | None, year: int) -> bool:
+    """The sentence names a year, and none before ``year``."""
+    years = [int(m.group(1) or m.group(2)) for m in YEAR.finditer(context or "")]
+    return bool(years) and min(years) >= year
+
+
+def is_plural(text: str, label: str | None) -> bool:
+    """The span is the plural of its linked class's label ("presidents" of "president")."""
+    words, lab = span_words(text), fold(label or "").split()
+    if not words or not lab or not words[-1].endswith("s") or words[-1] == lab[-1]:
+        return False
+    last = words[-1]
+    return lab[-1] in (last[:-1], last[:-2], last[:-3] + "y")
+
+
+def words_after(text: str, context: str) -> list[str]:
+    """The word (or punctuation mark) after each occurrence of ``text`` in ``context``
+    (a span carries no offset in its sentence, and later mentions of an entity reuse
+    the first one's replacement: every use counts)."""
+    out = []
+    for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)\s*([\w’'-]+|\S)?", context):
+        out.append(m.group(1) or "")
+    return out
+
+
+ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")
+
+
+def is_ordinal(word: str) -> bool:
+    """A word as written is an ordinal: "17th", or a Roman numeral in capitals of two
+    letters or more ("LXI"; not "Li", a name)."""
+    return bool(ORDINAL.match(word.strip(".,;:")))
+
+
+def plural_name_head(text: str, words: list[str]) -> bool:
+    """The span is a name (its head word capitalised) whose head noun is a plural: it
+    names one thing — a series, a team, a body — made of or about several of them, not
+    one of them ("Tales from the Crypt" is no tale, "United Nations" no nation)."""
+    if not words:
+        return False
+    raw = [w.strip(".,;:'’\"") for w in WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
+    if len(raw) != len(words):
+        return False
+    i = head_index(words)
+    head = words[i]
+    return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
+
+
+def head_written_lower(text: str, words: list[str]) -> bool:
+    """The head noun of the span is written in lower case: a common noun ("the Sima clan",
+    "his death"), not a word of a name ("BBC News", "The Craft")."""
+    raw = [w.strip(".,;:'’\"") for w in WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
+    if not words or len(raw) != len(words):
+        return False
+    return raw[head_index(words)][:1].islower()
+
+
+def span_words(text: str) -> list[str]:
+    """Folded words of a span, without brackets and trailing punctuation."""
+    text = re.sub(r"\([^)]*\)", " ", fold(text))
+    return [w.strip(".,;:'’\"") for w in WORD.findall(text) if w.strip(".,;:'’\"")]
+
+
+def head_index(words: list[str]) -> int:
+    """Position of the head noun: the last word before the first preposition, else the last word."""
+    for i, w in enumerate(words):
+        if i > 0 and w in PREPOSITIONS:
+            return i - 1
+    return len(words) - 1
+
+
+QUALIFIER = re.compile(r"\s+(?:of|in|for|from|at|on|with)\s+", re.I)
+
+
+def label_narrows(general: str, specific: str) -> bool:
+    """Whether the class label ``specific`` names a kind of ``general`` by its words alone:
+    its head phrase (before "of", "in", …) ends with all of ``general``'s words and says
+    more ("big city", "city of Switzerland" and "cantonal capital of Switzerland" narrow
+    "city" and "capital"; "city" does not narrow "big city", nor "capital city" "city of
+    Switzerland"). The fallback of :meth:`TruthCheck.order` when the store relates neither
+    class to the other."""
+    g = general.lower().split()
+    if not g or QUALIFIER.search(general):
+        return False
+    full = specific.lower().split()
+    head = QUALIFIER.split(specific.lower(), maxsplit=1)[0].split()
+    return len(head) >= len(g) and head[-len(g):] == g and len(full) > len(g)
+
+
+def head_grams(words: list[str]) -> list[str]:
+    """Runs of words that hold the head noun and end at it or at the span's end, longest first."""
+    if not words:
+        return []
+    h = head_index(words)
+    grams = []
+    for end in sorted({h + 1, len(words)}, reverse=True):
+        for start in range(0, h + 1):
+            if (start, end) != (0, len(words)):
+                grams.append((end - start, start, " ".join(words[start:end])))
+    grams.sort(key=lambda g: (-g[0], g[1]))
+    return [g for _, _, g in grams]
