@@ -141,23 +141,25 @@ def figures_page(docs: Optional[Path], name: str, title: str) -> Iterator[None]:
         return
     if docs.exists() and not docs.is_dir():
         fail(ValueError(f"--docs {docs}: not a directory"))
-    command = typed_command()
+    from engine.evaluation.figures_page import git_revision
+
+    command, revision = typed_command(), git_revision()  # the code that runs, not the tree at the end
     tee = _Tee(sys.stdout)
     try:
         with redirect_stdout(tee):
             yield
     except typer.Exit as exc:
         if exc.exit_code == 0:
-            _write_page(docs, name, title, tee.text, command)
+            _write_page(docs, name, title, tee.text, command, revision)
         raise
-    _write_page(docs, name, title, tee.text, command)
+    _write_page(docs, name, title, tee.text, command, revision)
 
 
-def _write_page(docs: Path, name: str, title: str, text: str, command: str) -> None:
+def _write_page(docs: Path, name: str, title: str, text: str, command: str, revision: str) -> None:
     from engine.evaluation.figures_page import write_figures_page
 
     try:
-        path = write_figures_page(docs, name, title, text, command=command)
+        path = write_figures_page(docs, name, title, text, command=command, revision=revision)
     except OSError as exc:
         fail(OSError(f"--docs {docs}: cannot write the figures page: {exc}"))
     typer.echo(f"figures page: {path}", err=True)
