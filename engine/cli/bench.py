@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, StoreOpt, build_engine, fail
+from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, figures_page
 
 bench_app = App(help="Benchmarks that print their figures.", no_args_is_help=True)
 
@@ -19,19 +19,21 @@ def bench_candidates_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose masked mentions are the spans."),
     n: int = typer.Option(1000, "--n", help="Number of spans."),
     config: Optional[Path] = ConfigOpt,
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Warm candidate generation: spans per second and latency percentiles."""
     import time as _time
 
     from engine.bench.sanitize import bench_candidates, wikireplace_spans
 
-    t0 = _time.perf_counter()
-    engine = build_engine(config, store)
-    startup = _time.perf_counter() - t0
-    result = bench_candidates(engine, wikireplace_spans(data, n))
-    result["engine_startup_seconds"] = round(startup, 2)
-    result["store"] = str(store) if store else "embedded"
-    typer.echo(json.dumps(result, indent=2))
+    with figures_page(docs, "bench-candidates", "Candidate generation speed (bench candidates)"):
+        t0 = _time.perf_counter()
+        engine = build_engine(config, store)
+        startup = _time.perf_counter() - t0
+        result = bench_candidates(engine, wikireplace_spans(data, n))
+        result["engine_startup_seconds"] = round(startup, 2)
+        result["store"] = str(store) if store else "embedded"
+        typer.echo(json.dumps(result, indent=2))
 
 
 @bench_app.command("rank")
@@ -40,12 +42,14 @@ def bench_rank_cmd(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     n: int = typer.Option(300, "--n", help="Mentions per measurement."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Mentions ranked per second, warm, with embeddings cached and uncached."""
     from engine.bench.sanitize import bench_rank
 
-    engine = build_engine(config, store)
-    typer.echo(json.dumps(bench_rank(engine, data, n=n), indent=2))
+    with figures_page(docs, "bench-rank", "Ranking speed (bench rank)"):
+        engine = build_engine(config, store)
+        typer.echo(json.dumps(bench_rank(engine, data, n=n), indent=2))
 
 
 @bench_app.command("sanitize")
@@ -56,31 +60,35 @@ def bench_sanitize_cmd(
     batch: int = typer.Option(16, "--batch"),
     threads: int = typer.Option(1, "--threads", help="Torch threads (1 = one core)."),
     dense: Optional[int] = typer.Option(None, "--dense", min=1, help="Instead: one document repeated to this many mentions (and 500/2,000/8,000), seconds each."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Headline: unseen documents per CPU second (documents' caches emptied, label table kept), cold (nothing kept), warm, their ratio; then latencies."""
     from engine.bench.sanitize import bench_sanitize
 
-    engine = build_engine(config, store)
-    if dense is not None:
-        import torch
+    with figures_page(docs, "bench-sanitize", "Sanitizing throughput per CPU second (bench sanitize)"):
+        engine = build_engine(config, store)
+        if dense is not None:
+            import torch
 
-        from engine.scale.dense import bench_dense
+            from engine.scale.dense import bench_dense
 
-        torch.set_num_threads(threads)
-        typer.echo(json.dumps(bench_dense(engine, data, dense), indent=2))
-        return
-    typer.echo(json.dumps(bench_sanitize(engine, data, batch=batch, threads=threads), indent=2))
+            torch.set_num_threads(threads)
+            typer.echo(json.dumps(bench_dense(engine, data, dense), indent=2))
+            return
+        typer.echo(json.dumps(bench_sanitize(engine, data, batch=batch, threads=threads), indent=2))
 
 
 @bench_app.command("endpoint")
 def bench_endpoint_cmd(
     seed: Optional[Path] = typer.Option(Path("../shared/data/wikidata-seed/wikidata-seed.nt.gz"), "--seed",
                                         help="Dump the local Oxigraph server holds (default: the shared seed)."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Requests, retries, time and results against a local SPARQL server with injected faults."""
     from engine.bench.endpoint import run
 
-    typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
+    with figures_page(docs, "bench-endpoint", "Endpoint client under injected faults (bench endpoint)"):
+        typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
 
 
 @bench_app.command("scale")
@@ -94,75 +102,79 @@ def bench_scale_cmd(
         None, "--filter-source",
         help="A dump with the real share of dropped lines (.nt, .nt.gz, .nt.bz2): the extrapolation takes the filter's rates from it, not from the synthetic scales."),
     as_json: bool = typer.Option(False, "--json"),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Build Wikidata-shaped synthetic stores at fractions of the real counts; print build and engine figures."""
     from engine.bench.scale import bench_filter, extrapolate, format_result, load_average, measure_store, run_scale
 
-    if store is not None:
-        if not (store / "index").is_dir():
-            fail(ValueError(f"no built store with an index at {store}"))
-        try:
-            result = measure_store(store)
-        except RuntimeError as exc:
-            fail(exc)
+    with figures_page(docs, "bench-scale", "Build and engine at fractions of Wikidata's size (bench scale)"):
+        if store is not None:
+            if not (store / "index").is_dir():
+                fail(ValueError(f"no built store with an index at {store}"))
+            try:
+                result = measure_store(store)
+            except RuntimeError as exc:
+                fail(exc)
+                return
+            typer.echo(json.dumps(result.to_dict(), indent=2) if as_json else format_result(result))
             return
-        typer.echo(json.dumps(result.to_dict(), indent=2) if as_json else format_result(result))
-        return
 
-    try:
-        values = [float(a) / float(b) if "/" in f else float(f) for f in fractions.split(",") for a, _, b in [f.partition("/")]]
-    except ValueError:
-        fail(ValueError(f"bad --fractions {fractions!r} (e.g. 1/300,1/30)"))
-        return
-    if not seed.is_file():
-        fail(ValueError(f"no seed dump at {seed}"))
-    if filter_source is not None and not filter_source.is_file():
-        fail(ValueError(f"no such dump: {filter_source}"))
-    results = []
-    for frac in values:
-        if not 0 < frac <= 1:
-            fail(ValueError(f"fraction {frac} not in (0, 1]"))
-        typer.echo(f"[load average {load_average()}] scale {frac:.5f} …", err=True)
-        results.append(run_scale(seed, frac, workdir, noise=noise))
-        if not as_json:
-            typer.echo(format_result(results[-1]))
-    filter_run = None
-    if filter_source is not None:
-        typer.echo(f"[load average {load_average()}] filter over {filter_source} …", err=True)
-        filter_run = bench_filter(filter_source, workdir / "filter")
-        if not as_json:
-            typer.echo(f"filter over {filter_source}: {filter_run['lines']:,} lines, {filter_run['kept']:,} kept, "
-                       f"{filter_run['lines_per_s'] / 1e6:.2f} M lines/s on {filter_run['workers']} workers "
-                       f"({filter_run['decompressor']}; load average {filter_run['load_average_before']} → {filter_run['load_average_after']})")
-    extra = extrapolate(results, filter_run)
-    if as_json:
-        typer.echo(json.dumps({"scales": [r.to_dict() for r in results], "filter": filter_run, "extrapolation": extra}, indent=2))
-        return
-    for n in (2, 16):
-        e = extra[f"{n}_cores"]
-        typer.echo(f"real dump ({extra['dump_lines'] / 1e9:.2f} G lines, {extra['kept_triples'] / 1e6:.0f} M kept) on {n} cores, "
-                   f"from scale {extra['from_scale']} (filter rates from {extra['filter_from']}): filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h "
-                   f"(as measured on this machine); quiet machine, from CPU time, with lbzip2 on the same cores: "
-                   f"filter {e['quiet_filter_with_lbzip2_h']} h ({e['quiet_filter_lines_per_s'] / 1e6:.2f} M lines/s)")
-    typer.echo(f"[load average {load_average()}]")
+        try:
+            values = [float(a) / float(b) if "/" in f else float(f) for f in fractions.split(",") for a, _, b in [f.partition("/")]]
+        except ValueError:
+            fail(ValueError(f"bad --fractions {fractions!r} (e.g. 1/300,1/30)"))
+            return
+        if not seed.is_file():
+            fail(ValueError(f"no seed dump at {seed}"))
+        if filter_source is not None and not filter_source.is_file():
+            fail(ValueError(f"no such dump: {filter_source}"))
+        results = []
+        for frac in values:
+            if not 0 < frac <= 1:
+                fail(ValueError(f"fraction {frac} not in (0, 1]"))
+            typer.echo(f"[load average {load_average()}] scale {frac:.5f} …", err=True)
+            results.append(run_scale(seed, frac, workdir, noise=noise))
+            if not as_json:
+                typer.echo(format_result(results[-1]))
+        filter_run = None
+        if filter_source is not None:
+            typer.echo(f"[load average {load_average()}] filter over {filter_source} …", err=True)
+            filter_run = bench_filter(filter_source, workdir / "filter")
+            if not as_json:
+                typer.echo(f"filter over {filter_source}: {filter_run['lines']:,} lines, {filter_run['kept']:,} kept, "
+                           f"{filter_run['lines_per_s'] / 1e6:.2f} M lines/s on {filter_run['workers']} workers "
+                           f"({filter_run['decompressor']}; load average {filter_run['load_average_before']} → {filter_run['load_average_after']})")
+        extra = extrapolate(results, filter_run)
+        if as_json:
+            typer.echo(json.dumps({"scales": [r.to_dict() for r in results], "filter": filter_run, "extrapolation": extra}, indent=2))
+            return
+        for n in (2, 16):
+            e = extra[f"{n}_cores"]
+            typer.echo(f"real dump ({extra['dump_lines'] / 1e9:.2f} G lines, {extra['kept_triples'] / 1e6:.0f} M kept) on {n} cores, "
+                       f"from scale {extra['from_scale']} (filter rates from {extra['filter_from']}): filter {e['filter_h']} h, load and index {e['load_and_index_h']} h, total {e['total_h']} h "
+                       f"(as measured on this machine); quiet machine, from CPU time, with lbzip2 on the same cores: "
+                       f"filter {e['quiet_filter_with_lbzip2_h']} h ({e['quiet_filter_lines_per_s'] / 1e6:.2f} M lines/s)")
+        typer.echo(f"[load average {load_average()}]")
 
 
 @bench_app.command("filter")
 def bench_filter_cmd(
     source: Path = typer.Option(..., "--source", help="An N-Triples dump (.nt, .nt.gz, .nt.bz2)."),
     workdir: Path = typer.Option(Path("bench-filter"), "--workdir"),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Time only the build's parallel filter over a dump (lines/s, per-CPU figures, load average)."""
     from engine.bench.scale import bench_filter
 
-    if not source.is_file():
-        fail(ValueError(f"no such dump: {source}"))
-    from kg.errors import SanitizerError
+    with figures_page(docs, "bench-filter", "The build's parallel dump filter (bench filter)"):
+        if not source.is_file():
+            fail(ValueError(f"no such dump: {source}"))
+        from kg.errors import SanitizerError
 
-    try:
-        typer.echo(json.dumps(bench_filter(source, workdir), indent=2))
-    except (SanitizerError, OSError) as exc:
-        fail(exc)
+        try:
+            typer.echo(json.dumps(bench_filter(source, workdir), indent=2))
+        except (SanitizerError, OSError) as exc:
+            fail(exc)
 
 
 @bench_app.command("kg")
@@ -171,17 +183,19 @@ def bench_kg_cmd(
     store: Optional[Path] = typer.Option(None, "--store", help="Existing store (ignored with --seed)."),
     n: int = typer.Option(1000, "--n", help="Random labelled items to look up."),
     endpoint: bool = typer.Option(True, "--endpoint/--no-endpoint", help="Also time the SPARQL endpoint (on --store, else the sample)."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Build time, chain-lookup latency (p50/p99), the ratio to a plain Python BFS, and the SPARQL endpoint."""
     from kg.bench import bench_kg
 
-    result = bench_kg(seed, store, n=n)
-    if endpoint:
-        from kg.sparql.bench import bench_endpoint
-        from kg.store import KGStore
+    with figures_page(docs, "bench-kg", "Chain lookups and the SPARQL endpoint (bench kg)"):
+        result = bench_kg(seed, store, n=n)
+        if endpoint:
+            from kg.sparql.bench import bench_endpoint
+            from kg.store import KGStore
 
-        result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
-    typer.echo(json.dumps(result, indent=2))
+            result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
+        typer.echo(json.dumps(result, indent=2))
 
 
 @bench_app.command("privacy")
@@ -190,11 +204,13 @@ def bench_privacy_cmd(
     k: int = typer.Option(10, "--k", min=1),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Background index build time and size, and guard time per document (p50/p99)."""
     from engine.bench.privacy import bench_privacy
 
-    if not data.is_file():
-        fail(FileNotFoundError(f"no such file: {data}"))
-    engine = build_engine(config, store)
-    typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))
+    with figures_page(docs, "bench-privacy", "Privacy guard: index build and time per document (bench privacy)"):
+        if not data.is_file():
+            fail(FileNotFoundError(f"no such file: {data}"))
+        engine = build_engine(config, store)
+        typer.echo(json.dumps(bench_privacy(engine, data, k=k), indent=2))

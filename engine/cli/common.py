@@ -1,10 +1,15 @@
 """What every ``taxogen`` command shares: the typer application class, one-line errors
-(exit 1), the engine built from ``--config``/``--store``/endpoint flags, common options."""
+(exit 1), the engine built from ``--config``/``--store``/endpoint flags, common options, and
+``--docs``: a figures page written from what a command prints."""
 
 from __future__ import annotations
 
+import io
+import shlex
+import sys
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
-from typing import Any, NoReturn, Optional
+from typing import Any, Iterator, NoReturn, Optional, TextIO
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
@@ -16,6 +21,8 @@ EndpointOpt = typer.Option(None, "--endpoint", help="Ask this SPARQL endpoint fo
 OfflineOpt = typer.Option(False, "--offline", help="Never call the endpoint (cached answers only).")
 UserAgentOpt = typer.Option(None, "--user-agent", help="User-Agent sent to the endpoint (say who you are and how to reach you).")
 StoreOpt = typer.Option(None, "--store", help="Store directory (default: embedded sample graph).")
+DocsOpt = typer.Option(None, "--docs", help="Also write the printed figures to DIR/figures/<page>.md with the command, date and commit.",
+                       metavar="DIR", file_okay=False)
 
 
 def fail(exc: BaseException) -> NoReturn:
@@ -40,6 +47,122 @@ def build_engine(config: Optional[Path], store: Optional[Path], endpoint: Option
         return Engine.from_config(config, store=store, **overrides)
     except SanitizerError as exc:
         fail(exc)
+
+
+class _Tee(io.TextIOBase):
+    """A text stream that writes to ``stream`` and keeps a copy of what it wrote."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self._stream = stream
+        self._copy = io.StringIO()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    @property
+    def errors(self) -> Optional[str]:  # type: ignore[override]
+        return getattr(self._stream, "errors", None)
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:  # type: ignore[override]
+        if not isinstance(text, str):  # click probes for a binary stream with b""
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self._stream.write(text)
+        return self._copy.write(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def text(self) -> str:
+        """Everything written so far."""
+        return self._copy.getvalue()
+
+
+def typed_command(ctx: Optional[typer.Context] = None, program: str = "taxogen") -> str:
+    """The running command as a user would type it: ``program``, the subcommand names and the
+    parameters given (not left at their default), shell-quoted. Outside a command: this
+    process's arguments."""
+    from typer.main import get_current_context
+
+    from engine.evaluation.figures_page import command_line
+
+    ctx = ctx or get_current_context(silent=True)
+    if ctx is None:
+        return command_line(program=program)
+    names = []
+    node = ctx
+    while node is not None and node.parent is not None:
+        names.append(node.info_name or "")
+        node = node.parent
+    words = [program, *reversed(names)]
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name) if param.name else None
+        if source is None or source.name in ("DEFAULT", "DEFAULT_MAP"):
+            continue
+        words += _param_words(param, ctx.params.get(param.name))
+    return shlex.join(words)
+
+
+def _param_words(param: Any, value: Any) -> list[str]:
+    """A parameter's value as command-line words (``--k 10 --k 100``, ``--no-endpoint``, ``FILE``)."""
+    if value is None:
+        return []
+    if not isinstance(param, TyperOption):
+        return [str(v) for v in value] if isinstance(value, (list, tuple)) else [str(value)]
+    flag = param.opts[0]
+    if param.is_flag:
+        if value:
+            return [flag]
+        return [param.secondary_opts[0]] if param.secondary_opts else []
+    values = value if param.multiple and isinstance(value, (list, tuple)) else [value]
+    return [w for v in values for w in (flag, str(v))]
+
+
+@contextmanager
+def figures_page(docs: Optional[Path], name: str, title: str) -> Iterator[None]:
+    """With ``docs`` (``--docs DIR``): tee everything the block prints to stdout (``typer.echo``,
+    ``print``; not stderr) and, when it ends without error, write it to
+    ``DIR/figures/<name>.md`` with the command line, the date and the commit
+    (:func:`engine.evaluation.figures_page.write_figures_page`). Nothing is written when the
+    block fails or exits non-zero. Without ``docs`` the block just runs."""
+    if docs is None:
+        yield
+        return
+    if docs.exists() and not docs.is_dir():
+        fail(ValueError(f"--docs {docs}: not a directory"))
+    from engine.evaluation.figures_page import git_revision
+
+    command, revision = typed_command(), git_revision()  # the code that runs, not the tree at the end
+    tee = _Tee(sys.stdout)
+    try:
+        with redirect_stdout(tee):
+            yield
+    except typer.Exit as exc:
+        if exc.exit_code == 0:
+            _write_page(docs, name, title, tee.text, command, revision)
+        raise
+    _write_page(docs, name, title, tee.text, command, revision)
+
+
+def _write_page(docs: Path, name: str, title: str, text: str, command: str, revision: str) -> None:
+    from engine.evaluation.figures_page import write_figures_page
+
+    try:
+        path = write_figures_page(docs, name, title, text, command=command, revision=revision)
+    except OSError as exc:
+        fail(OSError(f"--docs {docs}: cannot write the figures page: {exc}"))
+    typer.echo(f"figures page: {path}", err=True)
 
 
 def served_groups() -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from engine.cli.common import DEFAULT_DATA, build_engine, fail
+from engine.cli.common import DEFAULT_DATA, DocsOpt, build_engine, fail, figures_page
 _StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: embedded sample graph).")
 _ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
 
@@ -73,23 +73,25 @@ def evaluate_detection_cmd(
                                                         "by an inner CV on its training documents to reach this precision."),
     seed: int = typer.Option(13, "--seed"),
     as_json: bool = typer.Option(False, "--json"),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
     from engine.evaluation.detection import evaluate_detection
 
-    per_type = _type_thresholds(type_threshold)
-    docs = _gold(data)
-    if len(docs) < folds:
-        fail(ValueError(f"{data} has {len(docs)} annotated documents, fewer than --folds {folds}"))
-    engine = build_engine(config, store)
-    report = evaluate_detection(engine.detector, docs, folds=folds, seed=seed, threshold=threshold,
-                                type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
-                                progress=None if as_json else _say)
-    report.update({"data": str(data), "store": str(store) if store else "embedded sample graph"})
-    if as_json:
-        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
-        return
-    _print_report(report)
+    with figures_page(docs, "evaluate-detection", "Detection on raw text (evaluate detection)"):
+        per_type = _type_thresholds(type_threshold)
+        gold = _gold(data)
+        if len(gold) < folds:
+            fail(ValueError(f"{data} has {len(gold)} annotated documents, fewer than --folds {folds}"))
+        engine = build_engine(config, store)
+        report = evaluate_detection(engine.detector, gold, folds=folds, seed=seed, threshold=threshold,
+                                    type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
+                                    progress=None if as_json else _say)
+        report.update({"data": str(data), "store": str(store) if store else "embedded sample graph"})
+        if as_json:
+            typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+            return
+        _print_report(report)
 
 
 def _print_report(report: dict) -> None:
@@ -153,14 +155,16 @@ def bench_detect_cmd(
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
     repeats: int = typer.Option(1, "--repeats", min=1),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Detection time per document (warm), gazetteer build and first-document cost."""
     from engine.bench.detect import bench_detect
 
-    engine = build_engine(config, store)
-    result = bench_detect(engine, data, repeats=repeats)
-    result["store"] = str(store) if store else "embedded"
-    typer.echo(json.dumps(result, indent=2))
+    with figures_page(docs, "bench-detect", "Detection speed (bench detect)"):
+        engine = build_engine(config, store)
+        result = bench_detect(engine, data, repeats=repeats)
+        result["store"] = str(store) if store else "embedded"
+        typer.echo(json.dumps(result, indent=2))
 
 
 def train_detect_cmd(

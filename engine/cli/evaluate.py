@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, StoreOpt, build_engine, fail, feature_groups
+from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, feature_groups, figures_page
 
 evaluate_app = App(help="Evaluations on WikiReplace-format data.", no_args_is_help=True)
 
@@ -20,41 +20,43 @@ def evaluate_generation_cmd(
     config: Optional[Path] = ConfigOpt,
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(50, "--show", help="How many differences to list."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Compare our ladders with WikiReplace's options (rules and graph types)."""
     from engine.errors import SanitizerError
     from engine.evaluation.generation import evaluate_generation
     from engine.io.wikireplace import load_wikireplace
 
-    engine = build_engine(config, store)
-    try:
-        docs = load_wikireplace(data)
-    except SanitizerError as exc:
-        fail(exc)
-        return
-    report = evaluate_generation(engine, docs, progress=not as_json)
-    if as_json:
-        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
-        return
-    typer.echo(f"rules: heuristic options of WikiReplace found in our ladder, in order ({data.name}, store: {store or 'embedded'})")
-    typer.echo(f"  {'type':<9}{'mentions':>9}{'agree':>8}{'share':>8}{'deliberate':>11}{'agree+deliberate':>18}")
-    for t, st in report.rules.items():
-        typer.echo(f"  {t:<9}{st['mentions']:>9}{st['agree']:>8}{st['agree_share']:>8.2%}{st['deliberate']:>11}{st['agree_or_deliberate_share']:>18.2%}")
-    typer.echo("graph types (masked mentions):")
-    typer.echo(f"  {'type':<6}{'masked':>7}{'linked':>15}{'class offered':>16}{'choice≠***':>11}{'choice in ladder':>19}{'ceiling':>15}{'mean len':>9}{'more specific':>14}")
-    for t, st in report.graph.items():
-        typer.echo(
-            f"  {t:<6}{st['masked']:>7}{st['linked']:>6} ({st['linked_share']:>6.1%}){st['with_class']:>7} ({st['with_class_share']:>6.1%})"
-            f"{st['with_choice']:>11}"
-            f"{st['choice_in_ladder']:>8} ({(st['choice_in_ladder_share'] or 0):>7.1%}){st['ceiling_reachable']:>5} ({(st['ceiling_reachable_share'] or 0):>6.1%})"
-            f"{st['mean_ladder_length']:>9}{st['more_specific']:>14}"
-        )
-    typer.echo("  class offered = the ladder has a rung before ***")
-    typer.echo("  ceiling = majority choice is the label of an ancestor (1–12 hops, P31/P279/P361) of an item whose label/alias equals the span")
-    typer.echo(f"differences ({len(report.differences)}):")
-    for d in report.differences[:show]:
-        tag = f"deliberate: {d['deliberate']}" if d["deliberate"] else "UNEXPLAINED"
-        typer.echo(f"  {d['type']:<9}{d['span']!r:<28} heuristic {d['heuristic']} ours {d['ours']}  [{tag}]")
+    with figures_page(docs, "evaluate-generation", "Our ladders against WikiReplace's options (evaluate generation)"):
+        engine = build_engine(config, store)
+        try:
+            documents = load_wikireplace(data)
+        except SanitizerError as exc:
+            fail(exc)
+            return
+        report = evaluate_generation(engine, documents, progress=not as_json)
+        if as_json:
+            typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+            return
+        typer.echo(f"rules: heuristic options of WikiReplace found in our ladder, in order ({data.name}, store: {store or 'embedded'})")
+        typer.echo(f"  {'type':<9}{'mentions':>9}{'agree':>8}{'share':>8}{'deliberate':>11}{'agree+deliberate':>18}")
+        for t, st in report.rules.items():
+            typer.echo(f"  {t:<9}{st['mentions']:>9}{st['agree']:>8}{st['agree_share']:>8.2%}{st['deliberate']:>11}{st['agree_or_deliberate_share']:>18.2%}")
+        typer.echo("graph types (masked mentions):")
+        typer.echo(f"  {'type':<6}{'masked':>7}{'linked':>15}{'class offered':>16}{'choice≠***':>11}{'choice in ladder':>19}{'ceiling':>15}{'mean len':>9}{'more specific':>14}")
+        for t, st in report.graph.items():
+            typer.echo(
+                f"  {t:<6}{st['masked']:>7}{st['linked']:>6} ({st['linked_share']:>6.1%}){st['with_class']:>7} ({st['with_class_share']:>6.1%})"
+                f"{st['with_choice']:>11}"
+                f"{st['choice_in_ladder']:>8} ({(st['choice_in_ladder_share'] or 0):>7.1%}){st['ceiling_reachable']:>5} ({(st['ceiling_reachable_share'] or 0):>6.1%})"
+                f"{st['mean_ladder_length']:>9}{st['more_specific']:>14}"
+            )
+        typer.echo("  class offered = the ladder has a rung before ***")
+        typer.echo("  ceiling = majority choice is the label of an ancestor (1–12 hops, P31/P279/P361) of an item whose label/alias equals the span")
+        typer.echo(f"differences ({len(report.differences)}):")
+        for d in report.differences[:show]:
+            tag = f"deliberate: {d['deliberate']}" if d["deliberate"] else "UNEXPLAINED"
+            typer.echo(f"  {d['type']:<9}{d['span']!r:<28} heuristic {d['heuristic']} ours {d['ours']}  [{tag}]")
 
 
 @evaluate_app.command("truth")
@@ -67,41 +69,43 @@ def evaluate_truth_cmd(
     chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="The judged spans' documents (their places give homonyms their country); skipped if absent."),
     batch: Optional[str] = typer.Option(None, "--batch", help="Only the spans judged in this batch (e.g. s4-batch1, judged out of sample)."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
     from engine.errors import SanitizerError
     from engine.evaluation.truth import batch_spans, document_contexts, evaluate_truth, load_truth_set
 
-    try:
-        judgments = load_truth_set(truth)
-        if batch:
-            judgments = batch_spans(judgments, batch)
-    except SanitizerError as exc:
-        fail(exc)
-        return
-    engine = build_engine(config, store)
-    report = evaluate_truth(engine, judgments, chosen=chosen, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
-    if as_json:
-        typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
-        return
-    typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or 'embedded'})")
-    typer.echo(f"  {'type':<9}{'spans':>6}{'offered':>8}{'judged':>8}{'false':>7}{'false rate':>11}{'first rung false':>18}{'unjudged':>9}")
-    for t, st in report.per_type.items():
-        rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"
-        first = f"{st['first_false']}/{st['first_judged']}"
-        typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
-    if chosen:
-        typer.echo("chosen rung (ranker's pick per span):")
-        typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
+    with figures_page(docs, "evaluate-truth", "Truth of the offered and chosen rungs (evaluate truth)"):
+        try:
+            judgments = load_truth_set(truth)
+            if batch:
+                judgments = batch_spans(judgments, batch)
+        except SanitizerError as exc:
+            fail(exc)
+            return
+        engine = build_engine(config, store)
+        report = evaluate_truth(engine, judgments, chosen=chosen, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
+        if as_json:
+            typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+            return
+        typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or 'embedded'})")
+        typer.echo(f"  {'type':<9}{'spans':>6}{'offered':>8}{'judged':>8}{'false':>7}{'false rate':>11}{'first rung false':>18}{'unjudged':>9}")
         for t, st in report.per_type.items():
-            rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"
-            typer.echo(f"  {t:<9}{st['chosen_judged']:>8}{st['chosen_false']:>7}{rate:>11}{st['chosen_mask']:>6}{st['chosen_unjudged']:>9}")
-    typer.echo(f"false rungs ({len(report.false_rungs)}):")
-    for r in report.false_rungs[:show]:
-        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  ({r['reason']})")
-    typer.echo(f"unjudged rungs ({len(report.unjudged)}):")
-    for r in report.unjudged[:show]:
-        typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  [{r['doc_id']}] {r['context'][:80]!r}")
+            rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"
+            first = f"{st['first_false']}/{st['first_judged']}"
+            typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
+        if chosen:
+            typer.echo("chosen rung (ranker's pick per span):")
+            typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
+            for t, st in report.per_type.items():
+                rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"
+                typer.echo(f"  {t:<9}{st['chosen_judged']:>8}{st['chosen_false']:>7}{rate:>11}{st['chosen_mask']:>6}{st['chosen_unjudged']:>9}")
+        typer.echo(f"false rungs ({len(report.false_rungs)}):")
+        for r in report.false_rungs[:show]:
+            typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  ({r['reason']})")
+        typer.echo(f"unjudged rungs ({len(report.unjudged)}):")
+        for r in report.unjudged[:show]:
+            typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  [{r['doc_id']}] {r['context'][:80]!r}")
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
@@ -123,48 +127,50 @@ def evaluate_selection_cmd(
     config: Optional[Path] = ConfigOpt,
     seed: int = typer.Option(13, "--seed"),
     as_json: bool = typer.Option(False, "--json"),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Majority-vote accuracy, all-selections accuracy and MRR, per entity type, with the first-rung baseline."""
     from engine.errors import SanitizerError
     from engine.evaluation.selection import evaluate_selection
     from engine.training.ranker import say
 
-    engine = build_engine(config, store, model="none")
-    try:
-        report = evaluate_selection(engine, data, folds=folds, model=model, with_ablation=ablation,
-                                    groups=feature_groups(groups) if model is None else (), repeats=repeats, seed=seed,
-                                    progress=None if as_json else say)
-    except SanitizerError as exc:
-        fail(exc)
-        return
-    if as_json:
-        typer.echo(json.dumps(report, indent=2))
-        return
-    m = report["metrics"]
-    typer.echo(f"selection on {data.name} — {report['mode']} — {m['mentions']} mentions")
-    if "cv" in report:
-        mean = report["cv"]["mean"]
-        typer.echo("  mean over folds (std, min–max):")
-        _echo_spreads(mean, (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR"),
-                             ("baseline_majority", "first rung, majority"), ("baseline_all_selections", "first rung, all selections")))
-        typer.echo("  pooled over folds:")
-    typer.echo(f"    {'type':<10}{'mentions':>9}{'majority':>10}{'all sel.':>10}{'MRR':>8}{'first rung':>12}")
-    for t, st in m["per_type"].items():
-        typer.echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['all_selections']:>10.2%}{st['mrr']:>8.3f}{st['baseline_majority']:>12.2%}")
-    typer.echo(f"    {'ALL':<10}{m['mentions']:>9}{m['majority']:>10.2%}{m['all_selections']:>10.2%}{m['mrr']:>8.3f}{m['baseline_majority']:>12.2%}")
-    if "repeated" in report:
-        typer.echo(f"  repeated with {len(report['repeated']['runs'])} fold assignments (mean of fold means; std, min–max):")
-        _echo_spreads(report["repeated"]["mean"], (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR")))
-    if report["agreement"]:
-        a = report["agreement"]
-        typer.echo(f"  annotator agreement ({a['multi_mentions']} mentions with {a['annotators']:g} annotators each): "
-                   f"an annotator picks the majority choice of the others {a['agreement']:.2%} of the time")
-        typer.echo("    per type: " + ", ".join(f"{t} {st['agreement']:.1%}" for t, st in a["per_type"].items()))
-        typer.echo(f"    estimated ceiling for a perfect consensus predictor on these {m['mentions']} mentions: majority vote {a['expected_ceiling']:.2%}")
-    if "ablation" in report:
-        typer.echo("  ablation (mean majority / all selections / MRR over folds):")
-        for row in report["ablation"]:
-            typer.echo(f"    {row['variant']:<22}{row['majority']:>9.2%}{row['all_selections']:>9.2%}{row['mrr']:>8.3f}")
+    with figures_page(docs, "evaluate-selection", "Replacement selection on WikiReplace's ladders (evaluate selection)"):
+        engine = build_engine(config, store, model="none")
+        try:
+            report = evaluate_selection(engine, data, folds=folds, model=model, with_ablation=ablation,
+                                        groups=feature_groups(groups) if model is None else (), repeats=repeats, seed=seed,
+                                        progress=None if as_json else say)
+        except SanitizerError as exc:
+            fail(exc)
+            return
+        if as_json:
+            typer.echo(json.dumps(report, indent=2))
+            return
+        m = report["metrics"]
+        typer.echo(f"selection on {data.name} — {report['mode']} — {m['mentions']} mentions")
+        if "cv" in report:
+            mean = report["cv"]["mean"]
+            typer.echo("  mean over folds (std, min–max):")
+            _echo_spreads(mean, (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR"),
+                                 ("baseline_majority", "first rung, majority"), ("baseline_all_selections", "first rung, all selections")))
+            typer.echo("  pooled over folds:")
+        typer.echo(f"    {'type':<10}{'mentions':>9}{'majority':>10}{'all sel.':>10}{'MRR':>8}{'first rung':>12}")
+        for t, st in m["per_type"].items():
+            typer.echo(f"    {t:<10}{st['mentions']:>9}{st['majority']:>10.2%}{st['all_selections']:>10.2%}{st['mrr']:>8.3f}{st['baseline_majority']:>12.2%}")
+        typer.echo(f"    {'ALL':<10}{m['mentions']:>9}{m['majority']:>10.2%}{m['all_selections']:>10.2%}{m['mrr']:>8.3f}{m['baseline_majority']:>12.2%}")
+        if "repeated" in report:
+            typer.echo(f"  repeated with {len(report['repeated']['runs'])} fold assignments (mean of fold means; std, min–max):")
+            _echo_spreads(report["repeated"]["mean"], (("majority", "majority vote"), ("all_selections", "all selections"), ("mrr", "MRR")))
+        if report["agreement"]:
+            a = report["agreement"]
+            typer.echo(f"  annotator agreement ({a['multi_mentions']} mentions with {a['annotators']:g} annotators each): "
+                       f"an annotator picks the majority choice of the others {a['agreement']:.2%} of the time")
+            typer.echo("    per type: " + ", ".join(f"{t} {st['agreement']:.1%}" for t, st in a["per_type"].items()))
+            typer.echo(f"    estimated ceiling for a perfect consensus predictor on these {m['mentions']} mentions: majority vote {a['expected_ceiling']:.2%}")
+        if "ablation" in report:
+            typer.echo("  ablation (mean majority / all selections / MRR over folds):")
+            for row in report["ablation"]:
+                typer.echo(f"    {row['variant']:<22}{row['majority']:>9.2%}{row['all_selections']:>9.2%}{row['mrr']:>8.3f}")
 
 
 @evaluate_app.command("sanitize")
@@ -181,6 +187,7 @@ def evaluate_sanitize_cmd(
     as_json: bool = typer.Option(False, "--json"),
     groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups of the CV rankers, comma-separated (default: structure,embedding-pooled,graph,document, and prior on served ladders)."),
     k: Optional[List[int]] = typer.Option(None, "--k", min=1, help="Also sanitize with the privacy guard at this k and add its row to the utility table (repeatable: --k 10 --k 100)."),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives and keeps."""
     from engine.errors import SanitizerError
@@ -188,18 +195,19 @@ def evaluate_sanitize_cmd(
     from engine.evaluation.sanitize_eval import evaluate_sanitize
     from engine.training.ranker import say
 
-    engine = build_engine(config, store, model="none")
-    try:
-        report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
-                                   examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=feature_groups(groups) if groups else None,
-                                   ks=tuple(k or ()))
-    except SanitizerError as exc:
-        fail(exc)
-        return
-    if as_json:
-        typer.echo(json.dumps(report.to_dict() | {"data": str(data), "examples": report.examples}, indent=2, ensure_ascii=False))
-        return
-    echo_sanitize_report(report, data.name, typer.echo)
+    with figures_page(docs, "evaluate-sanitize", "End to end: what a reader receives (evaluate sanitize)"):
+        engine = build_engine(config, store, model="none")
+        try:
+            report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
+                                       examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=feature_groups(groups) if groups else None,
+                                       ks=tuple(k or ()))
+        except SanitizerError as exc:
+            fail(exc)
+            return
+        if as_json:
+            typer.echo(json.dumps(report.to_dict() | {"data": str(data), "examples": report.examples}, indent=2, ensure_ascii=False))
+            return
+        echo_sanitize_report(report, data.name, typer.echo)
 
 
 @evaluate_app.command("privacy")
@@ -209,17 +217,19 @@ def evaluate_privacy_cmd(
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     as_json: bool = typer.Option(False, "--json"),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """k per document (anonymity set in the store) and the utility kept, for five releases."""
     from engine.errors import SanitizerError
     from engine.evaluation.privacy_eval import evaluate_privacy, format_table
 
-    if not data.is_file():
-        fail(FileNotFoundError(f"no such file: {data}"))
-    engine = build_engine(config, store)
-    try:
-        report = evaluate_privacy(engine, data, k=k, progress=lambda msg: typer.echo(msg, err=True))
-    except SanitizerError as exc:
-        fail(exc)
-        return
-    typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_table(report)))
+    with figures_page(docs, "evaluate-privacy", "k-anonymity and utility of five releases (evaluate privacy)"):
+        if not data.is_file():
+            fail(FileNotFoundError(f"no such file: {data}"))
+        engine = build_engine(config, store)
+        try:
+            report = evaluate_privacy(engine, data, k=k, progress=lambda msg: typer.echo(msg, err=True))
+        except SanitizerError as exc:
+            fail(exc)
+            return
+        typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_table(report)))

@@ -10,7 +10,7 @@ from typing import Iterator, Optional
 
 import typer
 
-from engine.cli.common import App, fail
+from engine.cli.common import App, DocsOpt, fail, figures_page
 
 spark_app = App(help="Run on Apache Spark (local[N] or a cluster): sanitize archives, filter dumps.", no_args_is_help=True)
 
@@ -123,13 +123,14 @@ def bench_spark_cmd(
     masters: str = typer.Option("local[1],local[2]", "--masters", help="Comma-separated masters to measure, one session each."),
     partitions: Optional[int] = PartitionsOpt,
     batch: int = typer.Option(16, "--batch"),
+    docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Spark documents/s at each master on documents never seen before, with the session
     (JVM) start-up and the engine load on the workers measured separately."""
     from engine.spark.bench import bench_spark
     from engine.spark.session import require_spark
 
-    with _errors():
+    with figures_page(docs, "bench-spark", "Sanitizing on Spark (bench spark)"), _errors():
         require_spark()
         if not data.is_file():
             fail(ValueError(f"no such file: {data}"))
