@@ -25,3 +25,15 @@ def test_given_python_example_then_it_runs():
     assert scope["ladder"].labels[-1] == "***"
     assert "Ada Lovelace" not in scope["result"].text and "London" not in scope["result"].text
     assert scope["result"].text.startswith("PERSON 1 was born in")
+
+
+@pytest.mark.slow
+def test_given_readme_demo_block_then_it_is_what_taxogen_demo_prints():
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    block = re.search(r"`taxogen demo` detects and sanitizes.*?```text\n(.*?)```", README, re.S).group(1)
+    result = CliRunner().invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == block.strip()
