@@ -83,9 +83,14 @@ def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path =
 
 def draw_received(store: str | Path, seed: int, limit: int, docs: str | Path = DOCS) -> list[dict]:
     """Class replacements the reader receives that the truth set does not hold, drawn at
-    random (``seed``) up to ``limit``: doc_id, span, entity_type, context, rungs=[it]."""
+    random (``seed``) up to ``limit``: doc_id, span, entity_type, context, rungs=[it].
+    ``docs``: WikiReplace JSON (every annotator's mentions) or JSON lines in the format
+    ``taxogen sanitize`` reads (documents no rule was written for)."""
+    from types import SimpleNamespace
+
     from engine import Engine
     from engine.evaluation.truth import judgment_key, load_truth_set
+    from engine.io.docio import DocRecord, read_documents
     from engine.io.wikireplace import load_wikireplace
     from engine.text.sentences import SentenceIndex
     from engine.types import MASK, Mention
@@ -93,7 +98,12 @@ def draw_received(store: str | Path, seed: int, limit: int, docs: str | Path = D
     judged = {j.key for j in load_truth_set()}
     engine = Engine.from_config(None, store=Path(store))
     pairs, owners = [], []
-    for doc in load_wikireplace(Path(docs)):
+    if str(docs).endswith(".jsonl"):
+        for rec in read_documents(Path(docs), "jsonl"):
+            if isinstance(rec, DocRecord):
+                pairs.append((rec.text, list(rec.mentions)))
+                owners.append(SimpleNamespace(doc_id=rec.doc_id, text=rec.text))
+    for doc in load_wikireplace(Path(docs)) if not owners else ():
         for mentions in doc.mentions.values():
             pairs.append((doc.text, [Mention(m.start, m.end, m.entity_type, m.identifier_type) for m in mentions]))
             owners.append(doc)
