@@ -144,13 +144,20 @@ class _Reader:
                     self.predicate_objects(subject)
                 self.take()  # "."
 
-    def subject(self) -> tuple[str, int]:
+    def nested(self) -> tuple[str, int] | None:
+        """A blank node or a collection starting at the next token, with its line; else None."""
         tok = self.peek()
         if tok.text == "[":
             return self.blank(), tok.line
         if tok.text == "(":
             return self.collection(), tok.line
-        self.take()
+        return None
+
+    def subject(self) -> tuple[str, int]:
+        found = self.nested()
+        if found is not None:
+            return found
+        tok = self.take()
         return self.term(tok), tok.line
 
     def predicate_objects(self, subject: str) -> None:
@@ -171,12 +178,10 @@ class _Reader:
                 return
 
     def object(self) -> tuple[str, int]:
-        tok = self.peek()
-        if tok.text == "[":
-            return self.blank(), tok.line
-        if tok.text == "(":
-            return self.collection(), tok.line
-        self.take()
+        found = self.nested()
+        if found is not None:
+            return found
+        tok = self.take()
         if tok.kind in ("str", "long"):
             q = 3 if tok.kind == "long" else 1
             value = tok.text[q:-q]
