@@ -95,7 +95,7 @@ def evaluate_truth_cmd(
             first = f"{st['first_false']}/{st['first_judged']}"
             typer.echo(f"  {t:<9}{st['spans']:>6}{st['offered']:>8}{st['judged']:>8}{st['false']:>7}{rate:>11}{first:>18}{st['unjudged']:>9}")
         if chosen:
-            typer.echo("chosen rung (ranker's pick per span):")
+            typer.echo("chosen rung (the selection policy's pick per span, before the privacy guard):")
             typer.echo(f"  {'type':<9}{'judged':>8}{'false':>7}{'false rate':>11}{'***':>6}{'unjudged':>9}")
             for t, st in report.per_type.items():
                 rate = f"{st['chosen_false_rate']:.2%}" if st["chosen_false_rate"] is not None else "—"

@@ -126,8 +126,10 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = 
                    contexts: dict[str, DocumentState] | None = None) -> TruthReport:
     """Regenerate the ladders of the truth set's spans and score them against the judgments.
 
-    With ``chosen`` the engine's ranker also picks one rung per span (as ``sanitize``
-    would, without the document-level steps) and the chosen rungs are scored too.
+    With ``chosen`` the engine's selection policy also picks one rung per span from the
+    ranker's order (as ``sanitize`` would, without the document-level steps: the privacy
+    guard and the leak check): ``meaning`` the best rung other than ``***``,
+    ``annotators`` the first; the chosen rungs are scored too.
     ``contexts`` (:func:`document_contexts`) gives a span the state of its document, as
     sanitizing does (homonyms linked in the document's countries).
     """
@@ -143,7 +145,11 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = 
         st = stats[etype]
         st["spans"] += 1
         if chosen:
-            best = engine.rank(span, ladder)[0].candidate.label
+            ranked = [sc.candidate.label for sc in engine.rank(span, ladder)]
+            if engine.config.privacy.selection == "meaning":
+                best = next((label for label in ranked if label != MASK), MASK)
+            else:
+                best = ranked[0]
             picked = table.get(judgment_key(text, etype, best))
             if best == MASK:
                 st["chosen_mask"] += 1
