@@ -146,7 +146,9 @@ def test_given_duration_or_ordinal_then_never_date(engine, span):
 def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store, wikireplace_path):
     """At most 2 % of the offered rungs are false, with the reader rules and the documents'
     countries (in-sample: the rules were reviewed on this truth set; the batches judged out
-    of sample are scored by ``taxogen evaluate truth --batch``)."""
+    of sample are scored by ``taxogen evaluate truth --batch``, and the blind batch of
+    received replacements that no rule has addressed yet is left out here: its false rate
+    is a measurement, reported, not bounded)."""
     from engine.evaluation.truth import (
         document_contexts,
         evaluate_truth,
@@ -154,7 +156,7 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store, wi
     )
 
     engine = Engine.from_config(None, store=seed_store)
-    judgments = load_truth_set()
+    judgments = [j for j in load_truth_set() if j.batch not in OUT_OF_SAMPLE_BATCHES]
     report = evaluate_truth(engine, judgments, contexts=document_contexts(engine, wikireplace_path, {j.doc_id for j in judgments}))
     total = report.per_type["ALL"]
     assert total["judged"] >= 300
@@ -164,6 +166,8 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store, wi
 
 #: Measured false rate of offered rungs on the truth set (seed store) is 0.0183; target 0.02.
 TRUTH_FALSE_RATE_BOUND = 0.02
+#: Judged blind, out of sample, before any rule addressed them (``evaluate truth --batch``).
+OUT_OF_SAMPLE_BATCHES = frozenset({"received-blind-1"})
 
 
 @pytest.mark.parametrize("general, specific, narrows", [
