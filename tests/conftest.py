@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from kg import ChainIndex, KGStore
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED = ROOT.parent / "shared"
+SHARED = Path(os.environ.get("TAXOGEN_SHARED", ROOT.parent / "shared"))  # a worktree elsewhere: TAXOGEN_SHARED=/work/shared
 SEED = SHARED / "data" / "wikidata-seed" / "wikidata-seed.nt.gz"
 WIKIREPLACE = SHARED / "data" / "wikireplace" / "wikireplace_dev.json"
 

@@ -104,6 +104,10 @@ def _merge(a: _Unit, b: Decision, before: str = "", after: str = "") -> tuple[_U
         # "got [MNL champion] [2] times": the count belongs to "times", the title is the
         # object ("got *** X times"); merged, the object vanished ("got X times")
         return None, False
+    if a.head.mention.entity_type is EntityType.DEM and ka is not RungKind.PERSON and kb is RungKind.PERSON:
+        # "the Swedish [architect] [Erik Lindqvist]": a role before a name stays outside the
+        # name ("the Swedish profession PERSON 2", not "the PERSON 2")
+        return None, False
     if a_date and kb is RungKind.PERSON:
         return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
