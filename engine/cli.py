@@ -549,6 +549,23 @@ def bench_endpoint_cmd(
     typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
 
 
+@bench_app.command("raw")
+def bench_raw_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are sanitized as raw text."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the sample graph)."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Raw text in: taxogen beside Presidio (analyzer + anonymizer, same spaCy model), one core, in one run."""
+    from engine.bench.raw import bench_raw, format_raw
+
+    if not data.is_file():
+        fail(ValueError(f"cannot read WikiReplace file {data}"))
+        return
+    report = bench_raw(data, store=str(store) if store else None, limit=limit, progress=lambda m: typer.echo(m, err=True))
+    typer.echo(json.dumps(report, indent=2) if as_json else format_raw(report))
+
+
 @kg_app.command("refresh")
 def kg_refresh(
     store: Path = typer.Option(..., "--store", help="Store whose remote cache to refresh."),
