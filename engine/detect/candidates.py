@@ -69,6 +69,7 @@ class CandidateFinder:
             layers.append(gazetteer)
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc), [s for layer in layers for s in layer]))
-        spans = graph_retype(text, retype(text, merge_spans(text, *layers)), gazetteer, self.typer, self.lookup)
-        spans = link_persons(text, spans)
+        spans = link_persons(text, retype(text, merge_spans(text, *layers)))
+        # after the persons are linked (which reads the layers' types), so that is unchanged
+        spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
         return Candidates(text, doc, spans)
