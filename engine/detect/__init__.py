@@ -62,9 +62,12 @@ class Detector:
         from kg.index import has_index, index_path
 
         if kg.path is not None and has_index(kg.path) and taxonomy is not None and not isinstance(taxonomy, PreloadedTaxonomy):
+            from engine.detect.entry_cache import cached_entries
             from engine.detect.index_feed import IndexDegree, index_entries
 
-            return cls.from_entries(index_entries(index_path(kg.path), taxonomy), degree=IndexDegree(taxonomy),
+            where = index_path(kg.path)
+            entries = cached_entries(where, lambda: index_entries(where, taxonomy))
+            return cls.from_entries(entries, degree=IndexDegree(taxonomy),
                                     typer=GraphTyper.from_taxonomy(taxonomy), **kwargs)
 
         taxonomy = taxonomy if isinstance(taxonomy, PreloadedTaxonomy) else PreloadedTaxonomy.from_store(kg)
