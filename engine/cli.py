@@ -497,6 +497,7 @@ def serve(
     endpoint: Optional[str] = EndpointOpt,
     offline: bool = OfflineOpt,
     user_agent: Optional[str] = UserAgentOpt,
+    warm: bool = typer.Option(True, "--warm-up/--no-warm-up", help="Answer an invented document before reporting ready, so a first request is fast."),
 ) -> None:
     """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
     if not 0 <= port <= 65535:
@@ -511,6 +512,10 @@ def serve(
         fail(ImportError(f"the HTTP API needs the 'server' extra: pip install 'taxogen[server]' ({exc})"))
         return
     engine = build_engine(config, store, endpoint, offline, user_agent)
+    if warm:
+        from engine.warmup import warm_up
+
+        warm_up(engine, progress=lambda m: typer.echo(m, err=True))
     uvicorn.run(create_app(engine, max_body_bytes=max_body), host=host, port=port)
 
 
@@ -564,6 +569,21 @@ def bench_raw_cmd(
         return
     report = bench_raw(data, store=str(store) if store else None, limit=limit, progress=lambda m: typer.echo(m, err=True))
     typer.echo(json.dumps(report, indent=2) if as_json else format_raw(report))
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose first texts are requested."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store the server uses (default: the sample graph)."),
+    warm: bool = typer.Option(True, "--warm-up/--no-warm-up", help="Start the server with or without its warm-up."),
+) -> None:
+    """taxogen serve: time to ready, first raw-text request after ready, a repeat, and their ratio."""
+    from engine.bench.serve import bench_serve
+
+    if not data.is_file():
+        fail(ValueError(f"cannot read WikiReplace file {data}"))
+        return
+    typer.echo(json.dumps(bench_serve(data, store=str(store) if store else None, warm=warm), indent=2))
 
 
 @kg_app.command("refresh")
