@@ -1,5 +1,6 @@
 """bench spark's scaling ratios (engine.spark.bench.scaling_ratios): no Spark needed."""
 
+
 def test_bench_spark_ratios_are_each_master_over_local_1_from_the_same_run():
     from engine.spark.bench import scaling_ratios
 
