@@ -18,7 +18,11 @@ applied after the rules of :mod:`engine.detect.retype`:
 - **a name "X of Y" is not Y**: a proper name typed by a place or organisation it names
   after "of" ("Geological Survey of Denmark and Greenland" typed LOC by "Denmark") is an
   organisation, unless its head noun names a place class (``tg:headNoun``: "Province of
-  Ontario").
+  Ontario", or a place in the graph: "Region") or a role ("Mayor of Zagreb": DEM);
+- **a title whose head noun is a role** ("Minister of Tourism and Trade", "Australian
+  Public Service Commissioner", "Senator") is DEM when the graph types the head noun so;
+- **an acronym in brackets** after a name takes the name's type ("National Defence
+  Academy (NDA)").
 """
 
 from __future__ import annotations
@@ -116,7 +120,9 @@ class GraphTyper:
     def item_type(self, qid: str) -> EntityType | None:
         """The one entity type the kinds of ``qid`` give, or None (no kind, or kinds of two types)."""
         types = {KIND_ENTITY_TYPE[k] for k in self.kinds_of(qid)}
-        if EntityType.LOC in types and EntityType.ORG not in types:  # a city is also a "work" of its founders: a place
+        if EntityType.LOC in types:
+            # a place that is also an organisation (a country, a municipal corporation) or a
+            # "work" of its founders is read as the place
             return EntityType.LOC
         return types.pop() if len(types) == 1 else None
 
@@ -145,13 +151,26 @@ def graph_retype(text: str, spans: list[DetectedSpan], gazetteer_spans: list[Det
     spans (their items belong to their whole text); ``lookup`` gives the items of one
     folded word (the head noun of "X of Y")."""
     whole = {(g.start, g.end): g for g in gazetteer_spans}
-    out = []
+    out: list[DetectedSpan] = []
     for s in spans:
         new = _checked_type(text, s, whole.get((s.start, s.end)), typer, lookup)
+        if new is None and out and _abbreviation_of(text, out[-1], s):
+            new = out[-1].entity_type  # "National Defence Academy (NDA)": the name's type
         if new is not None and new is not s.entity_type:
             s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
         out.append(s)
     return out
+
+
+_ACRONYM = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,6}")
+
+
+def _abbreviation_of(text: str, name: DetectedSpan, s: DetectedSpan) -> bool:
+    """``s`` is an acronym in brackets right after a multi-word name of a place,
+    organisation or thing, no layer but the parse having typed it."""
+    return (s.sources == frozenset({"syntax"}) and bool(_ACRONYM.fullmatch(s.text))
+            and name.entity_type in (EntityType.ORG, EntityType.LOC, EntityType.MISC) and " " in name.text
+            and text[name.end:s.start].strip() == "(" and text[s.end:s.end + 1] == ")")
 
 
 def _checked_type(text: str, s: DetectedSpan, gaz: DetectedSpan | None, typer: GraphTyper | None,
@@ -171,9 +190,20 @@ def _checked_type(text: str, s: DetectedSpan, gaz: DetectedSpan | None, typer: G
         return None
     if graph is not None and _graph_may_override(text, s, graph):
         return graph
-    if et is EntityType.LOC and typer is not None and gaz is None and _name_of_complement(s.text):
-        head = typer.head_type(s.text, lookup)
+    if typer is None or gaz is not None:
+        return None
+    if " " not in s.text.strip():
+        # a capitalised word no layer typed ("Senator"): a role when the graph says so
+        if s.sources == frozenset({"syntax"}) and s.text[:1].isupper() and not s.text.isupper():
+            return EntityType.DEM if typer.items_type(lookup(s.text.casefold()) if lookup else ()) is EntityType.DEM else None
+        return None
+    head = typer.head_type(s.text, lookup)
+    if et is EntityType.LOC and _name_of_complement(s.text):
         return head if head in (EntityType.LOC, EntityType.DEM) else EntityType.ORG
+    if head is EntityType.DEM and _name_of_complement(s.text) or head is EntityType.DEM and " of " not in s.text:
+        # a title whose head noun is a role: "Minister of Tourism and Trade", "Australian
+        # Public Service Commissioner" are positions (DEM), not the bodies they name
+        return EntityType.DEM
     return None
 
 

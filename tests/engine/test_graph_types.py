@@ -17,7 +17,7 @@ KINDS = {"Q_city": frozenset({"kindPlace"}), "Q_company": frozenset({"kindOrgani
          "Q_region": frozenset({"kindPlace"}), "Q_mayor": frozenset({"kindPersonAttribute"}),
          "Q_film": frozenset({"kindWork"})}
 TYPER = GraphTyper(lambda q: KINDS.get(q, frozenset()), head_kinds={"province": frozenset({"kindPlace"})})
-WORDS = {"survey": ["Q_nothing"], "region": ["Q_region"], "mayor": ["Q_mayor"]}
+WORDS = {"survey": ["Q_nothing"], "region": ["Q_region"], "mayor": ["Q_mayor"], "minister": ["Q_mayor"]}
 
 
 def span(text: str, sub: str, etype: E, *, sources=("ner",), **kw) -> DetectedSpan:
@@ -125,3 +125,17 @@ def test_the_invented_biography_gets_types_a_reader_can_trust(seed_store):
     out = engine.sanitize(text, engine.detect_mentions(text)).text
     assert "married the PERSON" not in out and "PERSON 2" in out
     assert "DATE" not in out
+
+
+def test_a_title_whose_head_is_a_role_is_dem_and_an_acronym_in_brackets_takes_the_names_type():
+    text = "He was Minister of Tourism and later joined the National Defence Academy (NDA)."
+    minister = span(text, "Minister of Tourism", E.ORG, ner_label="ORG")
+    academy = span(text, "National Defence Academy", E.ORG, ner_label="ORG")
+    nda = span(text, "NDA", E.MISC, sources=("syntax",), ner_label="propn")
+    out = graph_retype(text, [minister, academy, nda], [], TYPER, lambda w: WORDS.get(w, []))
+    assert [s.entity_type for s in out] == [E.DEM, E.ORG, E.ORG]
+
+
+def test_a_place_that_is_also_an_organisation_is_a_place():
+    typer = GraphTyper(lambda q: frozenset({"kindPlace", "kindOrganization"}))
+    assert typer.item_type("Q_city") is E.LOC
