@@ -21,6 +21,8 @@ applied after the rules of :mod:`engine.detect.retype`:
   Ontario", or a place in the graph: "Region") or a role ("Mayor of Zagreb": DEM);
 - **a title whose head noun is a role** ("Minister of Tourism and Trade", "Australian
   Public Service Commissioner", "Senator") is DEM when the graph types the head noun so;
+- **an organisation's head word** (:func:`engine.detect.retype.org_head`) ends a capitalised
+  name typed MISC or DEM, not a work: ORG ("Pontypool RFC", "Croatian Football Federation");
 - **an acronym in brackets** after a name takes the name's type ("National Defence
   Academy (NDA)").
 """
@@ -30,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from engine.detect.retype import org_head
 from engine.detect.spans import DetectedSpan
 from engine.generate.sources.datetime import MONTHS, datetime_ladder
 from engine.generate.sources.numbers import is_number_token
@@ -176,6 +179,9 @@ def _abbreviation_of(text: str, name: DetectedSpan, s: DetectedSpan) -> bool:
 def _checked_type(text: str, s: DetectedSpan, gaz: DetectedSpan | None, typer: GraphTyper | None,
                   lookup: Callable[[str], Iterable[str]] | None) -> EntityType | None:
     et = s.entity_type
+    if et in (EntityType.MISC, EntityType.DEM) and _organisation_name(text, s) and (
+            et is EntityType.DEM or gaz is None or typer is None or typer.items_type(gaz.items) is None):
+        return EntityType.ORG  # "Pontypool RFC", "Croatian Football Federation": a name ending in an organisation's head word
     if et not in GRAPH_TYPED:
         return None
     graph = None
@@ -207,6 +213,12 @@ def _checked_type(text: str, s: DetectedSpan, gaz: DetectedSpan | None, typer: G
     return None
 
 
+def _organisation_name(text: str, s: DetectedSpan) -> bool:
+    """A capitalised name ending in an organisation's head word, not a quoted work."""
+    return org_head(s) and all(w[:1].isupper() for w in s.text.split()) \
+        and s.ner_label not in ("WORK_OF_ART", "EVENT", "PRODUCT", "LAW") and text[s.start - 1:s.start] not in ("\"", "“")
+
+
 def _graph_may_override(text: str, s: DetectedSpan, graph: EntityType) -> bool:
     """NER and the graph disagree only where the text says which: a name NER read as an
     organisation is the graph's place after "in" / "born in" ("born … in Copenhagen"),
@@ -214,6 +226,8 @@ def _graph_may_override(text: str, s: DetectedSpan, graph: EntityType) -> bool:
     ner = _NER_TYPE.get(s.ner_label or "")
     if ner is None or ner is graph or ner not in (EntityType.LOC, EntityType.ORG):
         return True
+    if ner is EntityType.ORG and graph in (EntityType.MISC, EntityType.DEM):
+        return True  # NER's ORG is its catch-all for capitalised names: a work, an award, a role
     return ner is EntityType.ORG and graph is EntityType.LOC and bool(_LOCATIVE_BEFORE.search(text[max(0, s.start - 24):s.start]))
 
 

@@ -139,3 +139,12 @@ def test_a_title_whose_head_is_a_role_is_dem_and_an_acronym_in_brackets_takes_th
 def test_a_place_that_is_also_an_organisation_is_a_place():
     typer = GraphTyper(lambda q: frozenset({"kindPlace", "kindOrganization"}))
     assert typer.item_type("Q_city") is E.LOC
+
+
+def test_a_capitalised_name_ending_in_an_organisations_head_word_is_an_organisation_but_a_work_is_not():
+    text = 'Moseley joined Pontypool RFC and sang "Glee Club" with the Croatian Football Federation.'
+    spans = [span(text, "Pontypool RFC", E.MISC, sources=("gazetteer", "syntax")),
+             span(text, "Glee Club", E.MISC, sources=("syntax",)),
+             span(text, "Croatian Football Federation", E.DEM, sources=("gazetteer", "syntax"))]
+    out = graph_retype(text, spans, [], TYPER)
+    assert [s.entity_type for s in out] == [E.ORG, E.MISC, E.ORG]
