@@ -2,7 +2,7 @@
 
 The entity type of a detected span picks its replacement ladder, so it must be one the
 reader can trust ("Copenhagen" is no organisation, "Stavanger" no date). Three checks,
-applied after the rules of :mod:`engine.detect.retype`:
+applied after the rules of :mod:`engine.detect.retype` and after the persons are linked:
 
 - **the graph decides names it knows**: a span whose whole text is the label or alias of
   store items takes the type of their classes' *kind* — the kinds and their root classes
@@ -149,7 +149,7 @@ class GraphTyper:
 
 def graph_retype(text: str, spans: list[DetectedSpan], gazetteer_spans: list[DetectedSpan],
                  typer: GraphTyper | None, lookup: Callable[[str], Iterable[str]] | None = None) -> list[DetectedSpan]:
-    """``spans`` with the three checks of the module docstring applied (a retyped span keeps
+    """``spans`` with the checks of the module docstring applied (a retyped span keeps
     its former type in ``retyped_from``). ``gazetteer_spans`` are the gazetteer layer's own
     spans (their items belong to their whole text); ``lookup`` gives the items of one
     folded word (the head noun of "X of Y")."""
