@@ -104,9 +104,11 @@ def _merge(a: _Unit, b: Decision, before: str = "", after: str = "") -> tuple[_U
         # "got [MNL champion] [2] times": the count belongs to "times", the title is the
         # object ("got *** X times"); merged, the object vanished ("got X times")
         return None, False
-    if a.head.mention.entity_type is EntityType.DEM and ka is not RungKind.PERSON and kb is RungKind.PERSON:
-        # "the Swedish [architect] [Erik Lindqvist]": a role before a name stays outside the
-        # name ("the Swedish profession PERSON 2", not "the PERSON 2")
+    if a.head.mention.entity_type is EntityType.DEM and ka is not RungKind.PERSON and kb is RungKind.PERSON \
+            and a.head.original[:1].islower():
+        # "the Swedish [architect] [Erik Lindqvist]": a role noun before a name stays outside
+        # the name ("the Swedish *** PERSON 2", not "the PERSON 2"); a capitalised title is
+        # part of the name ("[President] [John Mahama]" → "PERSON 1")
         return None, False
     if a_date and kb is RungKind.PERSON:
         return _Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
