@@ -91,6 +91,42 @@ def bench_endpoint_cmd(
         typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
 
 
+@bench_app.command("raw")
+def bench_raw_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are sanitized as raw text."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the sample graph)."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents."),
+    as_json: bool = typer.Option(False, "--json"),
+    docs: Optional[Path] = DocsOpt,
+) -> None:
+    """Raw text in: taxogen beside Presidio (analyzer + anonymizer, same spaCy model), one core, in one run."""
+    from engine.bench.raw import bench_raw, format_raw
+
+    if not data.is_file():
+        fail(ValueError(f"cannot read WikiReplace file {data}"))
+        return
+    with figures_page(docs, "bench-raw", "Raw text in: taxogen beside Presidio, one core (bench raw)"):
+        report = bench_raw(data, store=str(store) if store else None, limit=limit, progress=lambda m: typer.echo(m, err=True))
+        typer.echo(json.dumps(report, indent=2) if as_json else format_raw(report))
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose first texts are requested."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store the server uses (default: the sample graph)."),
+    warm: bool = typer.Option(True, "--warm-up/--no-warm-up", help="Start the server with or without its warm-up."),
+    docs: Optional[Path] = DocsOpt,
+) -> None:
+    """taxogen serve: time to ready, first raw-text request after ready, a repeat, and their ratio."""
+    from engine.bench.serve import bench_serve
+
+    if not data.is_file():
+        fail(ValueError(f"cannot read WikiReplace file {data}"))
+        return
+    with figures_page(docs, "bench-serve", "taxogen serve: ready, first request, repeat (bench serve)"):
+        typer.echo(json.dumps(bench_serve(data, store=str(store) if store else None, warm=warm), indent=2))
+
+
 @bench_app.command("scale")
 def bench_scale_cmd(
     fractions: str = typer.Option("1/300,1/30", "--fractions", help="Comma-separated fractions of Wikidata's counts, e.g. 1/300,1/30,1/10."),

@@ -19,6 +19,7 @@ def serve(
     endpoint: Optional[str] = EndpointOpt,
     offline: bool = OfflineOpt,
     user_agent: Optional[str] = UserAgentOpt,
+    warm: bool = typer.Option(True, "--warm-up/--no-warm-up", help="Answer an invented document before reporting ready, so a first request is fast."),
 ) -> None:
     """Run the HTTP API (FastAPI + uvicorn); OpenAPI docs at /docs."""
     if not 0 <= port <= 65535:
@@ -33,4 +34,8 @@ def serve(
         fail(ImportError(f"the HTTP API needs the 'server' extra: pip install 'taxogen[server]' ({exc})"))
         return
     engine = build_engine(config, store, endpoint, offline, user_agent)
+    if warm:
+        from engine.warmup import warm_up
+
+        warm_up(engine, progress=lambda m: typer.echo(m, err=True))
     uvicorn.run(create_app(engine, max_body_bytes=max_body), host=host, port=port)

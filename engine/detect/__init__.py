@@ -20,6 +20,7 @@ from engine.detect.candidates import CandidateFinder, Candidates
 from engine.detect.decide import Decider
 from engine.detect.features import FEATURES, span_features
 from engine.detect.gazetteer import Gazetteer, GazetteerEntry, store_entries
+from engine.detect.graph_types import GraphTyper
 from engine.detect.ner import DEFAULT_MODEL
 from engine.detect.spans import DetectedSpan
 from engine.types import Mention
@@ -42,10 +43,12 @@ class Detector:
 
     @classmethod
     def from_entries(cls, entries: Iterable[GazetteerEntry], *, degree: Mapping[str, int] | None = None,
-                     model: str = DEFAULT_MODEL, decider: Decider | str | Path | None = None) -> "Detector":
-        """A detector whose gazetteer holds ``entries`` (any iterable of ``(label, item, type, kind)``)."""
+                     model: str = DEFAULT_MODEL, decider: Decider | str | Path | None = None,
+                     typer: GraphTyper | None = None) -> "Detector":
+        """A detector whose gazetteer holds ``entries`` (any iterable of ``(label, item, type, kind)``);
+        ``typer`` types the spans the graph knows (:mod:`engine.detect.graph_types`)."""
         dec = decider if isinstance(decider, Decider) or decider is None else Decider.load(decider)
-        return cls(CandidateFinder(Gazetteer(entries), model=model), dec, degree=degree)
+        return cls(CandidateFinder(Gazetteer(entries), model=model, typer=typer), dec, degree=degree)
 
     @classmethod
     def from_store(cls, kg: "KGStore", taxonomy=None, **kwargs) -> "Detector":
@@ -59,11 +62,16 @@ class Detector:
         from kg.index import has_index, index_path
 
         if kg.path is not None and has_index(kg.path) and taxonomy is not None and not isinstance(taxonomy, PreloadedTaxonomy):
+            from engine.detect.entry_cache import cached_entries
             from engine.detect.index_feed import IndexDegree, index_entries
 
-            return cls.from_entries(index_entries(index_path(kg.path), taxonomy), degree=IndexDegree(taxonomy), **kwargs)
+            where = index_path(kg.path)
+            entries = cached_entries(where, lambda: index_entries(where, taxonomy))
+            return cls.from_entries(entries, degree=IndexDegree(taxonomy),
+                                    typer=GraphTyper.from_taxonomy(taxonomy), **kwargs)
 
         taxonomy = taxonomy if isinstance(taxonomy, PreloadedTaxonomy) else PreloadedTaxonomy.from_store(kg)
+        kwargs.setdefault("typer", GraphTyper.from_taxonomy(taxonomy))
         degree = {q: taxonomy.children_count.get(q, 0) + taxonomy.instance_count.get(q, 0)
                   for q in set(taxonomy.children_count) | set(taxonomy.instance_count)}
         return cls.from_entries(store_entries(kg, taxonomy), degree=degree, **kwargs)

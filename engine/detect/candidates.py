@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.detect.coref.persons import link_persons
+from engine.detect.graph_types import GraphTyper, graph_retype
 from engine.detect.merge import merge_spans
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
 from engine.detect.retype import retype
@@ -32,10 +33,17 @@ class CandidateFinder:
     """Runs the three layers over a text. ``layers`` picks which (default all three)."""
 
     def __init__(self, gazetteer: "Gazetteer | None", *, model: str = DEFAULT_MODEL,
-                 layers: tuple[str, ...] = ("ner", "gazetteer", "rules", "syntax")) -> None:
+                 layers: tuple[str, ...] = ("ner", "gazetteer", "rules", "syntax"), typer: GraphTyper | None = None) -> None:
         self.gazetteer = gazetteer
         self.model = model
         self.layers = layers
+        self.typer = typer  # entity types from the graph's classes (engine.detect.graph_types)
+
+    def lookup(self, word: str) -> list[str]:
+        """The items whose label or alias is the folded ``word`` as a whole."""
+        if self.gazetteer is None:
+            return []
+        return [e.item for h in self.gazetteer.hits(word) if h.start == 0 and h.end == len(word) for e in h.entries]
 
     @property
     def nlp(self):
@@ -51,14 +59,17 @@ class CandidateFinder:
     def from_doc(self, doc: "Doc") -> Candidates:
         text = doc.text
         layers = []
+        gazetteer: list[DetectedSpan] = []
         if "ner" in self.layers:
             layers.append(ner_spans(doc))
         if "rules" in self.layers:
             layers.append(rule_spans(text))
         if "gazetteer" in self.layers and self.gazetteer is not None:
-            layers.append(self.gazetteer.spans(text))
+            gazetteer = self.gazetteer.spans(text)
+            layers.append(gazetteer)
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc), [s for layer in layers for s in layer]))
-        spans = retype(text, merge_spans(text, *layers))
-        spans = link_persons(text, spans)
+        spans = link_persons(text, retype(text, merge_spans(text, *layers)))
+        # after the persons are linked (which reads the layers' types), so that is unchanged
+        spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
         return Candidates(text, doc, spans)

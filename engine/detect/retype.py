@@ -98,6 +98,12 @@ def _org_head(s: DetectedSpan) -> bool:
     return len(words) >= 2 and (words[-1] in _ORG_HEADS or words[0] in ("FC", "AFC", "SC", "AC") or bool(_ORG_OF.search(s.text)))
 
 
+def org_head(s: DetectedSpan) -> bool:
+    """The span is a name ending in an organisation's head word ("Neath RFC", "Croatian
+    Football Federation") or holding "School of", "College of" …"""
+    return _org_head(s)
+
+
 def _year_like(text: str, s: DetectedSpan, years: frozenset[int] = frozenset()) -> bool:
     """A number typed QUANTITY that is a year or a year range by its shape and context."""
     t = s.text.strip()

@@ -86,6 +86,12 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
         # "got [MNL champion] [2] times": the count belongs to "times", the title is the
         # object ("got *** X times"); merged, the object vanished ("got X times")
         return None, False
+    if a.head.mention.entity_type is EntityType.DEM and ka is not RungKind.PERSON and kb is RungKind.PERSON \
+            and a.head.original[:1].islower():
+        # "the Swedish [architect] [Erik Lindqvist]": a role noun before a name stays outside
+        # the name ("the Swedish *** PERSON 2", not "the PERSON 2"); a capitalised title is
+        # part of the name ("[President] [John Mahama]" → "PERSON 1")
+        return None, False
     if a_date and kb is RungKind.PERSON:
         return Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:

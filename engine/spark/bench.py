@@ -13,6 +13,9 @@ For each master, in its own session (so its own JVM):
    check, sorting, writing); ``worker_cpu_seconds`` is the CPU the Python workers spent
    sanitizing, ``jvm_cpu_seconds`` the JVM's (local mode: driver and executor) — on a
    shared machine, documents per CPU second is the per-core figure.
+
+``ratios``: each master's documents/s over ``local[1]``'s, from the same run
+(``"local[2]/local[1]"``: the scaling from one core to two).
 """
 
 from __future__ import annotations
@@ -111,4 +114,15 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
                 },
                 "load_average_1min": [round(load0, 2), round(os.getloadavg()[0], 2)],
             }
+    out["ratios"] = scaling_ratios(out["results"])
     return out
+
+
+def scaling_ratios(results: dict[str, Any]) -> dict[str, float]:
+    """Documents/s of every ``local[N]`` over ``local[1]``'s, measured in the same run
+    (``"local[2]/local[1]"`` …); empty without a ``local[1]`` result."""
+    base = results.get("local[1]", {}).get("run", {}).get("documents_per_second")
+    if not base:
+        return {}
+    return {f"{m}/local[1]": round(r["run"]["documents_per_second"] / base, 2)
+            for m, r in results.items() if m != "local[1]" and r.get("run", {}).get("documents_per_second")}

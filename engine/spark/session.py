@@ -26,6 +26,9 @@ DEFAULT_CONF: dict[str, str] = {
     "spark.python.worker.reuse": "true",
     "spark.driver.memory": "1g",
     "spark.hadoop.textinputformat.record.delimiter": "\n",
+    # the JVM only moves lines between files and Python workers: its quick (C1) compiler
+    # and one garbage-collector thread, so it leaves the cores to the workers
+    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
 }
 
 

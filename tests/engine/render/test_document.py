@@ -248,3 +248,9 @@ def test_given_demo_with_shipped_model_then_no_raw_date_rungs_or_double_masks(sa
     assert r.text.startswith("PERSON 1 (born in the ")
     for rep in r.replacements:
         assert r.text[rep.new_start:rep.new_end] == rep.rendered
+
+
+def test_a_role_noun_before_a_name_stays_outside_the_name(engine, monkeypatch):
+    r = run(engine, monkeypatch, "She married the Swedish architect Erik Lindqvist.",
+            [("architect", "DEM"), ("Erik Lindqvist", "PERSON", "DIRECT")], {"architect": "designer"})
+    assert r.text == "She married the Swedish designer PERSON 1."
