@@ -88,7 +88,7 @@ def test_every_gold_loc_and_org_span_is_refused_a_date_or_number_type(wikireplac
     number ("Five Nations" — which engine.detect.retype then makes a name)."""
     from engine.generate.sources.numbers import is_number_token
 
-    from engine.detect.evaluate import gold_documents
+    from engine.evaluation.detection import gold_documents
     from engine.io.wikireplace import load_wikireplace
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
