@@ -146,6 +146,8 @@ def is_noun_like(word: str, following: str = "") -> bool:
     if "VERB" in parts or "AUX" in parts:
         if w.endswith("ing") or (w.endswith("ed") and "ADJ" not in parts):
             return False
+        if w.endswith("ed") and (following[:1].isdigit() or following == "X"):
+            return False  # a participle before a number: "died in *** aged 75"
         nxt = following.lower()
         if w.endswith("s") and (nxt in _OBJECT_START or following[:1].isupper() or following.startswith(("***", "PERSON"))):
             return False

@@ -12,6 +12,9 @@ from engine.types import MASK
 from tests.engine.render.test_document import engine, run  # noqa: F401  (fixture)
 
 CASES = [
+    # a participle before a number is no noun the mask modifies: the place stays
+    ("He died in Enugu aged 75.", [("Enugu", "LOC"), ("75", "QUANTITY")], {"Enugu": MASK, "75": "X"},
+     "He died in *** aged X."),
     # "*** (***)": a name and its abbreviation, both masked, shown once (bracket included)
     ("In 1930, he was shot in the head by two members of the Sturmabteilung (SA).",
      [("1930", "DATETIME"), ("Sturmabteilung", "ORG"), ("SA", "ORG")],
