@@ -20,6 +20,7 @@ EDGES = [
     ("Q38926", "P279", "Q9999995"),                                  # news ⊂ communication (no kind)
     ("Q11204", "P279", "Q43229"),                                    # legislature ⊂ organization
     ("Q149621", "P279", "Q9999996"),                                 # district (no kind)
+    ("Q30185", "P279", "Q294414"), ("Q294414", "P279", "Q4164871"),  # mayor ⊂ public office ⊂ position
 ]
 LABELS = {
     "Q41487": "court", "Q327333": "government agency", "Q43229": "organization",
@@ -27,6 +28,7 @@ LABELS = {
     "Q124757": "riot", "Q1656682": "event", "Q18127": "record label",
     "Q1153777": "legislative assembly", "Q9999992": "deliberative body", "Q9999993": "abstract thing",
     "Q989470": "clan", "Q38926": "news", "Q9999995": "communication", "Q11204": "legislature", "Q149621": "district",
+    "Q30185": "mayor", "Q294414": "public office", "Q4164871": "position",
 }
 ALIASES = [("Q18127", "records")]
 
@@ -96,3 +98,10 @@ def test_given_seed_store_then_head_noun_names_the_class(seed_store, span, etype
     two are covered by the tiny store above)."""
     engine = Engine.from_config(None, store=seed_store)
     assert candidate_labels(engine, span, etype)[0] == first
+
+
+def test_given_a_non_subsective_modifier_before_a_role_then_not_its_class_but_the_ones_above(engine):
+    # a deputy mayor is no mayor (as a vice president is no president); a public office still holds
+    labels = candidate_labels(engine, "Kavala deputy mayor", EntityType.DEM)
+    assert "mayor" not in labels and labels[0] == "public office"
+    assert candidate_labels(engine, "Kavala mayor", EntityType.DEM)[0] == "mayor"

@@ -195,7 +195,9 @@ class GraphSource(CandidateSource):
         kindless = not truth.class_fits(qid, span.entity_type, strict=True)
         above = [c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
                  if fold(c.label) != fold(label) and not (kindless and not truth.class_fits(c.qid or "", span.entity_type, strict=True))]
-        return [c for c in [head] + above[: self.max_ladder - 1] if truth.in_context(c, span)]
+        # "deputy mayor": a deputy mayor is no mayor (roles only: the acting business is a business)
+        negated = span.entity_type is EntityType.DEM and truth.negated_by_modifier(key, label)
+        return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1] if truth.in_context(c, span)]
 
     def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
         """``candidates`` with the composed rungs of a class the item *is* through its classes
