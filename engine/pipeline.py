@@ -28,6 +28,7 @@ from engine.generate.context import document_countries
 from engine.generate.sources.base import DocumentState
 from engine.text.sentences import SentenceIndex
 from engine.mentions import OverlapPolicy, caller_grouped, group_entities, resolve_mentions
+from engine.privacy.disclosure import trusted_link
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document
 from engine.select.features import DocumentFacts
@@ -161,7 +162,8 @@ class DocumentSanitizer:
             if label.strip().lower() == original.strip().lower():
                 label, cand, note = MASK, None, "replacement equals this mention's text; masked"
             decisions.append(Decision(m, original, label, cand, choice.alternatives[: opts.alternatives],
-                                      "; ".join(filter(None, (note, merge_note))), forced=forced))
+                                      "; ".join(filter(None, (note, merge_note))), forced=forced,
+                                      referent=trusted_link(doc.ladders.get(first))))
         rendered = render_document(text, decisions, readability=opts.readability)
         return SanitizeResult(rendered.text, text, tuple(rendered.replacements), tuple(rendered.edits), tuple(rendered.segments),
                               tuple(doc.errors), privacy=doc.privacy, skipped=tuple(skipped))

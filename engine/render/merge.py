@@ -34,6 +34,9 @@ class Decision:
     alternatives: tuple[ScoredCandidate, ...] = ()
     note: str = ""
     forced: bool = False  # the privacy guard generalized this span, even a NO_MASK one
+    #: the item the span itself names (an exact, alias, normalised or demonym link), when known:
+    #: two mentions naming one item are one referent ("the same country")
+    referent: str | None = None
 
     @property
     def kept(self) -> bool:

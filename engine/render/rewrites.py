@@ -108,14 +108,14 @@ Rule = Callable[[DocumentState, SpanState], bool]
 
 def _referent_keys(d: Decision) -> tuple[tuple[str, str], ...]:
     """What a mention refers to, as far as rendering knows: the input's entity id, and the
-    item its class rung was reached from (not for a head-noun class: "the song" twice may
-    be two songs)."""
+    item the span itself names (:attr:`Decision.referent`; not an item a part of the span or
+    its head noun links to: two theatres, two songs, two clubs linked through a shared word
+    are not one)."""
     keys = []
     if d.mention.entity_id:
         keys.append(("entity", d.mention.entity_id))
-    c = d.candidate
-    if c is not None and c.link_qid and c.rule != "head-noun":
-        keys.append(("item", c.link_qid))
+    if d.referent:
+        keys.append(("item", d.referent))
     return tuple(keys)
 
 

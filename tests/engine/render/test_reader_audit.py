@@ -318,15 +318,18 @@ def test_given_one_entity_shown_by_one_class_twice_then_the_second_is_the_same(e
 
 
 def test_given_two_mentions_linked_to_one_item_then_the_second_class_is_the_same(engine, monkeypatch):  # noqa: F811
-    """The same without entity ids: both classes were reached from one linked item (Q30);
-    a head-noun class ("the song" twice) says nothing about the referent and stays as it is."""
-    from engine.types import Candidate, EntityType as T, Ladder, Mention
+    """The same without entity ids: both spans name one item (Q30, exact and alias links);
+    a class reached through a word of the span ("the song" twice, linked by its head noun)
+    says nothing about the referent and stays as it is."""
+    from engine.types import Candidate, EntityType as T, Ladder, Link, LinkMethod, Mention
 
     def candidates(span, *args, **kwargs):
         rule = "head-noun" if span.text == "song" else None
         label = {"song": "song"}.get(span.text, "country")
-        cand = Candidate(label, "P31", level=1, link_qid="Q7366" if rule else "Q30", rule=rule)
-        return Ladder(span, (cand, Candidate(MASK, "mask", level=2)))
+        qid = "Q7366" if rule else "Q30"
+        method = LinkMethod.CONTAINED if rule else LinkMethod.EXACT
+        cand = Candidate(label, "P31", level=1, link_qid=qid, rule=rule)
+        return Ladder(span, (cand, Candidate(MASK, "mask", level=2)), links=(Link(qid, label, method, span.text, 1.0),))
 
     monkeypatch.setattr(engine, "candidates", candidates)
     text = "Yaguchi first arrived in the United States in spring, and continues to reside in the US today."
