@@ -122,5 +122,7 @@ class SelectionPolicy:
                 continue
             return Choice(cand.label, cand, alts, KEPT_MEANING if mask_first else "")
         if meaning and any(c.is_mask for c, _ in ranked):
-            return Choice(MASK, None, alts, "no rung with meaning may be shown; masked")
+            if all(c.is_mask for c, _ in ranked):
+                return Choice(MASK, None, alts, "the ladder offers nothing but ***")
+            return Choice(MASK, None, alts, "every rung with meaning was refused or would leak; masked")
         return Choice(MASK, None, alts, "only the original text was offered; masked")

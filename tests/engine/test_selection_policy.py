@@ -1,0 +1,38 @@
+"""The selection policy: which rung a prepared document shows for a mention."""
+
+from engine.select.policy import Selection, SelectionPolicy
+from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, Span
+
+TEXT = "She lives in Oslo."
+
+
+def doc_with(labels: list[str], scores: list[float], identifier: IdentifierType = IdentifierType.QUASI) -> PreparedDocument:
+    start = TEXT.index("Oslo")
+    m = Mention(start, start + 4, EntityType.LOC, identifier)
+    cands = tuple(Candidate(label, "mask" if label == MASK else "P31", level=i + 1) for i, label in enumerate(labels))
+    doc = PreparedDocument(TEXT, [m], [0], {0: 0}, {})
+    doc.ladders[0] = Ladder(Span("Oslo", EntityType.LOC), cands)
+    doc.scores[0] = scores
+    return doc
+
+
+def test_given_mask_ranked_first_then_meaning_shows_the_best_class_and_annotators_the_mask():
+    doc = doc_with(["city in Norway", "city", MASK], [0.2, 0.3, 0.9])
+    meaning = SelectionPolicy(Selection.MEANING).choose(doc, 0)
+    assert (meaning.label, meaning.note) == ("city", "the ranker put *** first; kept the best rung with meaning")
+    assert SelectionPolicy(Selection.ANNOTATORS).choose(doc, 0).label == MASK
+
+
+def test_given_only_mask_or_only_the_span_itself_then_masked_and_the_note_says_which():
+    assert SelectionPolicy().choose(doc_with([MASK], [0.5]), 0).note == "the ladder offers nothing but ***"
+    own = SelectionPolicy().choose(doc_with(["Oslo", MASK], [0.9, 0.1]), 0)
+    assert own.label == MASK and own.note == "every rung with meaning was refused or would leak; masked"
+
+
+def test_given_refusal_rules_then_one_place_says_why():
+    start = TEXT.index("Oslo")
+    direct_person = Mention(start, start + 4, EntityType.PERSON, IdentifierType.DIRECT)
+    assert SelectionPolicy.refusal(Candidate("oslo", "P31"), "Oslo", direct_person) == "the span's own text"
+    assert SelectionPolicy.refusal(Candidate("human", "P31"), "Oslo", direct_person) == "a class of a directly identifying name"
+    assert SelectionPolicy.refusal(Candidate("PERSON 1", "person"), "Oslo", direct_person) is None
+    assert Selection.parse("annotators") is Selection.ANNOTATORS
