@@ -24,7 +24,8 @@ no cue                 LOC/ORG/DEM/MISC → *any* item property (the anchor deci
 
 What a rung discloses:
 
-- ``***`` and rule placeholders ("PERSON 1", "DATE", "X", "age X", a month) nothing;
+- ``***``, rule placeholders ("PERSON 1", "DATE", "X", "age X", a month) and the
+  "nationality" a demonym is generalized to nothing;
 - a kept span (original text, NO_MASK) its linked item (exact, alias, normalised or
   demonym links only), a kept date its year, the subject's kept name its name tokens;
 - a graph rung its class (``Candidate.qid``); a composed rung ("city in Norway") its
@@ -210,6 +211,8 @@ class Discloser:
             return ()
         if kept:
             return (make(view.props, (view.link_qid,), "kept span, linked item"),) if view.link_qid else ()
+        if candidate is not None and candidate.rule == "nationality":
+            return ()  # "nationality" for a demonym says that the person has one, not which
         if candidate is not None and candidate.source in TAXONOMY_PROPS:
             if candidate.qid:
                 return (make(view.props, (candidate.qid,), f"class via {candidate.source}", of_class=True),)

@@ -298,3 +298,13 @@ def test_given_a_class_no_fact_of_the_store_reaches_then_it_is_uncounted_but_an_
     assert len(constraint_members(background, as_item)) == 0
     result = anonymity_set(background, [as_class, _c(("P106",), "Q900003")])
     assert result.k == 3 and result.uncounted == (as_class,)
+
+
+def test_given_a_demonym_shown_as_nationality_then_it_discloses_nothing(engine: Engine) -> None:
+    from engine.types import Candidate
+
+    discloser = Discloser(engine)
+    dem = SpanView(0, 9, EntityType.DEM, "Norwegian", ("P27", "P172"), "Q900010")
+    nationality = Candidate("nationality", "P31", qid="Q231002", path="demonym", rule="nationality", link_qid="Q900010")
+    assert discloser.constraints(dem, "nationality", nationality) == ()  # that the person has one, not which
+    assert discloser.constraints(dem, "Norwegian", kept=True)[0].anchors == ("Q900010",)
