@@ -7,15 +7,16 @@ from engine.errors import (
 )
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.sources.registry import SourceRegistry
+from engine.select.policy import Selection, SelectionPolicy
 from engine.version import __version__
 from engine.types import (
-    MASK, Candidate, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement, SanitizeResult,
-    ScoredCandidate, Skipped, Span,
+    MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, PreparedDocument, Replacement,
+    SanitizeResult, ScoredCandidate, Skipped, Span,
 )
 
 __all__ = [
-    "MASK", "Candidate", "CandidateSource", "ConfigError", "DocumentState", "EndpointSettings", "Engine",
+    "MASK", "Candidate", "CandidateSource", "Choice", "ConfigError", "DocumentState", "EndpointSettings", "Engine",
     "EngineConfig", "EntityType", "IdentifierType", "InputError", "KGError", "Ladder", "Link", "LinkMethod",
-    "LinkingError", "Mention", "QueryError", "RankerError", "Replacement", "SanitizeResult", "SanitizerError",
-    "ScoredCandidate", "Skipped", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
+    "LinkingError", "Mention", "PreparedDocument", "QueryError", "RankerError", "Replacement", "SanitizeResult", "SanitizerError",
+    "ScoredCandidate", "Selection", "SelectionPolicy", "Skipped", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
 ]
