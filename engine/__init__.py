@@ -7,11 +7,11 @@ from engine.errors import (
 )
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.sources.registry import SourceRegistry
-from engine.select.policy import Selection, SelectionPolicy
+from engine.select.policy import SelectionPolicy
 from engine.version import __version__
 from engine.types import (
     MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, PreparedDocument, Replacement,
-    SanitizeResult, ScoredCandidate, Skipped, Span,
+    SanitizeResult, ScoredCandidate, Selection, Skipped, Span,
 )
 
 __all__ = [

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from engine.errors import ConfigError
+from engine.types import Selection
 from kg.config_file import coerce_setting, read_taxogen_table
 from kg.remote import EndpointConfig
 
@@ -87,7 +88,7 @@ class PrivacySettings:
     def __post_init__(self) -> None:
         if self.k < 0:
             raise ConfigError("privacy.k must be 0 (off) or positive", key="privacy.k")
-        if self.selection not in ("meaning", "annotators"):
+        if self.selection not in Selection.names():
             raise ConfigError(f"privacy.selection must be 'meaning' or 'annotators', not {self.selection!r}", key="privacy.selection")
 
 

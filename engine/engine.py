@@ -276,7 +276,7 @@ class Engine:
         """Several ``(text, mentions)`` documents, ranked in one batch."""
         from engine.mentions import OverlapPolicy
         from engine.pipeline import DocumentSanitizer, SanitizeOptions
-        from engine.select.policy import Selection
+        from engine.types import Selection
 
         k = k if k is not None else (self.config.privacy.k or None)
         chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)

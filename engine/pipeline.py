@@ -32,8 +32,8 @@ from engine.privacy.disclosure import trusted_link
 from engine.privacy.leaks import DocumentLeakGuard
 from engine.render.document import Decision, render_document
 from engine.select.features import DocumentFacts
-from engine.select.policy import Selection, SelectionPolicy
-from engine.types import MASK, Choice, IdentifierType, Mention, PreparedDocument, SanitizeResult, Skipped, Span
+from engine.select.policy import SelectionPolicy
+from engine.types import MASK, Choice, IdentifierType, Mention, PreparedDocument, SanitizeResult, Selection, Skipped, Span
 
 if TYPE_CHECKING:
     from engine.engine import Engine

@@ -60,6 +60,26 @@ class IdentifierType(str, Enum):
             raise InputError(f"unknown identifier type {value!r}; expected DIRECT, QUASI or NO_MASK") from None
 
 
+class Selection(str, Enum):
+    """How the selection policy (:mod:`engine.select.policy`) picks among a ladder's allowed
+    rungs: ``meaning``, the ranker's best rung other than ``***``; ``annotators``, the
+    ranker's first choice, ``***`` included."""
+
+    MEANING = "meaning"
+    ANNOTATORS = "annotators"
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(s.value for s in cls)
+
+    @classmethod
+    def parse(cls, value: "str | Selection") -> "Selection":
+        try:
+            return cls(value)
+        except ValueError:
+            raise InputError(f"unknown selection {value!r}; expected 'meaning' or 'annotators'") from None
+
+
 class LinkMethod(str, Enum):
     """How a span was linked to an item, in the order they are tried."""
 

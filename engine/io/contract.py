@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import InputError
-from engine.types import EntityType, IdentifierType, Mention
+from engine.types import EntityType, IdentifierType, Mention, Selection
 
 #: Hard limits of one request or record (characters, counts).
 LIMITS = {"text_chars": 200_000, "mentions": 5_000, "span_chars": 1_000, "context_chars": 10_000, "alternatives": 50, "k": 1_000_000}
@@ -247,7 +247,7 @@ def parse_sanitize_request(d: Any) -> SanitizeRequest:
     if k is not None and not 0 <= strict_int(k, "k") <= LIMITS["k"]:
         raise _err(f"k must be between 0 and {LIMITS['k']:,}", None)
     selection = d.get("selection")
-    if selection is not None and selection not in ("meaning", "annotators"):
+    if selection is not None and selection not in Selection.names():
         raise _err("selection must be 'meaning' or 'annotators'", None)
     return SanitizeRequest(text, mentions, overlap, _flag(d, "readability", True), _flag(d, "with_originals", False), alternatives, k,
                            selection)

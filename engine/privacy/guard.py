@@ -229,10 +229,10 @@ class PrivacyGuard:
         out: list[Climb] = []
         for i in sorted((i for i, s in enumerate(slots) if s.options and s.pos > 0), key=lambda i: (slots[i].pos, i)):
             slot = slots[i]
+            k_now = _k(self.background, members)
             for pos in range(slot.pos):
                 bm = self._members(p, views, slot, pos)
-                trial = members[:i] + [bm] + members[i + 1:]
-                k_now, k_new = _k(self.background, members), _k(self.background, trial)
+                k_new = _k(self.background, members[:i] + [bm] + members[i + 1:])
                 if k_new >= target:
                     m = p.mentions[slot.key]
                     out.append(Climb(m.start, m.end, m.entity_type.value, m.identifier_type.value,

@@ -21,13 +21,12 @@ annotators of WikiReplace, who masked most places and organisations.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from kg.vocab import TAXONOMY_PROPS
 from engine.select.role_slot import category_in_role_slot
 from engine.types import (
-    MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, ScoredCandidate, Skipped,
+    MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, ScoredCandidate, Selection, Skipped,
 )
 
 if TYPE_CHECKING:
@@ -41,22 +40,6 @@ DIRECT_PERSON = "a class of a directly identifying name"
 
 #: The note of a class shown where the ranker put ``***`` first.
 KEPT_MEANING = "the ranker put *** first; kept the best rung with meaning"
-
-
-class Selection(str, Enum):
-    """How the policy picks among a ladder's allowed rungs."""
-
-    MEANING = "meaning"
-    ANNOTATORS = "annotators"
-
-    @classmethod
-    def parse(cls, value: "str | Selection") -> "Selection":
-        from engine.errors import InputError
-
-        try:
-            return cls(value)
-        except ValueError:
-            raise InputError(f"unknown selection {value!r}; expected 'meaning' or 'annotators'") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """The selection policy: which rung a prepared document shows for a mention."""
 
-from engine.select.policy import Selection, SelectionPolicy
-from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, Span
+from engine.select.policy import SelectionPolicy
+from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, Selection, Span
 
 TEXT = "She lives in Oslo."
 
