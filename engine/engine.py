@@ -17,7 +17,7 @@ from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.generate.truth import TruthFilter, TruthRules
 from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
-from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Span
+from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Selection, Span
 
 _LINK_METHOD = {
     LinkMethod.EXACT: "exact", LinkMethod.ALIAS: "exact", LinkMethod.NORMALISED: "exact",
@@ -276,7 +276,6 @@ class Engine:
         """Several ``(text, mentions)`` documents, ranked in one batch."""
         from engine.mentions import OverlapPolicy
         from engine.pipeline import DocumentSanitizer, SanitizeOptions
-        from engine.types import Selection
 
         k = k if k is not None else (self.config.privacy.k or None)
         chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)
