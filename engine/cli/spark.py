@@ -15,7 +15,7 @@ from engine.cli.common import App, DocsOpt, fail, figures_page
 spark_app = App(help="Run on Apache Spark (local[N] or a cluster): sanitize archives, filter dumps.", no_args_is_help=True)
 
 MasterOpt = typer.Option(None, "--master", help="local[N] or spark://HOST:PORT (default: spark-submit's, else local[2]).")
-PartitionsOpt = typer.Option(None, "--partitions", min=1, help="Ranges the input is split into (default: 2 per core).")
+PartitionsOpt = typer.Option(None, "--partitions", min=1, help="Ranges the input is split into (default: 4 per core, more for a long input).")
 
 
 def resolve_master(master: Optional[str]) -> Optional[str]:

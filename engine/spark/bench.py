@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from engine.spark.data import wikireplace_jsonl
-from engine.spark.sanitize import WorkerSettings, spark_sanitize, worker_engine
+from engine.spark.sanitize import WorkerSettings, default_partitions, spark_sanitize, worker_engine
 from engine.spark.session import spark_session
 from engine.spark.store import StoreSpec
 
@@ -86,7 +86,7 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
             with spark_session(master, app="taxogen bench spark") as spark:
                 started = time.perf_counter() - t0
                 sc = spark.sparkContext
-                n = partitions or max(1, 2 * sc.defaultParallelism)
+                n = partitions or default_partitions(spark, len(lines))
                 t1 = time.perf_counter()
                 loads = sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _load_engines(i, it, settings, lines[0])).collect()
                 loaded = time.perf_counter() - t1

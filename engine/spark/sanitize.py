@@ -5,13 +5,16 @@ The job, in order:
 
 1. List the input files (a file, a directory or a glob; any Hadoop file system: local,
    ``hdfs://``, ``s3a://``) and read each one's lines as raw bytes with their line numbers
-   (``spark.read.text`` split on ``\\n`` only, cast to binary, ``zipWithIndex``): a line is
+   (``spark.read.text`` split on ``\\n`` only, cast to binary, ``zipWithIndex``), once
+   (persisted for the passes below): a line is
    parsed by :func:`engine.io.docio.jsonl_record`, the reader of ``taxogen sanitize``, so
    positions (``file:line``), default ids and bad-record reasons are the same; invalid
    UTF-8 reaches the parser as the bytes it is.
 2. Find repeated document ids per file (a small ``reduceByKey`` over ids only): every
    repeat after the first is a bad record, as in the CLI.
-3. Sort the lines by (file, line) into ``partitions`` ranges and sanitize each range with
+3. Count the lines, then send each line straight to its range of the global (file, line)
+   order (``repartitionAndSortWithinPartitions``: no sampling pass), ``partitions`` ranges
+   (default: four per core, at least one per 20,000 lines), and sanitize each range with
    :func:`engine.io.batch.sanitize_batch` in batches of ``batch`` documents, on an engine
    built once per Python worker (:func:`worker_engine`).
 4. Collect the per-partition counts and bad records to the driver, then write the
@@ -181,7 +184,10 @@ def path_exists(spark, path: str) -> bool:
 
 
 def read_lines(spark, files: list[str]):
-    """An RDD of :data:`Line` tuples: every line of every file, as raw bytes, numbered per file."""
+    """An RDD of :data:`Line` tuples: every line of every file, as raw bytes, numbered per file.
+
+    Read with the DataFrame text source and cast to binary, so that invalid UTF-8 reaches
+    the parser as the bytes it is (``SparkContext.textFile`` would decode it)."""
     rdds = []
     for file_no, f in enumerate(files):
         name = f.rstrip("/").rsplit("/", 1)[-1]
@@ -189,6 +195,24 @@ def read_lines(spark, files: list[str]):
         rdds.append(df.rdd.map(lambda row: bytes(row.value)).zipWithIndex()
                     .map(lambda pair, n=file_no, nm=name: (n, pair[1], nm, pair[0])))
     return rdds[0] if len(rdds) == 1 else spark.sparkContext.union(rdds)
+
+
+def _line_counts(lines: Iterable[Line]) -> Iterator[tuple[int, int]]:
+    """(file number, lines up to the last one seen) of a partition."""
+    last: dict[int, int] = {}
+    for file_no, idx, _, _ in lines:
+        last[file_no] = max(last.get(file_no, -1), idx)
+    yield from ((f, i + 1) for f, i in last.items())
+
+
+def default_partitions(spark, lines: int) -> int:
+    """Four ranges per core (uneven documents even out across the cores), and at least one
+    range per :data:`LINES_PER_RANGE` lines (a range is sorted in the worker's memory)."""
+    return max(1, 4 * spark.sparkContext.defaultParallelism, -(-lines // LINES_PER_RANGE))
+
+
+#: A range of the input holds at most about this many lines by default.
+LINES_PER_RANGE = 20_000
 
 
 def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, partitions: int | None = None) -> SparkRunSummary:
@@ -208,14 +232,19 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
         raise InputError(f"{out} exists; Spark writes a new directory of parts (remove it or choose another)")
     settings.store.ship(sc)
     t0 = time.perf_counter()
-    lines = read_lines(spark, files)
+    lines = read_lines(spark, files).persist(StorageLevel.MEMORY_AND_DISK)  # read once, used by three passes
+    counts = dict(lines.mapPartitions(_line_counts).reduceByKey(max).collect())
+    offsets = {f: sum(counts.get(g, 0) for g in range(f)) for f in range(len(files))}
+    total = sum(counts.values())
     duplicates = dict(
         (key, (first[0], first[1]))
         for key, first in lines.mapPartitions(_document_ids).reduceByKey(_first_and_count).filter(lambda kv: kv[1][2] > 1).collect()
     )
     dup = sc.broadcast(duplicates)
-    n = partitions or max(1, 2 * sc.defaultParallelism)
-    ordered = lines.keyBy(lambda line: (line[0], line[1])).sortByKey(numPartitions=n).values()
+    n = partitions or default_partitions(spark, total)
+    # the lines' global order is known, so each goes to its range directly (no sampling pass)
+    ordered = lines.keyBy(lambda line: (line[0], line[1])).repartitionAndSortWithinPartitions(
+        n, lambda key: (offsets[key[0]] + key[1]) * n // max(total, 1)).values()
     results = ordered.mapPartitions(lambda it: sanitize_partition(it, settings, dup.value)).persist(StorageLevel.MEMORY_AND_DISK)
     try:
         summary = RunSummary()
@@ -238,5 +267,6 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
             results.filter(lambda e: e[0] == "doc").map(lambda e: e[1]).saveAsTextFile(out)
     finally:
         results.unpersist()
+        lines.unpersist()
         dup.destroy()
     return SparkRunSummary(summary, files, n, time.perf_counter() - t0, cpu, loads, round(rss))
