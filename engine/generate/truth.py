@@ -210,6 +210,8 @@ class TruthFilter:
         if FORMER in self.item_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
             return False
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
+            if cand.link_qid and self.item_kinds(cand.link_qid) & self.rules.part_not_whole:
+                return False  # a part of an event or a work is not the whole (``tg:partOfNotIsA``)
             return self.item_fits(qid, entity_type)
         if cand.qid is not None and self.named_individual(cand.qid, cand.label):
             return False
@@ -218,8 +220,9 @@ class TruthFilter:
             # is only an organisation in the class graph, but Los Angeles is one)
             rule = self.rules.types.get(entity_type)
             kinds = self._type_kinds(qid)
-            return rule is None or bool(kinds & rule.allows) or not (kinds & rule.forbids)
-        return self.class_fits(qid, entity_type)
+            return rule is None or bool(kinds & rule.allows) or not (kinds & (rule.forbids if not rule.strict else kinds))
+        rule = self.rules.types.get(entity_type)
+        return self.class_fits(qid, entity_type, strict=rule is not None and rule.strict)
 
     def blocked_for(self, item: str) -> frozenset[str]:
         """The classes B of the ``owl:disjointWith`` pairs whose A the item (or class) is."""
@@ -379,14 +382,22 @@ class TruthFilter:
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
-        """A DEM/MISC span that is a country's demonym, not linked as a language."""
+        """A DEM/MISC span that is a country's demonym, not linked as a language (one its
+        sentence uses as an adjective does not count), nor a language's name before a colon."""
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
         if not any(self.index.demonyms.get(f) for f in forms):
             return False
-        first = next(iter(links), None)
-        return first is None or LANGUAGE not in self.superclasses_of_item(first.qid)
+        # a language the sentence uses as an adjective ("the German occupation") is not the referent
+        first = next((l for l in links if not self.language_as_adjective(span, l)), None)
+        if first is not None and LANGUAGE in self.superclasses_of_item(first.qid):
+            return False
+        # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
+        # unless another use is an adjective ("Burmese: စည်သူအောင် … a Burmese footballer")
+        after = words_after(span.text, span.context or "")
+        return not (":" in after and not any(w[:1].isalpha() and w.lower() not in LANGUAGE_NOUNS for w in after)
+                    and any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f)))
 
     def superclasses_of_item(self, qid: str) -> frozenset[str]:
         out: set[str] = set(self.superclasses(qid))
