@@ -133,13 +133,14 @@ class TruthFilter:
     def class_kinds(self, qid: str) -> frozenset[str]:
         """Kinds a class belongs to (through itself or a superclass), marker kinds
         included; a class in no kind gets the kinds of its label's head noun
-        (``tg:headNoun``: "province of Canada", kept without a superclass, is a place)."""
+        (``tg:headNoun``: "province of Canada", kept without a superclass, is a place; a label
+        of one word does not count: a class called "state" may be the polity)."""
         kinds: set[str] = set()
         for c in self.superclasses(qid):
             kinds |= self._root_kinds.get(c, set())
         if not kinds and self.rules.head_kinds:
             words = span_words(self.taxonomy.label(qid) or "")
-            if words:
+            if len(words) > 1:  # "state of Australia"; a class called only "state" may be the polity
                 kinds |= self.rules.head_kinds.get(words[head_index(words)], frozenset())
         return frozenset(kinds)
 

@@ -25,7 +25,7 @@ from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
-from engine.generate.sense import contradiction
+from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -117,8 +117,10 @@ class GraphSource(CandidateSource):
             label = self.chains.label(NATIONALITY) or "nationality"
             cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
             return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
-        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls")
-        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
+        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls"),
+        # nor a name in capitals ("HARPS") a common noun ("harp")
+        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)
+                 and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
         adjective = [l for l in fitting if truth.language_as_adjective(span, l)]
