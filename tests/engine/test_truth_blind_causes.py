@@ -32,6 +32,8 @@ EDGES = [
     ("Q36687", "P31", "Q27686"), ("Q36687", "P31", "Q5852411"), ("Q27686", "P279", "Q4830453"),
     # harp, a plucked string instrument; chief executive officer, a chief officer
     ("Q47369", "P279", "Q230262"), ("Q484876", "P279", "Q1072363"), ("Q1072363", "P279", "Q4164871"),
+    # president, in the seed known only as an instance of a leader of organisation
+    ("Q1255921", "P31", "Q25713832"), ("Q25713832", "P279", "Q215627"),
 ]
 LABELS = {
     "Q8663": "Korean War", "Q198": "war", "Q1656682": "event", "Q8683": "Cold War",
@@ -44,6 +46,7 @@ LABELS = {
     "Q36687": "Victoria", "Q27686": "hotel", "Q5852411": "state of Australia", "Q4830453": "business",
     "Q47369": "harp", "Q230262": "plucked string instrument",
     "Q484876": "chief executive officer", "Q1072363": "chief officer",
+    "Q1255921": "president", "Q25713832": "leader of organisation",
 }
 ALIASES = [("Q49542", "Russian"), ("Q42884", "German"), ("Q47369", "harps"), ("Q484876", "CEO")]
 DEMONYMS = [("Q183", "German"), ("Q148", "Chinese")]
@@ -122,3 +125,10 @@ def test_acronym_spells_the_initials_of_its_common_noun():
     assert not acronym_for_common_noun("MP", link("member of parliament"))
     assert not acronym_for_common_noun("harps", link("harp"))
     assert not acronym_for_common_noun("NATO", link("North Atlantic Treaty Organization"))
+
+
+# --- a non-subsective modifier blocks a person word in a MISC span too ------------------------
+def test_given_a_numbered_vice_president_then_no_president(engine):
+    ctx = "Ford previously served as the 40th vice president of the United States from 1973 to 1974."
+    assert labels(engine, "40th vice president", EntityType.MISC, ctx) == [MASK]
+    assert labels(engine, "38th president", EntityType.MISC, "He served as the 38th president of the United States.")[0] == "president"

@@ -27,7 +27,7 @@ from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.generate.truth import NATIONALITY, TruthFilter
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -197,8 +197,10 @@ class GraphSource(CandidateSource):
         kindless = not truth.class_fits(qid, span.entity_type, strict=True)
         above = [c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
                  if fold(c.label) != fold(label) and not (kindless and not truth.class_fits(c.qid or "", span.entity_type, strict=True))]
-        # "deputy mayor": a deputy mayor is no mayor (roles only: the acting business is a business)
-        negated = span.entity_type is EntityType.DEM and truth.negated_by_modifier(key, label)
+        # "deputy mayor": a deputy mayor is no mayor, "the 40th vice president" (a MISC span) no
+        # president (person words only: the acting business is a business)
+        negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
+                   and truth.negated_by_modifier(key, label))
         return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1] if truth.in_context(c, span)]
 
     def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
