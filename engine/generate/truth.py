@@ -108,6 +108,8 @@ class TruthFilter:
                 self._root_kinds.setdefault(root, set()).add(kind)
         self._closure: dict[str, frozenset[str]] = {}
         self._is_a: dict[str, frozenset[str]] = {}
+        #: the holder classes of every kind (``tg:holderClass``: "person")
+        self.all_holders: frozenset[str] = frozenset().union(*rules.holders.values())
 
     # --- classes and kinds ----------------------------------------------------------
     def superclasses(self, qid: str) -> frozenset[str]:
@@ -235,12 +237,16 @@ class TruthFilter:
     # --- rules 7–9: the span's sentence ---------------------------------------------------
     def in_context(self, cand: Candidate, span: Span) -> bool:
         """The rung stays true of the span as its sentence uses it (rules 7 and 8; and a role
-        used to qualify a noun, "officer rank", has no holder: no "person")."""
+        used to qualify a noun, "officer rank", has no holder: no "person"; nor has a demonym
+        before a noun, "the German occupation")."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
         if self.held_only(cand) and self.attributive(span):
             return False  # "the lowest commissioned officer rank" names the rank, not a person
+        if qid in self.all_holders and span.entity_type is EntityType.DEM and self.index.demonyms.get(fold(span.text)) \
+                and self.attributive(span):
+            return False  # "the German occupation": a demonym before a noun is an adjective, it names no person
         kinds = self.class_kinds(qid)
         if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
             return False
@@ -383,15 +389,14 @@ class TruthFilter:
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
-        """A DEM/MISC span that is a country's demonym, not linked as a language (one its
-        sentence uses as an adjective does not count), nor a language's name before a colon."""
+        """A DEM/MISC span that is a country's demonym, not linked as a language nor a
+        language's name before a colon."""
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
         if not any(self.index.demonyms.get(f) for f in forms):
             return False
-        # a language the sentence uses as an adjective ("the German occupation") is not the referent
-        first = next((l for l in links if not self.language_as_adjective(span, l)), None)
+        first = next(iter(links), None)
         if first is not None and LANGUAGE in self.superclasses_of_item(first.qid):
             return False
         # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
