@@ -224,8 +224,11 @@ class TruthFilter:
             rule = self.rules.types.get(entity_type)
             kinds = self._type_kinds(qid)
             return rule is None or bool(kinds & rule.allows) or not (kinds & (rule.forbids if not rule.strict else kinds))
+        # a strict type (DEM) takes no class of no kind above an item the store gives a kind
+        # ("baritone", a job → "human voice"); a store that knows no kind of the item keeps it
         rule = self.rules.types.get(entity_type)
-        return self.class_fits(qid, entity_type, strict=rule is not None and rule.strict)
+        strict = rule is not None and rule.strict and bool(cand.link_qid and self.item_kinds(cand.link_qid))
+        return self.class_fits(qid, entity_type, strict=strict)
 
     def blocked_for(self, item: str) -> frozenset[str]:
         """The classes B of the ``owl:disjointWith`` pairs whose A the item (or class) is."""
