@@ -37,6 +37,8 @@ class TypeRule:
     forbids: frozenset[str] = frozenset()
     #: every class offered belongs to an allowed kind (a direct class of the item may also belong to none)
     strict: bool = False
+    #: kinds a class of which only (no other kind) is not taken from the span's head noun
+    not_from_head: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class TruthRules:
         forbids: dict[EntityType, set[str]] = {}
         part_not_whole: set[str] = set()
         strict: set[EntityType] = set()
+        not_from_head: dict[EntityType, set[str]] = {}
         for row in kg.select("type_rules"):
             kind = row["kind"].removeprefix(TG)
             if str(row.get("relation")) == "partOfNotIsA":
@@ -79,6 +82,9 @@ class TruthRules:
                 continue
             if str(row.get("relation")) == "strict":
                 strict.add(EntityType.parse(row["entityType"]))
+                continue
+            if str(row.get("relation")) == "notFromHead":
+                not_from_head.setdefault(EntityType.parse(row["entityType"]), set()).add(kind)
                 continue
             if row.get("root") is not None:
                 kinds.setdefault(kind, set()).add(local_id(row["root"]))
@@ -93,7 +99,8 @@ class TruthRules:
             table = allows if row["relation"] == "allows" else forbids
             table.setdefault(etype, set()).add(kind)
             allows.setdefault(etype, set())
-        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ())), t in strict) for t, a in allows.items()}
+        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ())), t in strict, frozenset(not_from_head.get(t, ())))
+                 for t, a in allows.items()}
         edges: set[tuple[str, str]] = set()
         disjoint: set[tuple[str, str]] = set()
         homonyms: set[str] = set()

@@ -32,6 +32,8 @@ EDGES = [
     ("Q36687", "P31", "Q27686"), ("Q36687", "P31", "Q5852411"), ("Q27686", "P279", "Q4830453"),
     # harp, a plucked string instrument; chief executive officer, a chief officer
     ("Q47369", "P279", "Q230262"), ("Q484876", "P279", "Q1072363"), ("Q1072363", "P279", "Q4164871"),
+    # castle, a building only; museum, a building and an organisation
+    ("Q23413", "P279", "Q811979"), ("Q33506", "P279", "Q41176"), ("Q41176", "P279", "Q811979"), ("Q33506", "P279", "Q43229"),
     # president, in the seed known only as an instance of a leader of organisation
     ("Q1255921", "P31", "Q25713832"), ("Q25713832", "P279", "Q215627"),
 ]
@@ -46,6 +48,7 @@ LABELS = {
     "Q36687": "Victoria", "Q27686": "hotel", "Q5852411": "state of Australia", "Q4830453": "business",
     "Q47369": "harp", "Q230262": "plucked string instrument",
     "Q484876": "chief executive officer", "Q1072363": "chief officer",
+    "Q23413": "castle", "Q811979": "architectural structure", "Q33506": "museum", "Q41176": "building", "Q43229": "organization",
     "Q1255921": "president", "Q25713832": "leader of organisation",
 }
 ALIASES = [("Q49542", "Russian"), ("Q42884", "German"), ("Q47369", "harps"), ("Q484876", "CEO")]
@@ -135,3 +138,13 @@ def test_given_a_numbered_vice_president_then_no_president(engine):
     ctx = "Ford previously served as the 40th vice president of the United States from 1973 to 1974."
     assert labels(engine, "40th vice president", EntityType.MISC, ctx) == [MASK]
     assert labels(engine, "38th president", EntityType.MISC, "He served as the 38th president of the United States.")[0] == "president"
+
+
+# --- an organisation named after its seat is no building (tg:notFromHeadNoun) ----------------
+def test_given_an_org_named_after_a_building_then_no_building_class(engine):
+    assert TruthRules.load().types[EntityType.ORG].not_from_head == {"kindStructure"}
+    assert labels(engine, "Dublin Castle", EntityType.ORG, "earning a rebuke from Dublin Castle.") == [MASK]
+    # a museum is an organisation as well as a building: its head noun still names it
+    assert labels(engine, "Imperial War Museum", EntityType.ORG, "interviews conducted by the Imperial War Museum")[0] == "museum"
+    # a LOC span is the building itself
+    assert labels(engine, "Dublin Castle", EntityType.LOC, "They met at Dublin Castle.")[0] == "castle"

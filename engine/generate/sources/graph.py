@@ -27,7 +27,7 @@ from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth import MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -170,6 +170,9 @@ class GraphSource(CandidateSource):
         truth = self.truth
         assert truth is not None
         found = truth.head_classes(span)
+        rule = truth.rules.types.get(span.entity_type)
+        if rule is not None and rule.not_from_head:  # "Dublin Castle", the administration: no castle
+            found = [(q, g) for q, g in found if not ((kinds := truth.class_kinds(q) - MARKER_KINDS) and kinds <= rule.not_from_head)]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:
