@@ -81,7 +81,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
         "Settings", "ComposedGeneralization", "neverOffer", "cutAbove", "labelOverride",
         "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings",
         "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
-        "notIsA", "homonymHead", "headNoun", "holderClass",
+        "notIsA", "homonymHead", "headNoun", "holderClass", "partOfNotIsA", "strictKinds", "notFromHeadNoun",
     }
     problems: list[str] = []
     graph = rdflib.Graph()

@@ -4,7 +4,7 @@ Methods are tried in stages, the first stage that finds anything wins (as in Ols
 2023, then better): exact label, alias or demonym (P1549, linking "Norwegian" to Norway
 as well as to the language) → the same for normalised forms (case, leading "the",
 possessive, plural) → an item label contained in the span (longest first) → approximate
-match (character edit distance below 15 %, rapidfuzz).
+match (character edit distance below 15 %, rapidfuzz; the same first letter).
 
 Within a method, items are ranked by the entity type (DEM → occupations, nationalities,
 ethnic groups, languages; LOC → places; ORG → organisations), by the context sentence
@@ -421,9 +421,14 @@ class Linker:
         return list(found)
 
     def _approximate_scan(self, key: str) -> list[Link]:
+        """Items named within the threshold that begin with the span's letter: a slip of the pen
+        spares a word's first letter, while another first letter makes another word
+        ("Prussian" is no misspelt "Russian", "Austrian" no "Gaustrian")."""
         out: list[Link] = []
         seen: set[str] = set()
         for d, cand in self.index.approximate(key, self.approx_threshold, 5):
+            if cand[:1] != key[:1]:
+                continue
             for q, _ in self.index.lookup(cand):
                 if q not in seen:
                     seen.add(q)

@@ -25,6 +25,9 @@ drops that link and uses the next homonym, or the span's head noun, or offers ``
    survivors", "the Hindenburg crash") names the vehicle or the event, not a creative
    work: a link to an item of the kind ``kindWork`` is not the referent.
 
+A span written in capitals is an acronym: a link to a common noun whose initials it does not
+spell ("the HARPS spectrograph" is no harp) is not its referent (:func:`acronym_for_common_noun`).
+
 Each test is general (a cue phrase and the item's kinds or classes); none names an item.
 """
 
@@ -55,6 +58,23 @@ WRECK_NOUNS = frozenset({"bodies", "victims", "survivors", "passengers", "crew",
 #: A capitalised word right after a use of the span: the use is part of a longer name.
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z0-9]")
 _WORDS = re.compile(r"[a-z][a-z'-]*")
+
+
+#: Words an abbreviation skips ("MP": member of parliament).
+_FUNCTION_WORDS = frozenset({"of", "the", "and", "for", "in", "on", "at", "to", "a", "an"})
+
+
+def acronym_for_common_noun(text: str, link: Link) -> bool:
+    """A span written in capitals ("HARPS", an instrument's name) linked to a common noun
+    (a lower-case label: "harp") whose words' initials it does not spell: a name in capitals
+    is an acronym, not the plural of a common noun. "CEO" spells "chief executive officer",
+    "MP" "member of parliament": those links stay."""
+    letters = [c for c in text if c.isalpha()]
+    label = link.label.strip()
+    if len(letters) < 2 or any(c.islower() for c in letters) or not label[:1].islower():
+        return False
+    initials = "".join(w[0] for w in _WORDS.findall(fold(label)) if w not in _FUNCTION_WORDS)
+    return fold("".join(letters)) != initials
 
 
 def plays_for(span: Span) -> bool:

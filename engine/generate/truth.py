@@ -108,6 +108,8 @@ class TruthFilter:
                 self._root_kinds.setdefault(root, set()).add(kind)
         self._closure: dict[str, frozenset[str]] = {}
         self._is_a: dict[str, frozenset[str]] = {}
+        #: the holder classes of every kind (``tg:holderClass``: "person")
+        self.all_holders: frozenset[str] = frozenset().union(*rules.holders.values())
 
     # --- classes and kinds ----------------------------------------------------------
     def superclasses(self, qid: str) -> frozenset[str]:
@@ -133,13 +135,14 @@ class TruthFilter:
     def class_kinds(self, qid: str) -> frozenset[str]:
         """Kinds a class belongs to (through itself or a superclass), marker kinds
         included; a class in no kind gets the kinds of its label's head noun
-        (``tg:headNoun``: "province of Canada", kept without a superclass, is a place)."""
+        (``tg:headNoun``: "province of Canada", kept without a superclass, is a place; a label
+        of one word does not count: a class called "state" may be the polity)."""
         kinds: set[str] = set()
         for c in self.superclasses(qid):
             kinds |= self._root_kinds.get(c, set())
         if not kinds and self.rules.head_kinds:
             words = span_words(self.taxonomy.label(qid) or "")
-            if words:
+            if len(words) > 1:  # "state of Australia"; a class called only "state" may be the polity
                 kinds |= self.rules.head_kinds.get(words[head_index(words)], frozenset())
         return frozenset(kinds)
 
@@ -210,6 +213,8 @@ class TruthFilter:
         if FORMER in self.item_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
             return False
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
+            if cand.link_qid and self.item_kinds(cand.link_qid) & self.rules.part_not_whole:
+                return False  # a part of an event or a work is not the whole (``tg:partOfNotIsA``)
             return self.item_fits(qid, entity_type)
         if cand.qid is not None and self.named_individual(cand.qid, cand.label):
             return False
@@ -218,8 +223,12 @@ class TruthFilter:
             # is only an organisation in the class graph, but Los Angeles is one)
             rule = self.rules.types.get(entity_type)
             kinds = self._type_kinds(qid)
-            return rule is None or bool(kinds & rule.allows) or not (kinds & rule.forbids)
-        return self.class_fits(qid, entity_type)
+            return rule is None or bool(kinds & rule.allows) or not (kinds & (rule.forbids if not rule.strict else kinds))
+        # a strict type (DEM) takes no class of no kind above an item the store gives a kind
+        # ("baritone", a job → "human voice"); a store that knows no kind of the item keeps it
+        rule = self.rules.types.get(entity_type)
+        strict = rule is not None and rule.strict and bool(cand.link_qid and self.item_kinds(cand.link_qid))
+        return self.class_fits(qid, entity_type, strict=strict)
 
     def blocked_for(self, item: str) -> frozenset[str]:
         """The classes B of the ``owl:disjointWith`` pairs whose A the item (or class) is."""
@@ -231,12 +240,16 @@ class TruthFilter:
     # --- rules 7–9: the span's sentence ---------------------------------------------------
     def in_context(self, cand: Candidate, span: Span) -> bool:
         """The rung stays true of the span as its sentence uses it (rules 7 and 8; and a role
-        used to qualify a noun, "officer rank", has no holder: no "person")."""
+        used to qualify a noun, "officer rank", has no holder: no "person"; nor has a demonym
+        before a noun, "the German occupation")."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
         if self.held_only(cand) and self.attributive(span):
             return False  # "the lowest commissioned officer rank" names the rank, not a person
+        if qid in self.all_holders and span.entity_type is EntityType.DEM and self.index.demonyms.get(fold(span.text)) \
+                and self.attributive(span):
+            return False  # "the German occupation": a demonym before a noun is an adjective, it names no person
         kinds = self.class_kinds(qid)
         if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
             return False
@@ -379,14 +392,21 @@ class TruthFilter:
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
-        """A DEM/MISC span that is a country's demonym, not linked as a language."""
+        """A DEM/MISC span that is a country's demonym, not linked as a language nor a
+        language's name before a colon."""
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
         if not any(self.index.demonyms.get(f) for f in forms):
             return False
         first = next(iter(links), None)
-        return first is None or LANGUAGE not in self.superclasses_of_item(first.qid)
+        if first is not None and LANGUAGE in self.superclasses_of_item(first.qid):
+            return False
+        # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
+        # unless another use is an adjective ("Burmese: စည်သူအောင် … a Burmese footballer")
+        after = words_after(span.text, span.context or "")
+        return not (":" in after and not any(w[:1].isalpha() and w.lower() not in LANGUAGE_NOUNS for w in after)
+                    and any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f)))
 
     def superclasses_of_item(self, qid: str) -> frozenset[str]:
         out: set[str] = set(self.superclasses(qid))

@@ -35,6 +35,10 @@ class TypeRule:
     entity_type: EntityType
     allows: frozenset[str]
     forbids: frozenset[str] = frozenset()
+    #: every class offered belongs to an allowed kind (a direct class of the item may also belong to none)
+    strict: bool = False
+    #: kinds a class of which only (no other kind) is not taken from the span's head noun
+    not_from_head: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class TruthRules:
     head_kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     #: kind → classes whatever holds a class of the kind is an instance of (``tg:holderClass``: a role's holder is a person)
     holders: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: kinds whose items are not generalized by a whole they are part of (``tg:partOfNotIsA``: a war of a larger war)
+    part_not_whole: frozenset[str] = frozenset()
 
     @classmethod
     def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
@@ -66,8 +72,20 @@ class TruthRules:
         holders: dict[str, set[str]] = {}
         allows: dict[EntityType, set[str]] = {}
         forbids: dict[EntityType, set[str]] = {}
+        part_not_whole: set[str] = set()
+        strict: set[EntityType] = set()
+        not_from_head: dict[EntityType, set[str]] = {}
         for row in kg.select("type_rules"):
             kind = row["kind"].removeprefix(TG)
+            if str(row.get("relation")) == "partOfNotIsA":
+                part_not_whole.add(kind)
+                continue
+            if str(row.get("relation")) == "strict":
+                strict.add(EntityType.parse(row["entityType"]))
+                continue
+            if str(row.get("relation")) == "notFromHead":
+                not_from_head.setdefault(EntityType.parse(row["entityType"]), set()).add(kind)
+                continue
             if row.get("root") is not None:
                 kinds.setdefault(kind, set()).add(local_id(row["root"]))
                 continue
@@ -81,7 +99,8 @@ class TruthRules:
             table = allows if row["relation"] == "allows" else forbids
             table.setdefault(etype, set()).add(kind)
             allows.setdefault(etype, set())
-        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ()))) for t, a in allows.items()}
+        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ())), t in strict, frozenset(not_from_head.get(t, ())))
+                 for t, a in allows.items()}
         edges: set[tuple[str, str]] = set()
         disjoint: set[tuple[str, str]] = set()
         homonyms: set[str] = set()
@@ -92,4 +111,5 @@ class TruthRules:
                 pair = (local_id(row["child"]), local_id(row["parent"]))
                 (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
         return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
-                   {h: frozenset(k) for h, k in heads.items()}, {k: frozenset(v) for k, v in holders.items()})
+                   {h: frozenset(k) for h, k in heads.items()}, {k: frozenset(v) for k, v in holders.items()},
+                   frozenset(part_not_whole))

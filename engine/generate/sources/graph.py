@@ -25,9 +25,9 @@ from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
-from engine.generate.sense import contradiction
+from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.generate.truth import NATIONALITY, TruthFilter
+from engine.generate.truth import MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -117,8 +117,10 @@ class GraphSource(CandidateSource):
             label = self.chains.label(NATIONALITY) or "nationality"
             cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
             return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
-        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls")
-        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)]
+        # a part never lends its class; a common noun ("girls") is not a titled work ("Girls"),
+        # nor a name in capitals ("HARPS") a common noun ("harp")
+        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)
+                 and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
         adjective = [l for l in fitting if truth.language_as_adjective(span, l)]
@@ -168,6 +170,9 @@ class GraphSource(CandidateSource):
         truth = self.truth
         assert truth is not None
         found = truth.head_classes(span)
+        rule = truth.rules.types.get(span.entity_type)
+        if rule is not None and rule.not_from_head:  # "Dublin Castle", the administration: no castle
+            found = [(q, g) for q, g in found if not ((kinds := truth.class_kinds(q) - MARKER_KINDS) and kinds <= rule.not_from_head)]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:
@@ -195,8 +200,10 @@ class GraphSource(CandidateSource):
         kindless = not truth.class_fits(qid, span.entity_type, strict=True)
         above = [c for c in self.ladder_for(qid, key, span.entity_type, props=_HEAD_PROPS.get(span.entity_type, ("P279",)))
                  if fold(c.label) != fold(label) and not (kindless and not truth.class_fits(c.qid or "", span.entity_type, strict=True))]
-        # "deputy mayor": a deputy mayor is no mayor (roles only: the acting business is a business)
-        negated = span.entity_type is EntityType.DEM and truth.negated_by_modifier(key, label)
+        # "deputy mayor": a deputy mayor is no mayor, "the 40th vice president" (a MISC span) no
+        # president (person words only: the acting business is a business)
+        negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
+                   and truth.negated_by_modifier(key, label))
         return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1] if truth.in_context(c, span)]
 
     def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
