@@ -159,6 +159,10 @@ class TruthFilter:
         t = self.taxonomy
         return bool(t.parents(qid, "P279")) or t.children_count.get(qid, 0) > 0 or t.instance_count.get(qid, 0) > 0
 
+    def has_class_facts(self, qid: str) -> bool:
+        """The store says what the item is (a P31 or P279 value)."""
+        return bool(self.taxonomy.parents(qid, "P31") or self.taxonomy.parents(qid, "P279"))
+
     def named_individual(self, qid: str, label: str) -> bool:
         """A "class" that is a named thing: a proper name (every word before a preposition
         capitalised), no class facts of its own (no P31, no P279), no subclasses and at
@@ -329,7 +333,7 @@ class TruthFilter:
         return any(FORMER not in self.class_kinds(c) for c in self.taxonomy.parents(qid, "P31"))
 
     # --- rule 1: the head noun ----------------------------------------------------------
-    def head_classes(self, span: Span) -> list[tuple[str, str]]:
+    def head_classes(self, span: Span, *, whole: bool = False) -> list[tuple[str, str]]:
         """(class, matched words) named by the head noun of ``span``, longest match first.
 
         The class must belong to a kind the entity type allows; one that belongs to no kind
@@ -337,14 +341,15 @@ class TruthFilter:
         is taken when the words leave no doubt that they name it (:meth:`names_kindless`).
         A lower-case label without class facts ("midfielder", "collection") is taken alike.
         After such a match the shorter runs are still read, down to the first that names a
-        class of an allowed kind ("high school", then "school")."""
+        class of an allowed kind ("high school", then "school"). ``whole``: the span's
+        words are another's (an item's description), so all of them may name the class."""
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
         first = span.text.split()[0] if span.text.split() else ""
         if span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
         named_plural = plural_name_head(span.text, words)
-        for gram in head_grams(words):
+        for gram in head_grams(words, whole=whole):
             if len(gram) < 3:
                 continue
             kinded: list[tuple[str, str]] = []
