@@ -23,6 +23,7 @@ import re
 
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
+from engine.generate.apposition import noun_before
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -193,8 +194,10 @@ class GraphSource(CandidateSource):
         truth = self.truth
         assert truth is not None
         found = truth.head_classes(named or span, whole=named is not None)
-        if named is not None:  # "state of geopolitical tension": one word naming several classes says not which
-            found = [(q, g) for q, g in found if " " in g or sum(truth.is_class(c) for c, _ in self.linker.index.lookup(g)) <= 1]
+        if named is not None:  # "state of geopolitical tension": one word naming several classes says not which;
+            # a single word of no kind may be any word ("side", "like")
+            found = [(q, g) for q, g in found if " " in g or (sum(truth.is_class(c) for c, _ in self.linker.index.lookup(g)) <= 1
+                                                                and truth.class_fits(q, span.entity_type, strict=True))]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:
@@ -209,7 +212,21 @@ class GraphSource(CandidateSource):
             link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
             reason = f"head noun {gram!r}{' of ' + why if why else ''} names {qid} ({label})"
             return SourceResult(truth.order(candidates)[: self.max_ladder], links=(link,), reason="; ".join([reason] + notes))
-        return self._name_head(span, key, notes) if named is None else None
+        if named is not None:
+            return None
+        return self._apposed(span, key, notes) or self._name_head(span, key, notes)
+
+    def _apposed(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
+        """The ladder of the class the common noun before the name names in its sentence
+        (:mod:`engine.generate.apposition`: "the television series *MacGyver*" → "television
+        series"); only a class of a kind the entity type allows, or one a phrase of two words names."""
+        if span.entity_type is EntityType.DEM:
+            return None  # a role or a nationality is a common noun or an adjective, no name
+        words = noun_before(span)
+        if not words:
+            return None
+        named = Span(" ".join(words), span.entity_type, span.identifier_type, context=span.context)
+        return self._head_noun(span, key, notes, named=named, why=f"the noun before it ({named.text!r})")
 
     def _name_head(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
         """The classes the store's items named with the span's head word (or name marker) share
