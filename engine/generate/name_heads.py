@@ -9,21 +9,31 @@ words is written down: the store's labels and classes say which head words name 
 
 The rule keeps every rung true of the span:
 
+- only names count: the span's head word and the items' are capitalised ("First Wave" is
+  not compared with the genre "new wave"), no item is a person (a surname is no head
+  noun: "David Cross" says nothing of the "Victoria Cross") and no person class is offered;
 - only items that may stand for a span of the entity type count (an ORG span is compared
   with organisations named so, not with the albums), and none whose name starts with an
-  ordinal (the "108th United States Congress" is one term, not a congress);
+  ordinal (the "108th United States Congress" is one term, not a congress); nor is a span
+  numbered in its sentence generalized so ("the 18th Party Congress" is one meeting);
 - a class is offered when at least :attr:`NameHeads.share` of those items are one
   (over "is a" edges, :meth:`TruthFilter.is_a_closure`) and at least
-  :attr:`NameHeads.min_items` items agree: a head word of several senses
-  ("college": a university, a secondary school, the Electoral College) keeps only what
-  its senses share ("educational organization", "organization");
+  :attr:`NameHeads.min_items` items agree (101 of the seed's 102 "… Records" are record
+  labels); a head word whose items are of several kinds keeps only what they share
+  ("… Congress": a party, a legislature → "organization");
+- a homonym head noun (``tg:homonymHead``: "college") gives nothing: the store's names
+  do not hold every sense ("Electoral College" is no educational institution);
 - the class must belong to a kind the entity type allows, have a lower-case label (a
   capitalised one names one thing) and pass the truth rules of the span's sentence.
 
+A place's classes depend on the country it lies in ("Shou County", a county of China, is
+no second-level subdivision as the store's many counties of the United States are), and a
+DEM span is a common noun or an adjective: LOC and DEM spans are not generalized so.
+
 A name marker before the name ("*FC* Haka") is read the same way when the head word says
-nothing, but only a first word that names no item of the store: a place or a person
-before a name ("*Toronto* District School Board", "*Madurai* Central") names no kind,
-whatever the store's other "Toronto …" items are.
+nothing, but only an abbreviation in capitals that names no place and no person in the
+store: a place before a name ("*NYC* Ballet", "*Madurai* Central") names no kind, whatever
+the store's other "NYC …" items are.
 """
 
 from __future__ import annotations
@@ -51,6 +61,12 @@ NAMING_KINDS = frozenset({"kindPlace", PERSON_ATTRIBUTE})
 def written_words(text: str) -> list[str]:
     """The span's words as written (case kept), aligned with :func:`span_words`."""
     return [w.strip(".,;:'’\"") for w in WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
+
+
+def numbered(span: Span) -> bool:
+    """An ordinal stands right before the span in its sentence ("after the *18th* Party Congress")."""
+    before = re.findall(rf"(\S+)\s+{re.escape(span.text)}(?!\w)", span.context or "")
+    return any(is_ordinal(word) for word in before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +100,11 @@ class NameHeads:
         at = head_index(words)
         if self._homonym(words[at]):
             return None  # "Electoral College": a homonym head says nothing its senses share of a name
-        if not any(ch.isalpha() for ch in words[at]):
-            return None  # "Hamlet 2": a number ends the name, it is no head noun
-        found = self.shared(words[at], "head", span.entity_type, named=raw[at][:1].isupper())
+        if not any(ch.isalpha() for ch in words[at]) or not raw[at][:1].isupper():
+            return None  # "Hamlet 2": a number ends the name; a common noun's head is read as a class (head_classes)
+        if numbered(span):
+            return None  # "the 18th Party Congress": one edition, not one of the bodies named so
+        found = self.shared(words[at], "head", span.entity_type, named=True)
         if found.classes:
             return found
         if at > 0 and self.marker(raw[0], words[0]):
@@ -153,11 +171,13 @@ class NameHeads:
             at = head_index(span_words(labels[qid])) if position == "head" else 0
             if fold(raw[at]) != word or (named and not raw[at][:1].isupper()):
                 continue
-            if truth.taxonomy.parents(qid, "P31") and truth.item_kinds(qid) and truth.item_fits(qid, entity_type):
-                out.append(qid)
+            kinds = truth.item_kinds(qid) if truth.taxonomy.parents(qid, "P31") else frozenset()
+            if kinds and PERSON_ATTRIBUTE not in kinds and truth.item_fits(qid, entity_type):
+                out.append(qid)  # a person's name has no head noun ("David Cross" says nothing of a cross)
         return out
 
     def _offerable(self, qid: str, entity_type: EntityType) -> bool:
         """A class that may be a rung: labelled in lower case, of a kind the entity type allows."""
         label = self.truth.taxonomy.label(qid)
-        return bool(label) and label[:1].islower() and self.truth.class_fits(qid, entity_type, strict=True)
+        return (bool(label) and label[:1].islower() and self.truth.class_fits(qid, entity_type, strict=True)
+                and PERSON_ATTRIBUTE not in self.truth.class_kinds(qid))

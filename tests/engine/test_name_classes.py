@@ -32,6 +32,7 @@ EDGES = [
     ("Q11424", "P279", "Q2431196"), ("Q2431196", "P279", "Q17537576"),      # film ⊂ audiovisual work ⊂ creative work
     ("Q60", "P31", "Q515"), ("Q515", "P279", "Q486972"),                    # New York City, a city ⊂ human settlement
     ("Q9900001", "P279", "Q9900002"),                                       # side ⊂ an unlabelled class (no kind)
+    ("Q5", "P279", "Q215627"),                                              # human ⊂ person
     ("Q28575", "P279", "Q56061"),                                           # county of Testland ⊂ administrative territorial entity
     ("Q7275", "P279", "Q56061"),                                            # state ⊂ administrative territorial entity
 ]
@@ -43,7 +44,7 @@ LABELS = {
     "Q5398426": "television series", "Q11410": "game", "Q3505845": "state", "Q7275": "state", "Q1190554": "occurrence",
     "Q4189293": "rank", "Q4164871": "position", "Q11424": "film", "Q4502142": "visual artwork",
     "Q2431196": "audiovisual work", "Q60": "New York City", "Q515": "city", "Q486972": "human settlement",
-    "Q9900001": "side", "Q28575": "county of Testland", "Q56061": "administrative territorial entity",
+    "Q9900001": "side", "Q5": "human", "Q215627": "person", "Q28575": "county of Testland", "Q56061": "administrative territorial entity",
 }
 ALIASES = [("Q60", "NYC")]
 
@@ -64,6 +65,7 @@ NAMED = [
     _named(9000700, "Q476028", ["FC Alpha", "FC Beta", "FC Gamma", "FC Delta"]),
     _named(9000800, "Q476028", ["NYC Alpha", "NYC Beta", "NYC Gamma", "NYC Delta"]),  # "NYC" names a city: no marker
     _named(9000900, "Q28575", ["Alpha County", "Beta County", "Gamma County", "Delta County"]),
+    _named(9000950, "Q5", ["Ben Cross", "David Cross", "Amanda Cross", "Marcia Cross"]),  # people: a surname is no head noun
 ]
 #: items the store keeps without a class, and their descriptions
 DESCRIBED = {
@@ -72,6 +74,7 @@ DESCRIBED = {
     "Q9001003": ("1956 Test Olympics", "games of the XVI Olympiad, celebrated in Melbourne"),
     "Q9001004": ("General Testofficer", "military rank"),
     "Q9001005": ("Test War", "state of geopolitical tension after World War II"),
+    "Q9001006": ("major", "military rank"),
 }
 
 
@@ -96,6 +99,17 @@ def test_given_head_word_the_store_names_share_a_class_then_it(engine):
     assert candidate_labels(engine, "Nigerian Senate", EntityType.ORG) == ["upper house", "legislature", "organization", MASK]
     ladder = engine.candidates("Radioactive Records", EntityType.ORG)
     assert "head word 'records'" in ladder.reason and ladder.candidates[0].rule == "name-head"
+
+
+def test_given_people_named_with_the_head_word_then_no_class_from_them(engine):
+    # "Victoria Cross" is a medal: "Ben Cross" and "David Cross" say nothing of it, and no person class is offered
+    assert candidate_labels(engine, "Victoria Cross", EntityType.MISC) == [MASK]
+
+
+def test_given_an_ordinal_before_the_span_then_one_edition_not_a_class_from_names(engine):
+    assert candidate_labels(engine, "Kyoto Records", EntityType.ORG)[0] == "record label"
+    # "the 18th Party Congress" is one meeting; "the 3rd Kyoto Records" one edition of something named so
+    assert candidate_labels(engine, "Kyoto Records", EntityType.ORG, "after the 3rd Kyoto Records in Japan") == [MASK]
 
 
 def test_given_homonym_head_word_then_no_class_from_names(engine):
@@ -140,6 +154,11 @@ def test_given_description_with_plural_head_or_homonym_word_then_no_class(engine
     assert candidate_labels(engine, "1956 Test Olympics", EntityType.MISC) == [MASK]
     # "state" names a political state and a condition in the store: the description does not say which
     assert candidate_labels(engine, "Test War", EntityType.MISC) == [MASK]
+
+
+def test_given_a_common_word_then_its_item_description_is_not_read(engine):
+    # "produced at major theatres": the adjective, not the rank the item "major" is described as
+    assert candidate_labels(engine, "major", EntityType.MISC, "plays produced at major theatres") == [MASK]
 
 
 def test_given_a_role_then_its_description_is_not_read(engine):

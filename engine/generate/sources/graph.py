@@ -174,8 +174,10 @@ class GraphSource(CandidateSource):
         *club*" → "association football club"); the head noun is read as a span's would be
         (:meth:`TruthFilter.head_classes`: a class of a kind the entity type allows). A
         participle ending the head phrase is dropped ("sitcom *created* by …")."""
-        if span.entity_type is EntityType.DEM:
-            return None  # a role's description says what the role is ("military rank"), not what its holder is
+        if span.entity_type is EntityType.DEM or span.text[:1].islower():
+            # a role's description says what the role is ("military rank"), not what its holder is;
+            # a common word may be used in another sense than the item's ("produced at *major* theatres")
+            return None
         words = description_head(self.chains.description(link.qid))
         while words:
             named = Span(" ".join(words), span.entity_type, span.identifier_type, context=span.context)
