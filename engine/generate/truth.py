@@ -70,6 +70,16 @@ walk from an item that is an A offers neither B nor a class below B, so a minist
 offered "professional" nor "worker", while a politician by trade is; above B the walk goes
 on ("person" stays true of a minister).
 
+When neither the span's item nor its head noun gives a class, the words the store and the
+sentence hold for the name may (:class:`engine.generate.sources.graph.GraphSource`, in this
+order): the head noun of the description of an item the store keeps without a class
+("1. FC Magdeburg": "German association football *club*"), the common noun the sentence
+puts before the name (:mod:`engine.generate.apposition`: "the television series
+*MacGyver*"), the classes the store's items named with the same head word share
+(:mod:`engine.generate.name_heads`: "… Records" → "record label"). Each is read with
+rule 1's head-noun lookup and rule 2's kinds, and each has rules of its own against false
+rungs (a homonym, a plural, a person's name, a numbered edition).
+
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
 "Academy Awards" is a sibling series; the head noun gives "award" instead.
