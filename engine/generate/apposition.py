@@ -26,6 +26,7 @@ FUNCTION_WORDS = PREPOSITIONS | frozenset({
     "as", "with", "by", "or", "than", "which", "who", "whom", "into", "onto", "over", "under", "after", "before",
     "during", "since", "until", "against", "between", "among", "through", "while", "when", "where", "is", "was",
     "are", "were", "be", "been", "has", "had", "have", "not", "also", "like", "including", "such", "called", "named",
+    "he", "she", "it", "they", "we", "i", "you", "him", "them", "there", "later", "earlier", "ago",
 })
 #: At most this many words make the phrase ("1957 Roger Corman *science fiction film*").
 MAX_WORDS = 4
@@ -50,4 +51,36 @@ def noun_before(span: Span) -> list[str]:
         words = words[cut + 1:]
         if words:
             return words
+    return []
+
+
+#: A noun phrase after the name: ", a|an|the" and up to this many words.
+_AFTER_WORDS = 6
+
+
+def noun_after(span: Span) -> list[str]:
+    """The noun phrase of an apposition after the span: "*Ulaştırmaspor*, a club of the
+    Ministry of Transport", "*Hermosillo*, the state capital" (a bracket between is
+    skipped), up to the first function word or punctuation; empty when there is none or its
+    head noun is a plural ("the SA, the brownshirted stormtroopers" is no stormtrooper)."""
+    context = span.context or ""
+    text = span.text.strip()
+    if not text or text[:1].islower():
+        return []
+    pattern = re.compile(rf"(?<![\w'’-]){re.escape(text)}(?:\s*\([^)]*\))?,\s+(?:a|an|the)\s+((?:[\w'’-]+\s*){{1,{_AFTER_WORDS}}})")
+    for m in pattern.finditer(context):
+        words: list[str] = []
+        for w in m.group(1).split():
+            if w.lower() in FUNCTION_WORDS or not w[-1:].isalnum():
+                if not w[-1:].isalnum() and w.lower() not in FUNCTION_WORDS:
+                    words.append(w.rstrip(",.;:)"))  # the phrase ends at its punctuation
+                break
+            words.append(w)
+        while words and words[-1][:1].islower() and words[-1].endswith(("ed", "ing")):
+            words = words[:-1]  # "a club playing in": the participle is no noun
+        if not words or not words[-1][:1].islower():
+            continue
+        if words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+            continue  # a plural: the name names the group, not one of them
+        return words
     return []

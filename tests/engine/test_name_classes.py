@@ -8,7 +8,7 @@ import pyoxigraph as ox
 import pytest
 
 from engine.engine import Engine
-from engine.generate.apposition import noun_before
+from engine.generate.apposition import noun_after, noun_before
 from engine.types import MASK, EntityType, Span
 from tests.conftest import candidate_labels, tiny_store
 
@@ -179,6 +179,25 @@ def test_given_a_role_then_its_description_is_not_read(engine):
 ])
 def test_noun_before_a_name(text, context, words):
     assert noun_before(Span(text, EntityType.MISC, context=context)) == words
+
+
+@pytest.mark.parametrize("text, context, words", [
+    ("Ulaştırmaspor", "He is a member of Ulaştırmaspor, a club of the Ministry of Transport.", ["club"]),
+    ("Hermosillo", "the northern part of Hermosillo, the state capital.", ["state", "capital"]),
+    ("Kemptville Royals", "playing for the Kemptville Royals, a championship senior men's hockey team in the league",
+     ["championship", "senior", "men's", "hockey", "team"]),
+    ("SA", "he joined the SA, the brownshirted street-fighting stormtroopers of the party.", []),  # a plural: the group
+    ("Paris", "Born in Paris, a year later he moved to Lyon.", ["year"]),  # no class of a place: read, then not offered
+    ("Testville", "He moved to Testville, a small place.", ["small", "place"]),
+])
+def test_noun_in_apposition_after_a_name(text, context, words):
+    assert noun_after(Span(text, EntityType.ORG, context=context)) == words
+
+
+def test_given_an_apposition_after_the_name_then_its_class(engine):
+    context = "She signed with Kyoto Testworks, a record label of the city."
+    assert candidate_labels(engine, "Kyoto Testworks", EntityType.ORG, context) == ["record label", "organization", MASK]
+    assert candidate_labels(engine, "Paris", EntityType.LOC, "Born in Paris, a year later he moved to Lyon.") == [MASK]
 
 
 def test_given_a_common_noun_before_the_name_then_its_class(engine):
