@@ -13,8 +13,10 @@ The rule keeps every rung true of the span:
   not compared with the genre "new wave"), no item is a person (a surname is no head
   noun: "David Cross" says nothing of the "Victoria Cross") and no person class is offered;
 - only items that may stand for a span of the entity type count (an ORG span is compared
-  with organisations named so, not with the albums), and none whose name starts with an
-  ordinal (the "108th United States Congress" is one term, not a congress); nor is a span
+  with organisations named so, not with the albums), and only when they are at least
+  :attr:`NameHeads.type_share` of the items named so ("… Award" names awards: the award
+  ceremonies named so say nothing of an ORG span "Ramon Magsaysay Award"); none whose name
+  starts with an ordinal (the "108th United States Congress" is one term, not a congress); nor is a span
   numbered in its sentence generalized so ("the 18th Party Congress" is one meeting);
 - a class is offered when at least :attr:`NameHeads.share` of those items are one
   (over "is a" edges, :meth:`TruthFilter.is_a_closure`) and at least
@@ -82,11 +84,12 @@ class SharedClasses:
 class NameHeads:
     """Classes shared by the store's items whose names have a given head (or first) word."""
 
-    def __init__(self, truth: TruthFilter, *, min_items: int = 4, share: float = 0.9) -> None:
+    def __init__(self, truth: TruthFilter, *, min_items: int = 4, share: float = 0.9, type_share: float = 0.5) -> None:
         self.truth = truth
         self.min_items = min_items
         self.share = share
-        self._cache: dict[tuple[str, str, EntityType, bool], SharedClasses] = {}
+        self.type_share = type_share
+        self._cache: dict[tuple[str, str, EntityType], SharedClasses] = {}
 
     def for_span(self, span: Span) -> SharedClasses | None:
         """The shared classes of the span's head word, else of its first word when that is a
@@ -104,11 +107,11 @@ class NameHeads:
             return None  # "Hamlet 2": a number ends the name; a common noun's head is read as a class (head_classes)
         if numbered(span):
             return None  # "the 18th Party Congress": one edition, not one of the bodies named so
-        found = self.shared(words[at], "head", span.entity_type, named=True)
+        found = self.shared(words[at], "head", span.entity_type)
         if found.classes:
             return found
         if at > 0 and self.marker(raw[0], words[0]):
-            found = self.shared(words[0], "first", span.entity_type, named=True)
+            found = self.shared(words[0], "first", span.entity_type)
             if found.classes:
                 return found
         return None
@@ -126,19 +129,23 @@ class NameHeads:
         homonyms = self.truth.rules.homonym_heads
         return any(qid in homonyms for form in [word] + normalised_forms(word) for qid, _ in self.truth.index.lookup(form))
 
-    def shared(self, word: str, position: str, entity_type: EntityType, *, named: bool = True) -> SharedClasses:
+    def shared(self, word: str, position: str, entity_type: EntityType) -> SharedClasses:
         """The classes at least :attr:`share` of the fitting items named with ``word`` at
-        ``position`` are (none under :attr:`min_items` items), most specific first;
-        ``named``: only items whose label writes the word capitalised, as a name does."""
-        key = (word, position, entity_type, named)
+        ``position`` are (none under :attr:`min_items` items), most specific first. None either
+        when fewer than :attr:`type_share` of the items named so may stand for a span of the
+        type: the word mostly names something else ("… Award" names awards, of which an ORG
+        span is none: the award ceremonies named so say nothing of it)."""
+        key = (word, position, entity_type)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         truth = self.truth
-        items = self.items_named(word, position, entity_type, named=named)
+        named = self.items_named(word, position)
+        items = [q for q in named if truth.item_fits(q, entity_type)]
         counts: Counter[str] = Counter()
-        for qid in items:
-            counts.update(c for c in truth.is_a_closure(qid, "P31") if self._offerable(c, entity_type))
+        if len(items) >= self.type_share * len(named):
+            for qid in items:
+                counts.update(c for c in truth.is_a_closure(qid, "P31") if self._offerable(c, entity_type))
         need = max(self.min_items, self.share * len(items))
         classes = [c for c, n in counts.items() if n >= need]
         # most specific first: a class below another goes before it, then the more common first
@@ -148,11 +155,10 @@ class NameHeads:
             self._cache[key] = result
         return result
 
-    def items_named(self, word: str, position: str, entity_type: EntityType, *, named: bool = True) -> list[str]:
-        """Items with a class whose label has ``word`` as its head word (``position`` "head") or
-        first word ("first"), that may stand for a span of ``entity_type``; none named with an
-        ordinal first; ``named``: the label writes the word capitalised ("New Wave", a genre
-        written "new wave", is no name)."""
+    def items_named(self, word: str, position: str) -> list[str]:
+        """Items with a class of some kind, no person, whose label is a name with ``word`` as
+        its head word (``position`` "head") or first word ("first"), written capitalised ("New
+        Wave" is a name, the genre "new wave" is none), and not starting with an ordinal."""
         truth = self.truth
         found: dict[str, None] = {}
         for key, qid in truth.index.names_with_word(word):
@@ -169,10 +175,10 @@ class NameHeads:
             if len(raw) != len(span_words(labels.get(qid, ""))) or not raw or is_ordinal(raw[0]):
                 continue
             at = head_index(span_words(labels[qid])) if position == "head" else 0
-            if fold(raw[at]) != word or (named and not raw[at][:1].isupper()):
+            if fold(raw[at]) != word or not raw[at][:1].isupper():
                 continue
             kinds = truth.item_kinds(qid) if truth.taxonomy.parents(qid, "P31") else frozenset()
-            if kinds and PERSON_ATTRIBUTE not in kinds and truth.item_fits(qid, entity_type):
+            if kinds and PERSON_ATTRIBUTE not in kinds:
                 out.append(qid)  # a person's name has no head noun ("David Cross" says nothing of a cross)
         return out
 

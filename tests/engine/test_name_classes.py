@@ -33,6 +33,7 @@ EDGES = [
     ("Q60", "P31", "Q515"), ("Q515", "P279", "Q486972"),                    # New York City, a city ⊂ human settlement
     ("Q9900001", "P279", "Q9900002"),                                       # side ⊂ an unlabelled class (no kind)
     ("Q5", "P279", "Q215627"),                                              # human ⊂ person
+    ("Q4504495", "P279", "Q1656682"),                                       # award ceremony ⊂ event
     ("Q28575", "P279", "Q56061"),                                           # county of Testland ⊂ administrative territorial entity
     ("Q7275", "P279", "Q56061"),                                            # state ⊂ administrative territorial entity
 ]
@@ -44,7 +45,7 @@ LABELS = {
     "Q5398426": "television series", "Q11410": "game", "Q3505845": "state", "Q7275": "state", "Q1190554": "occurrence",
     "Q4189293": "rank", "Q4164871": "position", "Q11424": "film", "Q4502142": "visual artwork",
     "Q2431196": "audiovisual work", "Q60": "New York City", "Q515": "city", "Q486972": "human settlement",
-    "Q9900001": "side", "Q5": "human", "Q215627": "person", "Q28575": "county of Testland", "Q56061": "administrative territorial entity",
+    "Q9900001": "side", "Q618779": "award", "Q4504495": "award ceremony", "Q5": "human", "Q215627": "person", "Q28575": "county of Testland", "Q56061": "administrative territorial entity",
 }
 ALIASES = [("Q60", "NYC")]
 
@@ -65,6 +66,8 @@ NAMED = [
     _named(9000700, "Q476028", ["FC Alpha", "FC Beta", "FC Gamma", "FC Delta"]),
     _named(9000800, "Q476028", ["NYC Alpha", "NYC Beta", "NYC Gamma", "NYC Delta"]),  # "NYC" names a city: no marker
     _named(9000900, "Q28575", ["Alpha County", "Beta County", "Gamma County", "Delta County"]),
+    _named(9000960, "Q618779", ["Alpha Award", "Beta Award", "Gamma Award", "Delta Award", "Epsilon Award", "Zeta Award"]),
+    _named(9000970, "Q4504495", ["Eta Award", "Theta Award", "Iota Award", "Kappa Award"]),  # award ceremonies (events)
     _named(9000950, "Q5", ["Ben Cross", "David Cross", "Amanda Cross", "Marcia Cross"]),  # people: a surname is no head noun
 ]
 #: items the store keeps without a class, and their descriptions
@@ -104,6 +107,11 @@ def test_given_head_word_the_store_names_share_a_class_then_it(engine):
 def test_given_people_named_with_the_head_word_then_no_class_from_them(engine):
     # "Victoria Cross" is a medal: "Ben Cross" and "David Cross" say nothing of it, and no person class is offered
     assert candidate_labels(engine, "Victoria Cross", EntityType.MISC) == [MASK]
+
+
+def test_given_the_head_word_mostly_names_things_of_another_type_then_no_class(engine):
+    # "… Award" names awards (no organisation): the four award ceremonies an ORG span could be say nothing of it
+    assert candidate_labels(engine, "Ramon Testsay Award", EntityType.ORG) == [MASK]
 
 
 def test_given_an_ordinal_before_the_span_then_one_edition_not_a_class_from_names(engine):
