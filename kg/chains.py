@@ -470,3 +470,7 @@ class ChainIndex:
             return self.builder.label(self.view, qid)
         rows = self.kg.select("describe_item", item=qid)
         return self.rules.label_overrides.get(qid) or next((r["label"] for r in rows if r.get("label")), None)
+
+    def description(self, qid: str) -> str | None:
+        """The item's English description in the store ("German association football club"), if any."""
+        return next((r["description"] for r in self.kg.select("describe_item", item=qid) if r.get("description")), None)

@@ -158,6 +158,10 @@ class LabelIndex:
         out += [(q, LinkMethod.ALIAS) for q in self.aliases.get(key, ()) if q not in {o[0] for o in out}]
         return out
 
+    def names_with_word(self, word: str) -> list[tuple[str, str]]:
+        """``(folded label, item)`` of every main-kind label holding the folded ``word`` as a whole word."""
+        return [(key, q) for key, items in self.labels.items() if word in key.split() for q in items]
+
     def prominence(self, qid: str) -> int:
         """No prominence prior in memory (stores with indices have one: ``engine.generate.label_store``)."""
         return 0

@@ -70,6 +70,16 @@ walk from an item that is an A offers neither B nor a class below B, so a minist
 offered "professional" nor "worker", while a politician by trade is; above B the walk goes
 on ("person" stays true of a minister).
 
+When neither the span's item nor its head noun gives a class, the words the store and the
+sentence hold for the name may (:class:`engine.generate.sources.graph.GraphSource`, in this
+order): the head noun of the description of an item the store keeps without a class
+("1. FC Magdeburg": "German association football *club*"), the common noun the sentence
+puts before the name (:mod:`engine.generate.apposition`: "the television series
+*MacGyver*"), the classes the store's items named with the same head word share
+(:mod:`engine.generate.name_heads`: "… Records" → "record label"). Each is read with
+rule 1's head-noun lookup and rule 2's kinds, and each has rules of its own against false
+rungs (a homonym, a plural, a person's name, a numbered edition).
+
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
 "Academy Awards" is a sibling series; the head noun gives "award" instead.
@@ -161,6 +171,10 @@ class TruthFilter:
         """The item is used as a class (has superclasses, subclasses or instances)."""
         t = self.taxonomy
         return bool(t.parents(qid, "P279")) or t.children_count.get(qid, 0) > 0 or t.instance_count.get(qid, 0) > 0
+
+    def has_class_facts(self, qid: str) -> bool:
+        """The store says what the item is (a P31 or P279 value)."""
+        return bool(self.taxonomy.parents(qid, "P31") or self.taxonomy.parents(qid, "P279"))
 
     def named_individual(self, qid: str, label: str) -> bool:
         """A "class" that is a named thing: a proper name (every word before a preposition
@@ -342,7 +356,7 @@ class TruthFilter:
         return any(FORMER not in self.class_kinds(c) for c in self.taxonomy.parents(qid, "P31"))
 
     # --- rule 1: the head noun ----------------------------------------------------------
-    def head_classes(self, span: Span) -> list[tuple[str, str]]:
+    def head_classes(self, span: Span, *, whole: bool = False) -> list[tuple[str, str]]:
         """(class, matched words) named by the head noun of ``span``, longest match first.
 
         The class must belong to a kind the entity type allows; one that belongs to no kind
@@ -350,14 +364,15 @@ class TruthFilter:
         is taken when the words leave no doubt that they name it (:meth:`names_kindless`).
         A lower-case label without class facts ("midfielder", "collection") is taken alike.
         After such a match the shorter runs are still read, down to the first that names a
-        class of an allowed kind ("high school", then "school")."""
+        class of an allowed kind ("high school", then "school"). ``whole``: the span's
+        words are another's (an item's description), so all of them may name the class."""
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
         first = span.text.split()[0] if span.text.split() else ""
         if span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
         named_plural = plural_name_head(span.text, words)
-        for gram in head_grams(words):
+        for gram in head_grams(words, whole=whole):
             if len(gram) < 3:
                 continue
             kinded: list[tuple[str, str]] = []

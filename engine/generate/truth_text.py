@@ -125,15 +125,42 @@ def label_narrows(general: str, specific: str) -> bool:
     return len(head) >= len(g) and head[-len(g):] == g and len(full) > len(g)
 
 
-def head_grams(words: list[str]) -> list[str]:
-    """Runs of words that hold the head noun and end at it or at the span's end, longest first."""
+def head_grams(words: list[str], *, whole: bool = False) -> list[str]:
+    """Runs of words that hold the head noun and end at it or at the span's end, longest first
+    (``whole``: the whole run too, for words that are not the span's own: a description)."""
     if not words:
         return []
     h = head_index(words)
     grams = []
     for end in sorted({h + 1, len(words)}, reverse=True):
         for start in range(0, h + 1):
-            if (start, end) != (0, len(words)):
+            if whole or (start, end) != (0, len(words)):
                 grams.append((end - start, start, " ".join(words[start:end])))
     grams.sort(key=lambda g: (-g[0], g[1]))
     return [g for _, _, g in grams]
+
+
+#: Words after which a description's head phrase has ended ("association football club
+#: *in* Greece", "film *by* Jake Kasdan", "sitcom created *by* …").
+DESCRIPTION_STOPS = PREPOSITIONS | {"by", "with", "that", "which", "who", "whose", "where", "between", "about"}
+
+
+def description_head(description: str | None) -> list[str]:
+    """The words of an item's description up to the end of its head phrase: before the first
+    comma, bracket or colon and before the first preposition ("association football club in
+    Greece" → "association football club"); empty when the head noun is a plural ("games of
+    the XVI Olympiad" describe one event, none of the games)."""
+    text = re.split(r"[,;:(]", description or "", maxsplit=1)[0]
+    words: list[str] = []
+    for w in WORD.findall(text):
+        if words and w.lower() in DESCRIPTION_STOPS:
+            break
+        words.append(w)
+    if words and words[-1][:1].islower() and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+        return []
+    return words
+
+
+def participle(word: str) -> bool:
+    """A lower-case word that may be a participle ending a description's head phrase ("created", "consisting")."""
+    return word[:1].islower() and word.endswith(("ed", "ing"))

@@ -23,11 +23,14 @@ import re
 
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
+from engine.generate.apposition import noun_after, noun_before
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
+from engine.generate.name_heads import NameHeads
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth_text import description_head, participle
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -75,6 +78,7 @@ class GraphSource(CandidateSource):
         self.max_ladder = max_ladder or chains.rules.max_ladder
         self.max_tries = max_tries
         self.remote = remote  # engine.remote.RemoteFallback, when an endpoint is enabled
+        self.name_heads = NameHeads(truth) if truth is not None else None
         #: ladders remembered per (item, span, type, properties) on a local store, where a
         #: ladder depends on nothing else (with an endpoint, fetched chains may extend it)
         self._ladders: dict[tuple, tuple[Candidate, ...]] = {}
@@ -138,6 +142,10 @@ class GraphSource(CandidateSource):
             if not candidates and self.remote is not None:
                 notes.append(self.remote.fetch_chains(link.qid))
                 candidates = self.ladder_for(link.qid, key, span.entity_type, props=props)
+            if not candidates and not truth.has_class_facts(link.qid):
+                described = self._described(span, link, key, notes)
+                if described is not None:  # an item the store keeps without a class: its description names one
+                    return described
             if candidates:
                 candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
                 kept = [c for c in candidates if truth.in_context(c, span)]
@@ -162,14 +170,38 @@ class GraphSource(CandidateSource):
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
 
-    def _head_noun(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
+    def _described(self, span: Span, link: Link, key: str, notes: list[str]) -> SourceResult | None:
+        """The ladder of the class the head noun of the linked item's description names, for an
+        item the store keeps without a class ("1. FC Magdeburg": "German association football
+        *club*" → "association football club"); the head noun is read as a span's would be
+        (:meth:`TruthFilter.head_classes`: a class of a kind the entity type allows). A
+        participle ending the head phrase is dropped ("sitcom *created* by …")."""
+        if span.entity_type is EntityType.DEM or span.text[:1].islower():
+            # a role's description says what the role is ("military rank"), not what its holder is;
+            # a common word may be used in another sense than the item's ("produced at *major* theatres")
+            return None
+        words = description_head(self.chains.description(link.qid))
+        while words:
+            named = Span(" ".join(words), span.entity_type, span.identifier_type, context=span.context)
+            found = self._head_noun(span, key, notes, named=named, why=f"the description of {link.qid} ({link.label})")
+            if found is not None or not participle(words[-1]):
+                return found
+            words = words[:-1]
+        return None
+
+    def _head_noun(self, span: Span, key: str, notes: list[str], *, named: Span | None = None, why: str = "") -> SourceResult | None:
         """The ladder of the class the span's head noun names (:meth:`TruthFilter.head_classes`),
         then the classes above it ("court" → "government agency"); ``None`` when the head
         noun names no class of the entity type. Above a class of no kind, only classes of a
-        kind the entity type allows are offered (the head noun vouches for its own class only)."""
+        kind the entity type allows are offered (the head noun vouches for its own class only).
+        ``named``: the words that name the class, when they are not the span's (a description)."""
         truth = self.truth
         assert truth is not None
-        found = truth.head_classes(span)
+        found = truth.head_classes(named or span, whole=named is not None)
+        if named is not None:  # "state of geopolitical tension": one word naming several classes says not which;
+            # a single word of no kind may be any word ("side", "like")
+            found = [(q, g) for q, g in found if " " in g or (sum(truth.is_class(c) for c, _ in self.linker.index.lookup(g)) <= 1
+                                                                and truth.class_fits(q, span.entity_type, strict=True))]
         rule = truth.rules.types.get(span.entity_type)
         if rule is not None and rule.not_from_head:  # "Dublin Castle", the administration: no castle
             found = [(q, g) for q, g in found if not ((kinds := truth.class_kinds(q) - MARKER_KINDS) and kinds <= rule.not_from_head)]
@@ -185,9 +217,53 @@ class GraphSource(CandidateSource):
                     candidates += [c for c in self._head_ladder(span, key, later) if fold(c.label) not in shown]
             label = candidates[0].label
             link = Link(qid, label, LinkMethod.CONTAINED, gram, 0.6)
-            reason = f"head noun {gram!r} names {qid} ({label})"
+            reason = f"head noun {gram!r}{' of ' + why if why else ''} names {qid} ({label})"
             return SourceResult(truth.order(candidates)[: self.max_ladder], links=(link,), reason="; ".join([reason] + notes))
+        if named is not None:
+            return None
+        return self._apposed(span, key, notes) or self._name_head(span, key, notes)
+
+    def _apposed(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
+        """The ladder of the class the common noun before the name (or in an apposition after it)
+        names in its sentence (:mod:`engine.generate.apposition`: "the television series
+        *MacGyver*" → "television series", "*Ulaştırmaspor*, a club of …" → "club"); only a
+        class of a kind the entity type allows, or one a phrase of two words names."""
+        if span.entity_type is EntityType.DEM:
+            return None  # a role or a nationality is a common noun or an adjective, no name
+        for words, where in ((noun_before(span), "before"), (noun_after(span), "after")):
+            if not words:
+                continue
+            named = Span(" ".join(words), span.entity_type, span.identifier_type, context=span.context)
+            found = self._head_noun(span, key, notes, named=named, why=f"the noun {where} it ({named.text!r})")
+            if found is not None:
+                return found
         return None
+
+    def _name_head(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
+        """The classes the store's items named with the span's head word (or name marker) share
+        (:mod:`engine.generate.name_heads`: "… Records" → "record label"); ``None`` when none."""
+        if self.name_heads is None or span.entity_type is EntityType.DEM:
+            return None
+        shared = self.name_heads.for_span(span)
+        if shared is None:
+            return None
+        truth = self.name_heads.truth
+        labels = self.linker.index.main_labels(list(shared.classes))
+        candidates = []
+        for qid in shared.classes:
+            label = self.chains.label(qid) or labels.get(qid)
+            if not label or fold(label) == key or contains_words(fold(label), key):
+                continue
+            cand = Candidate(label, source="P31", qid=qid, path=f"name {shared.position} word", rule="name-head", depth=1, link_qid=qid)
+            if truth.in_context(cand, span) and not truth.negated_by_modifier(key, label):
+                candidates.append(cand)
+        if not candidates:
+            return None
+        candidates = truth.order(candidates)[: self.max_ladder]
+        link = Link(candidates[0].qid or "", candidates[0].label, LinkMethod.CONTAINED, shared.word, 0.5)
+        reason = (f"{shared.position} word {shared.word!r}: {candidates[0].label!r} is shared by the store's "
+                  f"{shared.items} items named so")
+        return SourceResult(candidates, links=(link,), reason="; ".join([reason] + notes))
 
     def _head_ladder(self, span: Span, key: str, qid: str) -> list[Candidate]:
         """The head-noun class ``qid`` and the classes above it true of the span in its sentence."""
