@@ -1,0 +1,94 @@
+"""Entity types from the words around a span (engine.detect.context_types)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.detect.context_types import context_retype, context_type
+from engine.detect.spans import DetectedSpan
+from engine.types import EntityType as E
+
+
+def span(text: str, sub: str, etype: E, *, sources=("ner",), nth: int = 0, **kw) -> DetectedSpan:
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(sub, start + 1)
+    return DetectedSpan(start, start + len(sub), sub, etype, frozenset(sources), **kw)
+
+
+def types(text: str, spans: list[DetectedSpan]) -> list[E]:
+    return [s.entity_type for s in context_retype(text, spans)]
+
+
+def test_an_award_an_event_or_an_agreement_is_a_thing_not_an_organisation():
+    text = ("He was a recipient of the Victoria Cross, fought in the Sri Lankan Civil War, signed the Helsinki "
+            "Accords, won the Gruen Trophy and the Finnish Cup and entered the Guelph Gryphons Sports Hall of Fame.")
+    spans = [span(text, "Victoria Cross", E.ORG), span(text, "Sri Lankan Civil War", E.ORG),
+             span(text, "Helsinki Accords", E.ORG), span(text, "Gruen Trophy", E.PERSON),
+             span(text, "Finnish Cup", E.DEM), span(text, "Guelph Gryphons Sports Hall of Fame", E.ORG)]
+    assert types(text, spans) == [E.MISC] * 6
+    # one word alone, or a lower-case phrase, is left as it was
+    assert context_type("The Cross", DetectedSpan(4, 9, "Cross", E.ORG)) is None
+
+
+def test_a_team_named_after_its_place_is_an_organisation_where_a_player_plays_for_it():
+    text = ("His début came in 1989 against Scotland. She was traded to Kenosha. He has represented Bermuda. "
+            "He played for Velež Mostar, then returned to Haka. In 1998, Haka won the league. He was born in Wales.")
+    spans = [span(text, "Scotland", E.LOC), span(text, "Kenosha", E.LOC), span(text, "Bermuda", E.LOC),
+             span(text, "Velež Mostar", E.PERSON), span(text, "Haka", E.PERSON),
+             span(text, "Haka", E.PERSON, nth=1), span(text, "Wales", E.LOC)]
+    assert types(text, spans) == [E.ORG] * 6 + [E.LOC]
+
+
+def test_a_linked_person_and_a_rebellion_against_a_person_stay_persons():
+    text = "He started the third rebellion against Sima Zhao. He played doubles with Andy Murray. He joined Ford."
+    spans = [span(text, "Sima Zhao", E.PERSON), span(text, "Andy Murray", E.PERSON),
+             span(text, "Ford", E.PERSON, sources=("ner", "coref"), entity_id="person-1")]
+    assert types(text, spans) == [E.PERSON, E.PERSON, E.PERSON]
+
+
+def test_another_name_of_a_person_is_a_person():
+    text = ("Zhuge Dan, courtesy name Gongxiu, was a general. Crystal Nicole, sometimes credited as Cristyle or "
+            "Cri$tyle, is a singer. Axelle Red, better known by her stage name Axelle Red, sings. "
+            "The anthem, also known as Deutschland, was sung.")
+    spans = [span(text, "Gongxiu", E.ORG), span(text, "Cristyle", E.DEM), span(text, "Cri$tyle", E.MISC),
+             span(text, "Axelle Red", E.LOC, nth=1), span(text, "Deutschland", E.LOC)]
+    assert types(text, spans) == [E.PERSON, E.PERSON, E.PERSON, E.PERSON, E.LOC]
+
+
+def test_the_names_of_a_list_of_works_are_works_even_with_a_name_inside_a_title():
+    text = ("Her credits included the television series MacGyver, Married... with Children, Tales from the Crypt, "
+            "Roseanne, Melrose Place, Profiler and First Wave. She lives in Paris, London and Rome with Anna.")
+    names = ["MacGyver", "Married", "Children", "Tales from the Crypt", "Roseanne", "Melrose Place", "Profiler",
+             "First Wave"]
+    spans = [span(text, n, E.PERSON if n != "First Wave" else E.ORG) for n in names]
+    spans += [span(text, "Paris", E.LOC), span(text, "London", E.LOC), span(text, "Rome", E.LOC),
+              span(text, "Anna", E.PERSON)]
+    assert types(text, spans) == [E.MISC] * len(names) + [E.LOC, E.LOC, E.LOC, E.PERSON]
+
+
+def test_a_retyped_span_keeps_the_layers_type_and_its_boundaries_and_never_becomes_a_date_or_number():
+    text = "He played for Velež Mostar in the 1990 Rugby World Cup against France."
+    spans = [span(text, "Velež Mostar", E.PERSON, ner_label="PERSON"), span(text, "1990", E.DATETIME),
+             span(text, "France", E.LOC, retyped_from=E.ORG)]
+    out = context_retype(text, spans)
+    assert [(s.start, s.end, s.text) for s in out] == [(s.start, s.end, s.text) for s in spans]
+    assert out[0].entity_type is E.ORG and out[0].retyped_from is E.PERSON
+    assert out[2].entity_type is E.ORG and out[2].retyped_from is E.ORG  # the layers' type, for the decider
+    assert out[1] == spans[1]
+    assert all(s.entity_type not in (E.DATETIME, E.QUANTITY) for s in out if s.retyped_from is not None)
+
+
+@pytest.mark.slow
+def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_path, seed_store):
+    """The type accuracy ``taxogen evaluate detection`` prints, with recall and precision kept."""
+    from engine import Engine
+    from engine.evaluation.detection import evaluate_detection, gold_documents
+    from engine.io.wikireplace import load_wikireplace
+
+    docs = gold_documents(load_wikireplace(wikireplace_path))
+    report = evaluate_detection(Engine.from_config(store=str(seed_store)).detector, docs, baselines=False)
+    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.85
+    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.855
+    taxogen = report["systems"]["taxogen"]
+    assert taxogen["direct_strict"] >= 0.98 and taxogen["quasi_strict"] >= 0.86 and taxogen["precision"] >= 0.78
