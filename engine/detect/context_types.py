@@ -1,34 +1,46 @@
-"""Entity types from the words around a span and its head noun, after the graph's checks.
+"""Entity types from the words around a span, after the graph's checks.
 
 Applied last (after :mod:`engine.detect.graph_types`), each rule one function of the text
-around a span; a retyped span keeps the layers' type in ``retyped_from``, so the masking
-decision (which reads that type) is unchanged:
+around a span and the evidence it carries; a retyped span keeps the layers' type in
+``retyped_from``, so the masking decision (which reads that type) is unchanged:
 
 - **an award, a prize, an event or an agreement**: a capitalised name of two words or more
-  ending in Award, Trophy, Prize, Medal, Cross, Olympics, War, Accord(s), Championship(s),
-  Games or Hall of Fame ("Victoria Cross", "Helsinki Accords", "Sri Lankan Civil War",
-  "Guelph Gryphons Sports Hall of Fame") is MISC, not the organisation NER reads;
+  ending in Award, Trophy, Prize, Medal, Cross, Cup, Olympics, War, Accord(s),
+  Championship(s), Games or Hall of Fame ("Victoria Cross", "Helsinki Accords", "Sri
+  Lankan Civil War") is MISC, not the organisation NER reads;
+- **a role or a field**: a capitalised name typed MISC after "was (the)", "served as (a)",
+  "was previously the" and before a preposition or the end of the clause ("was previously
+  the Chief of Staff to", "was a Senator from"), or after "graduated in", "studied" … is
+  DEM; so is a name NER read as a person after "was a" / "served as a" ("served as a
+  Teachta Dála"); a language named before a name written in its script ("(Hangul: 송기원")
+  is DEM;
 - **a team named after its place**: a place-typed name right after what a player does with
   a team ("played for", "made … appearances for", "against", "joined", "traded to",
-  "represented", "moved from") is the team, an organisation ("against Scotland",
-  "traded to Kenosha", "has represented Bermuda"); a name NER read as a person after
-  "played for", "joined", "returned to", "researcher with" is one too ("played for Velež
-  Mostar", "returned to Haka");
-- **a person's other name**: a name NER read as an organisation after "known as",
-  "courtesy name", "spouse of", "credited as" … is a person ("courtesy name Gongxiu");
+  "represented", "seasons with", "club") is the team, an organisation ("against Scotland",
+  "traded to Kenosha"), and so is a place and a plural nickname NER read as a facility
+  ("the Racine Belles"); a name NER read as a person after "played for", "joined",
+  "returned to", "researcher with" is one too ("played for Velež Mostar"), and so are the
+  other person-typed mentions of that name ("In 1998, Haka won the league");
+- **an organisation's acronym**: a name only the parse found, written as an acronym
+  ("LTTE") or followed by one in brackets ("Dravida Munnetra Kazhagam (DMK)"), is ORG;
+- **a person's other name**: a name after "known as", "courtesy name", "spouse of",
+  "credited as (X or)", "married name:" … is a person ("courtesy name Gongxiu");
+- **a decimal number** NER read as a product (".295") is a QUANTITY;
 - **a list of works**: the capitalised names of a comma list that follows a work noun in
   the same sentence ("the television series MacGyver, Married... with Children, Tales from
   the Crypt, Roseanne, Melrose Place, Profiler") are works (MISC), where a name inside a
   title ("Married... with Children", "Hamlet 2") breaks the plain list of
   :mod:`engine.detect.retype`.
 
-Neither a DATETIME nor a QUANTITY is made here, and no span changes its boundaries.
+No span changes its boundaries, none becomes a DATETIME, and a QUANTITY only when the
+number parser accepts it (:func:`engine.detect.graph_types.parser_accepts`).
 """
 
 from __future__ import annotations
 
 import re
 
+from engine.detect.graph_types import parser_accepts
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
 
@@ -52,6 +64,21 @@ _STAGE_NAME_BEFORE = re.compile(r"\b(?:stage name|pen name|credited as|married n
 _WORK_NOUN = re.compile(
     r"\b(?:films?|movies?|(?:television |TV )?series|sitcoms?|shows?|albums?|singles?|songs?|novels?|books?|plays|operas?)"
     r"\s+(?:such as\s+|including\s+)?$", re.I)
+#: a field of study ("graduated in Political Science"), a role after a copula ("was previously the Chief of Staff")
+_STUDY_BEFORE = re.compile(r"\b(?:studied|studying|study of|degree in|majored in|major in|diploma in|graduated in)\s+$", re.I)
+_ROLE_BEFORE = re.compile(
+    r"\b(?:was|is|became|served as|appointed|elected|named)\s+(?:(?:a|an|the)\s+)?(?:(?:previously|former|current|"
+    r"first|then|later)\s+(?:the\s+)?)?$", re.I)
+#: what may follow a role ("Chief of Staff to", "Senator from", "Federal Deputy during"), not a noun it modifies
+_ROLE_AFTER = re.compile(r"\s*(?:[.,;:()]|$|(?:to|of|in|from|during|for|at|under|until|since|with)\b)")
+#: a language or script named before a name written in it: "(Hangul: 송기원", "(simplified Chinese: 乐大克"
+_SCRIPT_AFTER = re.compile(r":\s*[^\x00-\u024f\s]")
+#: a team's name: a place and a plural nickname ("Racine Belles", "Brockville Magedomas")
+_TEAM_NAME = re.compile(r"[A-Z][\w'’.-]+(?:\s[A-Z][\w'’.-]+)?\s[A-Z][a-z]+[^s\W]*s")
+_DECIMAL = re.compile(r"[-+]?\d*[.,]\d+%?|\d+%")  # not a bare integer: "1991 Rugby World Cup" is a year
+#: an organisation's acronym: "LTTE", or the acronym in brackets after its name ("Dravida Munnetra Kazhagam (DMK)")
+_ACRONYM = re.compile(r"[A-Z]{3,6}")
+_ACRONYM_AFTER = re.compile(r"\s*\([A-Z]{2,6}\)")
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]|[;:()\n]")
 
 
@@ -66,6 +93,20 @@ def context_type(text: str, s: DetectedSpan) -> EntityType | None:
     if et in (P, L, O, D) and len(words) >= 2 and s.text[:1].isupper() and _AWARD_HEAD.search(s.text):
         return M
     before = _before(text, s)
+    if et is M and s.text[:1].isupper() and (
+            _STUDY_BEFORE.search(before) or _ROLE_BEFORE.search(before) and _ROLE_AFTER.match(text, s.end)):
+        return D
+    if et is P and "coref" not in s.sources and _ROLE_BEFORE.search(before) and before.rstrip().endswith((" a", " an")):
+        return D  # "served as a Teachta Dála", "was a Berlin Sturmführer"
+    if et is M and _DECIMAL.fullmatch(s.text):
+        return EntityType.QUANTITY  # ".295" read as a product
+    if et is M and s.sources == frozenset({"syntax"}) and (
+            _ACRONYM.fullmatch(s.text) or s.text[:1].isupper() and _ACRONYM_AFTER.match(text, s.end)):
+        return O
+    if et in (M, L, O) and _SCRIPT_AFTER.match(text, s.end) and text[:s.start].count("(") > text[:s.start].count(")"):
+        return D
+    if et is L and s.ner_label in ("FAC", "LOC") and _TEAM_NAME.fullmatch(s.text):  # not a GPE: "Los Angeles"
+        return O
     if et is L and _TEAM_BEFORE.search(before):
         return O
     if et is P and "coref" not in s.sources and _CLUB_BEFORE.search(before):
@@ -104,7 +145,7 @@ def context_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     changed: dict[tuple[str, EntityType], EntityType] = {}
     for i, s in enumerate(spans):
         new = M if i in works else context_type(text, s)
-        if new is not None and new is not s.entity_type:
+        if new is not None and new is not s.entity_type and new is not EntityType.DATETIME and parser_accepts(s.text, new):
             changed.setdefault((s.text, s.entity_type), new)
             s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
         out.append(s)

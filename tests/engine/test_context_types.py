@@ -54,6 +54,8 @@ def test_another_name_of_a_person_is_a_person():
     spans = [span(text, "Gongxiu", E.ORG), span(text, "Cristyle", E.DEM), span(text, "Cri$tyle", E.MISC),
              span(text, "Axelle Red", E.LOC, nth=1), span(text, "Deutschland", E.LOC)]
     assert types(text, spans) == [E.PERSON, E.PERSON, E.PERSON, E.PERSON, E.LOC]
+    text = "Judi Ann Genovesi (married name: Adler 1984 to 2012) skated."
+    assert types(text, [span(text, "Adler", E.MISC, sources=("syntax",))]) == [E.PERSON]
 
 
 def test_the_names_of_a_list_of_works_are_works_even_with_a_name_inside_a_title():
@@ -67,7 +69,7 @@ def test_the_names_of_a_list_of_works_are_works_even_with_a_name_inside_a_title(
     assert types(text, spans) == [E.MISC] * len(names) + [E.LOC, E.LOC, E.LOC, E.PERSON]
 
 
-def test_a_retyped_span_keeps_the_layers_type_and_its_boundaries_and_never_becomes_a_date_or_number():
+def test_a_retyped_span_keeps_the_layers_type_and_its_boundaries_and_never_becomes_a_date():
     text = "He played for Velež Mostar in the 1990 Rugby World Cup against France."
     spans = [span(text, "Velež Mostar", E.PERSON, ner_label="PERSON"), span(text, "1990", E.DATETIME),
              span(text, "France", E.LOC, retyped_from=E.ORG)]
@@ -76,7 +78,29 @@ def test_a_retyped_span_keeps_the_layers_type_and_its_boundaries_and_never_becom
     assert out[0].entity_type is E.ORG and out[0].retyped_from is E.PERSON
     assert out[2].entity_type is E.ORG and out[2].retyped_from is E.ORG  # the layers' type, for the decider
     assert out[1] == spans[1]
-    assert all(s.entity_type not in (E.DATETIME, E.QUANTITY) for s in out if s.retyped_from is not None)
+    assert all(s.entity_type is not E.DATETIME for s in out if s.retyped_from is not None)
+
+
+def test_a_role_after_a_copula_a_field_of_study_and_a_language_are_dem():
+    text = ("He was previously the Chief of Staff to the minister. Their father was a Senator from 1973. "
+            "He graduated in Political Science. He served as a Teachta Dála (TD). Song Giwon (Hangul: 송기원) writes. "
+            "He was an American Football League player. She was a Gilmore Girls fan.")
+    spans = [span(text, "Chief of Staff", E.MISC, sources=("syntax",)), span(text, "Senator", E.MISC),
+             span(text, "Political Science", E.MISC), span(text, "Teachta Dála", E.PERSON),
+             span(text, "Hangul", E.MISC, sources=("syntax",)),
+             span(text, "American Football League", E.MISC), span(text, "Gilmore Girls", E.MISC)]
+    # a name that goes on into the noun it modifies ("an American Football League player") is no role
+    assert types(text, spans) == [E.DEM] * 5 + [E.MISC, E.MISC]
+
+
+def test_acronyms_teams_and_decimal_numbers():
+    text = ("India's engagement with the LTTE ended. He joined the Dravida Munnetra Kazhagam (DMK) in 1967. "
+            "She started with the Racine Belles; she lived in Los Angeles. She hit .295 in 1991.")
+    spans = [span(text, "LTTE", E.MISC, sources=("syntax",)),
+             span(text, "Dravida Munnetra Kazhagam", E.MISC, sources=("syntax",)),
+             span(text, "Racine Belles", E.LOC, ner_label="FAC"), span(text, "Los Angeles", E.LOC, ner_label="GPE"),
+             span(text, ".295", E.MISC, ner_label="PRODUCT"), span(text, "1991", E.MISC, ner_label="EVENT")]
+    assert types(text, spans) == [E.ORG, E.ORG, E.ORG, E.LOC, E.QUANTITY, E.MISC]
 
 
 @pytest.mark.slow
@@ -88,7 +112,7 @@ def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_p
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
     report = evaluate_detection(Engine.from_config(store=str(seed_store)).detector, docs, baselines=False)
-    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.85
-    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.855
+    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.865
+    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.87
     taxogen = report["systems"]["taxogen"]
     assert taxogen["direct_strict"] >= 0.98 and taxogen["quasi_strict"] >= 0.86 and taxogen["precision"] >= 0.78
