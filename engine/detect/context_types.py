@@ -5,9 +5,10 @@ around a span and the evidence it carries; a retyped span keeps the layers' type
 ``retyped_from``, so the masking decision (which reads that type) is unchanged:
 
 - **an award, a prize, an event or an agreement**: a capitalised name of two words or more
-  ending in Award, Trophy, Prize, Medal, Cross, Cup, Olympics, War, Accord(s),
-  Championship(s), Games or Hall of Fame ("Victoria Cross", "Helsinki Accords", "Sri
-  Lankan Civil War") is MISC, not the organisation NER reads;
+  ending in Award, Trophy, Prize, Medal, Cross, Cup, Bowl, Olympics, War, Accord(s),
+  Championship(s), Games or Hall of Fame, or in one of them and a numeral ("Victoria Cross",
+  "Helsinki Accords", "Sri Lankan Civil War", "Super Bowl XLV") is MISC, not the
+  organisation NER reads;
 - **a role or a field**: a capitalised name typed MISC after "was (the)", "served as (a)",
   "was previously the" and before a preposition or the end of the clause ("was previously
   the Chief of Staff to", "was a Senator from"), or after "graduated in", "studied" … is
@@ -24,12 +25,16 @@ around a span and the evidence it carries; a retyped span keeps the layers' type
 - **an organisation's acronym**: a name only the parse found, written as an acronym
   ("LTTE") or followed by one in brackets ("Dravida Munnetra Kazhagam (DMK)"), is ORG;
 - **a person's other name**: a name after "known as", "courtesy name", "spouse of",
-  "credited as (X or)", "married name:" … is a person ("courtesy name Gongxiu");
+  "credited as (X or)", "married name:" … is a person ("courtesy name Gongxiu"), and so is
+  the name after "<the document's first name> or" ("Dathus or Datus, was …") and a name
+  NER typed otherwise that is, elsewhere in the document, a linked person's ("Crystal
+  Nicole signed");
+- **an acronym in brackets** after a name retyped here takes its type ("Teachta Dála (TD)");
 - **a decimal number** NER read as a product (".295") is a QUANTITY;
 - **a list of works**: the capitalised names of a comma list that follows a work noun in
   the same sentence ("the television series MacGyver, Married... with Children, Tales from
-  the Crypt, Roseanne, Melrose Place, Profiler") are works (MISC), where a name inside a
-  title ("Married... with Children", "Hamlet 2") breaks the plain list of
+  the Crypt, Roseanne, Melrose Place, Profiler") are works (MISC), where a name or a number
+  inside a title ("Married... with Children", "Hamlet 2") breaks the plain list of
   :mod:`engine.detect.retype`.
 
 No span changes its boundaries, none becomes a DATETIME, and a QUANTITY only when the
@@ -47,7 +52,8 @@ from engine.types import EntityType
 P, L, O, D, M = EntityType.PERSON, EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC
 
 _AWARD_HEAD = re.compile(
-    r"\s(?:Awards?|Trophy|Prize|Medal|Cross|Cup|Olympics|War|Accords?|Championships?|Games|Hall of Fame)$")
+    r"\s(?:Awards?|Trophy|Prize|Medal|Cross|Cup|Bowl|Olympics|War|Accords?|Championships?|Games|Hall of Fame)"
+    r"(?:\s(?:[IVXLC]+|\d{4}))?$")
 #: what a player does with a team, right before its name
 _TEAM_VERBS = (r"(?:played|playing|plays|signed|appeared|appearances|debut|début|captained|goals|caps|matches|games|"
                r"season|seasons|innings)\s+(?:[\w'’]+\s+){0,3}?for")
@@ -79,6 +85,7 @@ _DECIMAL = re.compile(r"[-+]?\d*[.,]\d+%?|\d+%")  # not a bare integer: "1991 Ru
 #: an organisation's acronym: "LTTE", or the acronym in brackets after its name ("Dravida Munnetra Kazhagam (DMK)")
 _ACRONYM = re.compile(r"[A-Z]{3,6}")
 _ACRONYM_AFTER = re.compile(r"\s*\([A-Z]{2,6}\)")
+_ACRONYM_OF = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,6}")
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]|[;:()\n]")
 
 
@@ -128,7 +135,7 @@ def _work_list(text: str, spans: list[DetectedSpan]) -> set[int]:
         run, j = [i], i + 1
         while j < len(spans):
             gap = text[spans[j - 1].end:spans[j].start]
-            if len(gap) > 12 or _SENTENCE_END.search(gap) or not spans[j].text[:1].isupper():
+            if len(gap) > 12 or _SENTENCE_END.search(gap) or not (spans[j].text[:1].isupper() or spans[j].text[:1].isdigit()):
                 break
             run.append(j)
             j += 1
@@ -149,9 +156,25 @@ def context_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             changed.setdefault((s.text, s.entity_type), new)
             s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
         out.append(s)
-    # one text, one type: the other person-typed mentions of a retyped name follow it ("Haka won the league")
+    persons = {s.text for s in out if s.entity_type is P and s.entity_id}
     for i, s in enumerate(out):
         new = changed.get((s.text, s.entity_type))
         if new is not None and s.entity_type is P and "coref" not in s.sources:
+            pass  # one text, one type: the other person-typed mentions of a retyped name follow it ("Haka won")
+        elif s.entity_type in (L, O, M) and (s.text in persons or i and _alias_of_subject(text, out, i)):
+            new = P  # the name of a linked person ("Crystal Nicole signed …"), the subject's other name ("Dathus or Datus")
+        elif i and _ACRONYM_OF.fullmatch(s.text) and out[i - 1] is not spans[i - 1] and out[i - 1].entity_type in (D, O, M) \
+                and text[out[i - 1].end:s.start].strip() == "(" and text[s.end:s.end + 1] == ")":
+            new = out[i - 1].entity_type  # "Teachta Dála (TD)": the acronym of a retyped name takes its type
+        else:
+            continue
+        if new is not s.entity_type:
             out[i] = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
     return out
+
+
+def _alias_of_subject(text: str, spans: list[DetectedSpan], i: int) -> bool:
+    """``spans[i]`` follows "<the document's first name> or " in its first sentence ("Dathus or Datus, was …")."""
+    first = spans[0]
+    return (first.entity_type is P and not text[:first.start].strip() and i == 1
+            and text[first.end:spans[i].start] == " or " and spans[i].text[:1].isupper())

@@ -103,6 +103,24 @@ def test_acronyms_teams_and_decimal_numbers():
     assert types(text, spans) == [E.ORG, E.ORG, E.ORG, E.LOC, E.QUANTITY, E.MISC]
 
 
+def test_a_linked_persons_name_the_subjects_other_name_and_a_retyped_names_acronym():
+    text = ("Dathus or Datus, was a bishop. Crystal Nicole sings. In 2007 Crystal Nicole signed. "
+            "He served as a Teachta Dála (TD) for Carlow.")
+    spans = [span(text, "Dathus", E.PERSON, entity_id="person-1"), span(text, "Datus", E.ORG),
+             span(text, "Crystal Nicole", E.PERSON, entity_id="person-2"),
+             span(text, "Crystal Nicole", E.LOC, nth=1, ner_label="FAC"),
+             span(text, "Teachta Dála", E.PERSON), span(text, "TD", E.ORG), span(text, "Carlow", E.LOC)]
+    assert types(text, spans) == [E.PERSON, E.PERSON, E.PERSON, E.PERSON, E.DEM, E.DEM, E.LOC]
+
+
+def test_a_title_with_a_number_in_a_list_of_works_and_an_event_with_a_numeral():
+    text = "He directed the films Bad Dreams, Threesome, Hamlet 2, Barefoot, and Ideal Home. They won Super Bowl XLV."
+    spans = [span(text, "Bad Dreams", E.ORG), span(text, "Threesome", E.MISC), span(text, "Hamlet", E.MISC),
+             span(text, "2", E.QUANTITY), span(text, "Barefoot", E.MISC), span(text, "Ideal Home", E.ORG),
+             span(text, "Super Bowl XLV", E.LOC, ner_label="FAC")]
+    assert types(text, spans) == [E.MISC, E.MISC, E.MISC, E.QUANTITY, E.MISC, E.MISC, E.MISC]
+
+
 @pytest.mark.slow
 def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_path, seed_store):
     """The type accuracy ``taxogen evaluate detection`` prints, with recall and precision kept."""
@@ -112,7 +130,7 @@ def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_p
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
     report = evaluate_detection(Engine.from_config(store=str(seed_store)).detector, docs, baselines=False)
-    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.865
+    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.87
     assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.87
     taxogen = report["systems"]["taxogen"]
     assert taxogen["direct_strict"] >= 0.98 and taxogen["quasi_strict"] >= 0.86 and taxogen["precision"] >= 0.78
