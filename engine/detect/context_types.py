@@ -17,15 +17,16 @@ around a span and the evidence it carries; a retyped span keeps the layers' type
   is DEM;
 - **a team named after its place**: a place-typed name right after what a player does with
   a team ("played for", "made … appearances for", "against", "joined", "traded to",
-  "represented", "seasons with", "club") is the team, an organisation ("against Scotland",
+  "represented … at", "seasons with", "club") is the team, an organisation ("against Scotland",
   "traded to Kenosha"), and so is a place and a plural nickname NER read as a facility
-  ("the Racine Belles"); a name NER read as a person after "played for", "joined",
+  ("the Racine Belles"); a name NER read as a person after "played for",
   "returned to", "researcher with" is one too ("played for Velež Mostar"), and so are the
   other person-typed mentions of that name ("In 1998, Haka won the league");
 - **an organisation's acronym**: a name only the parse found, written as an acronym
   ("LTTE") or followed by one in brackets ("Dravida Munnetra Kazhagam (DMK)"), is ORG;
-- **a person's other name**: a name after "known as", "courtesy name", "spouse of",
-  "credited as (X or)", "married name:" … is a person ("courtesy name Gongxiu"), and so is
+- **a person's other name**: a name after "courtesy name", "spouse of", "credited as (X or)",
+  "married name:" …, or after "known as" right after a person's name, is a person
+  ("courtesy name Gongxiu"; not "a style known as Baroque"), and so is
   the name after "<the document's first name> or" ("Dathus or Datus, was …") and a name
   NER typed otherwise that is, elsewhere in the document, a linked person's ("Crystal
   Nicole signed");
@@ -58,14 +59,20 @@ _AWARD_HEAD = re.compile(
 _TEAM_VERBS = (r"(?:played|playing|plays|signed|appeared|appearances|debut|début|captained|goals|caps|matches|games|"
                r"season|seasons|innings)\s+(?:[\w'’]+\s+){0,3}?for")
 _TEAM_BEFORE = re.compile(
-    rf"\b(?:{_TEAM_VERBS}|against|joined|to join|returned to|transferred to|traded to|represented|representing|"
-    r"moved from|(?:seasons?|years|spell|career) with|(?:club|side)|(?:club|team)s? such as)\s+(?:the\s+)?(?:newly promoted\s+)?$",
+    rf"\b(?:{_TEAM_VERBS}|against|joined|to join|returned to|transferred to|traded to|"
+    r"(?:seasons?|years|spell|career) with|(?:club|side)|(?:club|team)s? such as)\s+(?:the\s+)?(?:newly promoted\s+)?$",
     re.I)
+#: "represented Bermuda at One Day International level" (a team), not "represented Kilkenny in the Dáil" (a place)
+_REPRESENTED_BEFORE = re.compile(r"\brepresent(?:ed|ing|s)\s+(?:the\s+)?$", re.I)
+_AT_AFTER = re.compile(r"\s+at\b")
 _CLUB_BEFORE = re.compile(
-    rf"\b(?:{_TEAM_VERBS}|joined|returned to|transferred to|traded to|researcher with|contributor to)\s+(?:the\s+)?$", re.I)
+    rf"\b(?:{_TEAM_VERBS}|returned to|transferred to|traded to|researcher with|contributor to)\s+(?:the\s+)?$", re.I)
 _NAME_BEFORE = re.compile(
-    r"\b(?:known as|courtesy name|spouse of|wife of|husband of|credited as|stage name|married name:?|pen name)\s+[\"'“]?"
+    r"\b(?:courtesy name|spouse of|wife of|husband of|credited as|stage name|married name:?|pen name)\s+[\"'“]?"
     r"(?:[^\s,;()]+(?:\s[^\s,;()]+)?\s+or\s+[\"'“]?)?$", re.I)
+#: "known as" names a person only right after one ("Lt Gen Bilimoria, popularly known as 'General Billy'"),
+#: not a style or a band ("a style known as Baroque")
+_KNOWN_AS_BEFORE = re.compile(r"\bknown as\s+[\"'“]?$", re.I)
 _STAGE_NAME_BEFORE = re.compile(r"\b(?:stage name|pen name|credited as|married name:?)\s+[\"'“]?$", re.I)
 _WORK_NOUN = re.compile(
     r"\b(?:films?|movies?|(?:television |TV )?series|sitcoms?|shows?|albums?|singles?|songs?|novels?|books?|plays|operas?)"
@@ -86,6 +93,7 @@ _DECIMAL = re.compile(r"[-+]?\d*[.,]\d+%?|\d+%")  # not a bare integer: "1991 Ru
 _ACRONYM = re.compile(r"[A-Z]{3,6}")
 _ACRONYM_AFTER = re.compile(r"\s*\([A-Z]{2,6}\)")
 _ACRONYM_OF = re.compile(r"[A-Z][A-Za-z]?[A-Z]{1,6}")
+_FULL_STOP = re.compile(r"[.!?]\s+[A-Z]|\n")
 _SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]|[;:()\n]")
 
 
@@ -93,8 +101,9 @@ def _before(text: str, s: DetectedSpan, width: int = 60) -> str:
     return text[max(0, s.start - width):s.start]
 
 
-def context_type(text: str, s: DetectedSpan) -> EntityType | None:
-    """The type the words around ``s`` (and its head noun) give it, or None."""
+def context_type(text: str, s: DetectedSpan, after_person: bool = False) -> EntityType | None:
+    """The type the words around ``s`` give it, or None (``after_person``: a person's name
+    ends shortly before it in its sentence)."""
     et = s.entity_type
     words = s.text.split()
     if et in (P, L, O, D) and len(words) >= 2 and s.text[:1].isupper() and _AWARD_HEAD.search(s.text):
@@ -114,11 +123,13 @@ def context_type(text: str, s: DetectedSpan) -> EntityType | None:
         return D
     if et is L and s.ner_label in ("FAC", "LOC") and _TEAM_NAME.fullmatch(s.text):  # not a GPE: "Los Angeles"
         return O
-    if et is L and _TEAM_BEFORE.search(before):
+    if et is L and (_TEAM_BEFORE.search(before) or _REPRESENTED_BEFORE.search(before) and _AT_AFTER.match(text, s.end)):
         return O
     if et is P and "coref" not in s.sources and _CLUB_BEFORE.search(before):
         return O
-    if et in (O, D, M) and s.text[:1].isupper() and _NAME_BEFORE.search(before) or et is L and _STAGE_NAME_BEFORE.search(before):
+    if et in (O, D, M) and s.text[:1].isupper() and (
+            _NAME_BEFORE.search(before) or after_person and _KNOWN_AS_BEFORE.search(before)) \
+            or et is L and _STAGE_NAME_BEFORE.search(before):
         return P
     return None
 
@@ -151,7 +162,7 @@ def context_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     out = []
     changed: dict[tuple[str, EntityType], EntityType] = {}
     for i, s in enumerate(spans):
-        new = M if i in works else context_type(text, s)
+        new = M if i in works else context_type(text, s, _after_person(text, spans, i))
         if new is not None and new is not s.entity_type and new is not EntityType.DATETIME and parser_accepts(s.text, new):
             changed.setdefault((s.text, s.entity_type), new)
             s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
@@ -171,6 +182,15 @@ def context_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
         if new is not s.entity_type:
             out[i] = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
     return out
+
+
+def _after_person(text: str, spans: list[DetectedSpan], i: int, width: int = 80) -> bool:
+    """A person-typed span ends within ``width`` characters before ``spans[i]``, in its sentence."""
+    s = spans[i]
+    for p in reversed(spans[max(0, i - 4):i]):
+        if p.entity_type is P and s.start - p.end <= width:
+            return not _FULL_STOP.search(text, p.end, s.start)
+    return False
 
 
 def _alias_of_subject(text: str, spans: list[DetectedSpan], i: int) -> bool:

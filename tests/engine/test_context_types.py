@@ -32,12 +32,15 @@ def test_an_award_an_event_or_an_agreement_is_a_thing_not_an_organisation():
 
 
 def test_a_team_named_after_its_place_is_an_organisation_where_a_player_plays_for_it():
-    text = ("His début came in 1989 against Scotland. She was traded to Kenosha. He has represented Bermuda. "
-            "He played for Velež Mostar, then returned to Haka. In 1998, Haka won the league. He was born in Wales.")
+    text = ("His début came in 1989 against Scotland. She was traded to Kenosha. He has represented Bermuda at "
+            "One Day International level. He played for Velež Mostar, then returned to Haka. In 1998, Haka won the "
+            "league. He was born in Wales, represented Kilkenny in the Dáil, moved from Paris to Berlin and joined "
+            "Steve Jobs at Apple.")
     spans = [span(text, "Scotland", E.LOC), span(text, "Kenosha", E.LOC), span(text, "Bermuda", E.LOC),
              span(text, "Velež Mostar", E.PERSON), span(text, "Haka", E.PERSON),
-             span(text, "Haka", E.PERSON, nth=1), span(text, "Wales", E.LOC)]
-    assert types(text, spans) == [E.ORG] * 6 + [E.LOC]
+             span(text, "Haka", E.PERSON, nth=1), span(text, "Wales", E.LOC), span(text, "Kilkenny", E.LOC),
+             span(text, "Paris", E.LOC), span(text, "Steve Jobs", E.PERSON)]
+    assert types(text, spans) == [E.ORG] * 6 + [E.LOC, E.LOC, E.LOC, E.PERSON]
 
 
 def test_a_linked_person_and_a_rebellion_against_a_person_stay_persons():
@@ -50,10 +53,13 @@ def test_a_linked_person_and_a_rebellion_against_a_person_stay_persons():
 def test_another_name_of_a_person_is_a_person():
     text = ("Zhuge Dan, courtesy name Gongxiu, was a general. Crystal Nicole, sometimes credited as Cristyle or "
             "Cri$tyle, is a singer. Axelle Red, better known by her stage name Axelle Red, sings. "
-            "The anthem, also known as Deutschland, was sung.")
-    spans = [span(text, "Gongxiu", E.ORG), span(text, "Cristyle", E.DEM), span(text, "Cri$tyle", E.MISC),
-             span(text, "Axelle Red", E.LOC, nth=1), span(text, "Deutschland", E.LOC)]
-    assert types(text, spans) == [E.PERSON, E.PERSON, E.PERSON, E.PERSON, E.LOC]
+            "The anthem, also known as Deutschland, was sung. Lt Gen Bilimoria, popularly known as 'General Billy', "
+            "served. He painted in a style known as Baroque.")
+    spans = [span(text, "Zhuge Dan", E.PERSON), span(text, "Gongxiu", E.ORG), span(text, "Cristyle", E.DEM),
+             span(text, "Cri$tyle", E.MISC), span(text, "Axelle Red", E.LOC, nth=1), span(text, "Deutschland", E.LOC),
+             span(text, "Lt Gen Bilimoria", E.PERSON), span(text, "General Billy", E.MISC),
+             span(text, "Baroque", E.MISC)]
+    assert types(text, spans) == [E.PERSON] * 5 + [E.LOC, E.PERSON, E.PERSON, E.MISC]
     text = "Judi Ann Genovesi (married name: Adler 1984 to 2012) skated."
     assert types(text, [span(text, "Adler", E.MISC, sources=("syntax",))]) == [E.PERSON]
 
