@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.detect.context_types import context_retype
 from engine.detect.coref.persons import link_persons
 from engine.detect.graph_types import GraphTyper, graph_retype
 from engine.detect.merge import merge_spans
@@ -72,4 +73,5 @@ class CandidateFinder:
         spans = link_persons(text, retype(text, merge_spans(text, *layers)))
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
+        spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
         return Candidates(text, doc, spans)
