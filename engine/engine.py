@@ -33,8 +33,12 @@ class Engine:
     whole document.
     """
 
-    def __init__(self, *, kg: KGStore, chains: ChainIndex, linker: Linker, sources: SourceRegistry, config: EngineConfig | None = None, ranker: Any = None) -> None:
+    def __init__(self, *, kg: KGStore, chains: ChainIndex, linker: Linker, sources: SourceRegistry, config: EngineConfig | None = None, ranker: Any = None,
+                 truth: TruthFilter | None = None) -> None:
         self.kg = kg
+        #: the truth rules over the store's classes (their kinds also tell the privacy guard
+        #: which facts of a person a class can be the value of); ``None`` without graph ladders
+        self.truth = truth
         self.chains = chains
         self.linker = linker
         self.sources = sources
@@ -80,12 +84,12 @@ class Engine:
             )
             remote = RemoteFallback(taxonomy_remote, linker, chains)
         sources = rule_sources()
+        truth = TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote,
-                        truth=TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth),
             entity_types=GRAPH_TYPES,
         )
-        engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config)
+        engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config, truth=truth)
         engine.remote = remote
         return engine
 

@@ -45,6 +45,15 @@ on a store without dates. A kept item, the span's own, always counts.
 A wrongly attributed constraint can only shrink the anonymity set, so k stays a lower
 bound; a missed one could inflate it — hence cue-less graph spans constrain *any*
 property rather than none.
+
+The *kind* of a rung's class (``ontology/entity_types.ttl``, :data:`KIND_PROPS`) narrows
+that "any": a film, a novel or a song (a work) can be the value of no property the
+background holds but an award (P166: awards are works there), nor can an event, a field
+or a language — a person's occupation, citizenship, birthplace, school, memberships,
+party, religion, ethnic group, sex and positions are never a film. So "film" for
+"Blade" constrains only awards at or below "film", and Wikidata's stray edges (an
+occupation filed under "film" or "award") do not turn a film's mention into a rare fact.
+A class of another kind, or of no kind, keeps every property.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from dataclasses import dataclass
 from kg.vocab import TAXONOMY_PROPS
 
 from engine.generate.linking import fold
+from engine.generate.truth_rules import FORMER, MARKER_KINDS
 from engine.privacy.background import DATE_PROPS, ITEM_PROPS, NAME, PROPERTY_LABELS, date_anchors, name_tokens
 from engine.generate.sources.datetime import datetime_ladder
 from engine.types import MASK, Candidate, EntityType, LinkMethod
@@ -72,6 +82,11 @@ _CUES: tuple[tuple[re.Pattern[str], dict[str, tuple[str, ...]]], ...] = (
     (re.compile(r"\b(member|joined|fellow|affiliated)\b"), {"ORG": ("P463", "P102")}),
     (re.compile(r"\b(elected|appointed|served as|position|office|became|nominated)\b"), {"DEM": ("P39", "P106"), "MISC": ("P39", "P106")}),
 )
+#: Properties of the background a class of each kind can be the value of; kinds not listed
+#: (places, organisations, structures, person attributes) and classes of no kind: all.
+KIND_PROPS: dict[str, tuple[str, ...]] = {
+    "kindWork": ("P166",), "kindEvent": (), "kindField": (), "kindLanguage": (),
+}
 _DECADE = re.compile(r"(-?\d{2,4}0)s\b")
 _CENTURY = re.compile(r"(\d{1,2})(?:st|nd|rd|th) century")
 _YEAR = re.compile(r"(?<![\d-])(\d{3,4})(?!\d|s)")
@@ -97,6 +112,8 @@ class Constraint:
     of_class: bool = False  # the anchor is a class a rung names: not counted when no fact of the store reaches it
 
     def describe(self) -> str:
+        if not self.props:
+            return f"nothing the store models about {' or '.join(self.anchors)}"
         names = "/".join(PROPERTY_LABELS.get(p, p) for p in self.props) if len(self.props) <= 3 else "any fact"
         return f"{names} at or below {' or '.join(self.anchors)}"
 
@@ -215,10 +232,21 @@ class Discloser:
             return ()  # "nationality" for a demonym says that the person has one, not which
         if candidate is not None and candidate.source in TAXONOMY_PROPS:
             if candidate.qid:
-                return (make(view.props, (candidate.qid,), f"class via {candidate.source}", of_class=True),)
+                return (make(self.class_props(view.props, candidate.qid), (candidate.qid,), f"class via {candidate.source}", of_class=True),)
             return self._composed_constraints(view, candidate, make)
         qid = self._link_label(label)
         return (make(view.props, (qid,), "free label linked"),) if qid else ()
+
+    def class_props(self, props: tuple[str, ...], qid: str) -> tuple[str, ...]:
+        """``props`` narrowed to those a class ``qid`` of its kinds can be the value of (:data:`KIND_PROPS`)."""
+        truth = getattr(self.engine, "truth", None)
+        if truth is None:
+            return props
+        kinds = truth.class_kinds(qid) - MARKER_KINDS - {FORMER}
+        if not kinds or not kinds <= KIND_PROPS.keys():
+            return props
+        allowed = {p for kind in kinds for p in KIND_PROPS[kind]}
+        return tuple(p for p in props if p in allowed)
 
     def _composed_constraints(self, view: SpanView, candidate: Candidate, make) -> tuple[Constraint, ...]:
         rule = self._composed.get(candidate.rule or "")
