@@ -314,7 +314,8 @@ def with_ranker(engine, ranker):
     """An engine sharing ``engine``'s store, linker and sources, ranking with ``ranker``."""
     from engine.engine import Engine
 
-    out = Engine(kg=engine.kg, chains=engine.chains, linker=engine.linker, sources=engine.sources, config=engine.config, ranker=ranker)
+    out = Engine(kg=engine.kg, chains=engine.chains, linker=engine.linker, sources=engine.sources, config=engine.config, ranker=ranker,
+                 truth=engine.truth)
     out.remote = engine.remote
     return out
 

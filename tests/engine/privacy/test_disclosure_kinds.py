@@ -68,3 +68,9 @@ def test_given_an_event_rung_then_nothing_the_store_models_is_constrained(engine
 
 def test_given_a_place_rung_then_every_property_stays(engine: Engine) -> None:
     assert _constraint(engine, "Q515", "city").props == ITEM_PROPS
+
+
+def test_given_an_evaluation_engine_with_another_ranker_then_it_keeps_the_truth_filter(engine: Engine) -> None:
+    from engine.evaluation.sanitize_eval import with_ranker
+
+    assert with_ranker(engine, None).truth is engine.truth is not None
