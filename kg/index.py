@@ -5,7 +5,9 @@ A built store directory holds, beside ``oxigraph/``, an ``index/`` directory:
 - ``labels.sqlite`` — every English label, alias and demonym, folded (``names``), each
   item's main label (``main``), the distinct folded names numbered by length (``keys``),
   and the piece (partition) index over them that yields candidates for approximate
-  matching (``pieces``, ``piece_counts``, ``piece_meta``: :mod:`kg.approx_index`).
+  matching (``pieces``, ``piece_counts``, ``piece_meta``: :mod:`kg.approx_index`); and
+  ``name_words``, an SQLite FTS5 full-text index of the labels' words (contentless, keyed
+  by the ``names`` row), which finds every label holding a word ("… Records", "FC …").
   Indices written by earlier versions hold a coarser segment index (``segs``) or an FTS5
   trigram index (``approx``, ``grams``, ``lengths``) instead; both are still read.
 - ``graph/*.npy`` — the class graph in compact arrays, opened memory-mapped: the sorted
@@ -47,7 +49,7 @@ from kg.store import KGStore
 from kg.vocab import CLASS_PROPS, KEPT_PROPS, TAXONOMY_PROPS
 
 INDEX_DIR = "index"
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 LABELS_DB = "labels.sqlite"
 GRAPH_DIR = "graph"
 SITELINKS_FILE = "sitelinks.i32"
@@ -299,8 +301,10 @@ def build_index(
             CREATE INDEX names_key ON names (key, kind, qid);
             CREATE INDEX names_qid ON names (qid, kind, key);
             INSERT INTO keys (key, n) SELECT key, length(key) AS n FROM names WHERE kind < 2 GROUP BY key ORDER BY n, key;
+            CREATE VIRTUAL TABLE name_words USING fts5(key, content='');
             """
         )
+        db.execute("INSERT INTO name_words (rowid, key) SELECT rowid, key FROM names WHERE kind = ?", (LABEL,))
         db.commit()
         report.keys = db.execute("SELECT count(*) FROM keys").fetchone()[0]
         # approximate lookup: the piece (partition) index over the distinct names

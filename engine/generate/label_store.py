@@ -181,22 +181,22 @@ class SqliteLabelIndex:
         """Every ``(folded name, Q-number)`` row of ``kind`` in the table, by name then number."""
         return self._db.execute("SELECT key, qid FROM names WHERE kind = ? ORDER BY key, qid", (kind,))
 
-    #: Name rows :meth:`names_with_word` reads at most (no index serves a word inside a name):
-    #: all of a seed-sized store; on a larger one, a sample of its names in row order.
-    WORD_SCAN_ROWS = 500_000
-
     def names_with_word(self, word: str) -> list[tuple[str, str]]:
-        """``(folded label, item)`` of the labels holding the folded ``word`` as a whole word,
-        among the first :attr:`WORD_SCAN_ROWS` name rows (one bounded pass), cached per word."""
+        """``(folded label, item)`` of every label holding the folded ``word`` as a whole
+        word, found through the labels' full-text index (``name_words``), cached per word."""
         ck = ("word", word)
         if ck in self._name_cache:
             return self._name_cache[ck]
-        esc = word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        rows = self._db.execute(
-            "SELECT key, qid FROM names WHERE rowid <= ? AND kind = ? AND "
-            "(key LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')",
-            (self.WORD_SCAN_ROWS, LABEL, f"% {esc}", f"% {esc} %", f"{esc} %")).fetchall()
-        found = [(key, f"Q{q}") for key, q in rows]
+        if any(ch.isalnum() for ch in word):
+            # the phrase of the word's tokens: every label holding the word, and a few more
+            # ("st." also finds "st louis"), which the whole-word test below leaves out
+            phrase = '"' + word.replace('"', '""') + '"'
+            rows = self._db.execute(
+                "SELECT n.key, n.qid FROM name_words JOIN names AS n ON n.rowid = name_words.rowid "
+                "WHERE name_words MATCH ? AND n.kind = ?", (phrase, LABEL)).fetchall()
+        else:  # no token to search for ("&"): read the labels
+            rows = self._db.execute("SELECT key, qid FROM names WHERE kind = ? AND instr(key, ?) > 0", (LABEL, word)).fetchall()
+        found = [(key, f"Q{q}") for key, q in rows if word in key.split()]
         found += [(key, q) for key, items in self.labels.added.items() if word in key.split() for q in items]
         return self._name_cache.put(ck, found)
 

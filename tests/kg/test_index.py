@@ -69,6 +69,9 @@ def assert_label_indices_agree(kg: KGStore, n_approx: int) -> None:
         assert index.demonyms.get(key, ()) == items, key
     for qid, text in list(ref.main_label.items())[:5000]:
         assert index.main_label.get(qid) == text
+    words = sorted({w for key in ref.labels for w in key.split()})
+    for word in random.Random(5).sample(words, min(300, len(words))) + ["&", "st."]:
+        assert sorted(index.names_with_word(word)) == sorted(ref.names_with_word(word)), word  # the full-text index finds them all
     long_keys = [k for k in keys if len(k) >= 8]
     for key in _typos(long_keys, n_approx):
         mine, theirs = index.approximate(key, 0.15), ref.approximate(key, 0.15)
