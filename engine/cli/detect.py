@@ -144,6 +144,8 @@ def _print_types(types: dict) -> None:
         per = "  ".join(f"{t} {v['accuracy']:.2f} ({v['matched']})" for t, v in r["by_type"].items() if v["accuracy"] is not None)
         acc = "—" if r["accuracy"] is None else f"{r['accuracy']:.3f}"
         typer.echo(f"    {name:<24} {acc} of {r['matched']}   {per}")
+        if r.get("exact_accuracy") is not None:
+            typer.echo(f"    {'':<24} {r['exact_accuracy']:.3f} of the {r['exact_matched']} a span matches exactly (same characters)")
     first = next(iter(types.values()))
     typer.echo("    most frequent wrong pairs (annotated → detected), " + next(iter(types)) + ":")
     for c in first["confusions"]:

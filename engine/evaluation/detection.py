@@ -16,7 +16,10 @@ Metrics (characters are counted without whitespace):
 - **type accuracy**: of the annotated mentions (any identifier type) that a detected span
   matches (the span covers all the mention's characters, the strict rule), the share whose
   detected entity type equals the annotated one; overall, per annotated type, and the most
-  frequent wrong (annotated → detected) pairs. The type picks the replacement ladder, so a
+  frequent wrong (annotated → detected) pairs. Also on the mentions a detected span
+  matches exactly (the same characters): a wider span ("President John Dramani Mahama"
+  over the annotated "President") is a boundary error, which recall and precision count,
+  before it is a typing one. The type picks the replacement ladder, so a
   wrong type is a wrong or odd replacement even when the span is right.
 
 With ``tune_precision`` P, one more system: the threshold and thresholds per entity type
@@ -138,6 +141,7 @@ def type_accuracy(docs: list[GoldDoc], predicted: list[list[Span3]], top: int = 
     reader sees when the detector masks them).
     """
     per = defaultdict(lambda: [0, 0])  # annotated type -> [matched, same type]
+    exact = [0, 0]  # [matched by a span of the same characters, same type]
     wrong: dict[tuple[str, str], int] = defaultdict(int)
     examples: dict[tuple[str, str], list[str]] = defaultdict(list)
     for doc, spans in zip(docs, predicted):
@@ -145,10 +149,14 @@ def type_accuracy(docs: list[GoldDoc], predicted: list[list[Span3]], top: int = 
             c = _chars(doc.text, m.start, m.end)
             if not c:
                 continue
-            hit = next((t for s, e, t in spans if c <= _chars(doc.text, s, e)), None)
-            if hit is None:
+            found = next(((s, e, t) for s, e, t in spans if c <= _chars(doc.text, s, e)), None)
+            if found is None:
                 continue
+            hit = found[2]
             gold = m.entity_type.value
+            if c == _chars(doc.text, found[0], found[1]):
+                exact[0] += 1
+                exact[1] += hit == gold
             per[gold][0] += 1
             per[gold][1] += hit == gold
             if hit != gold:
@@ -159,6 +167,7 @@ def type_accuracy(docs: list[GoldDoc], predicted: list[list[Span3]], top: int = 
     same = sum(v[1] for v in per.values())
     return {
         "matched": matched, "accuracy": round(same / matched, 4) if matched else None,
+        "exact_matched": exact[0], "exact_accuracy": round(exact[1] / exact[0], 4) if exact[0] else None,
         "by_type": {t: {"matched": v[0], "accuracy": round(v[1] / v[0], 4) if v[0] else None} for t, v in sorted(per.items())},
         "confusions": [{"annotated": g, "detected": p, "count": n, "examples": examples[(g, p)]}
                        for (g, p), n in sorted(wrong.items(), key=lambda kv: (-kv[1], kv[0]))[:top]],

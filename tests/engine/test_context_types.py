@@ -140,3 +140,19 @@ def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_p
     assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.87
     taxogen = report["systems"]["taxogen"]
     assert taxogen["direct_strict"] >= 0.98 and taxogen["quasi_strict"] >= 0.86 and taxogen["precision"] >= 0.78
+
+
+def test_given_a_span_wider_than_the_mention_then_only_the_covering_figure_counts_it() -> None:
+    from engine.evaluation.detection import GoldDoc, type_accuracy
+    from engine.io.wikireplace import WRMention
+    from engine.types import EntityType, IdentifierType
+
+    text = "President Ama Mensah visited Accra."
+
+    def mention(start: int, end: int, etype: EntityType) -> WRMention:
+        return WRMention("d", "a", f"m{start}", text[start:end], start, end, etype, IdentifierType.QUASI, None, (), {}, {}, True)
+
+    doc = GoldDoc("d", text, "a", [mention(0, 9, EntityType.DEM), mention(10, 20, EntityType.PERSON), mention(29, 34, EntityType.LOC)])
+    got = type_accuracy([doc], [[(0, 20, "PERSON"), (29, 34, "LOC")]])
+    assert (got["matched"], got["accuracy"]) == (3, round(2 / 3, 4))  # "President" covered by a PERSON span: wrong type
+    assert (got["exact_matched"], got["exact_accuracy"]) == (1, 1.0)  # only "Accra" is matched exactly
