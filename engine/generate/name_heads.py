@@ -186,4 +186,4 @@ class NameHeads:
         """A class that may be a rung: labelled in lower case, of a kind the entity type allows."""
         label = self.truth.taxonomy.label(qid)
         return (bool(label) and label[:1].islower() and self.truth.class_fits(qid, entity_type, strict=True)
-                and PERSON_ATTRIBUTE not in self.truth.class_kinds(qid))
+                and PERSON_ATTRIBUTE not in self.truth.class_kinds(qid) and not self.truth.barred_from_name(qid, entity_type))

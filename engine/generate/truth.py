@@ -98,7 +98,8 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 )
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
-    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, span_words, words_after,
+    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
+    words_after,
 )
 from engine.types import Candidate, EntityType, Link, Span
 
@@ -167,6 +168,12 @@ class TruthFilter:
             kinds |= self._type_kinds(c)
         return frozenset(kinds)
 
+    def bare_homonym(self, span: Span, qid: str) -> bool:
+        """The span is the bare word of a homonym class (``tg:homonymHead``) it links to: one
+        word, which says not which sense is meant ("captain" of a club is no military rank);
+        a span that says more ("army captain") is linked on its other words."""
+        return qid in self.rules.homonym_heads and len(span_words(span.text)) == 1
+
     def is_class(self, qid: str) -> bool:
         """The item is used as a class (has superclasses, subclasses or instances)."""
         t = self.taxonomy
@@ -212,6 +219,19 @@ class TruthFilter:
             return True
         kinds = self._type_kinds(qid)
         return bool(kinds & rule.allows) if (kinds or strict) else True
+
+    def barred_from_name(self, qid: str, entity_type: EntityType) -> bool:
+        """The class is not taken from the words of a span's name or of what names it (its head
+        noun, an item's description, an apposition, the store's names sharing its head word):
+        every kind it has that the type does not forbid is one the type takes not from a head
+        noun (``tg:notFromHeadNoun``: an ORG span "Methodist Church of Southern Africa" is no
+        "church building", a kind of structure that Wikidata also files under "activity"; a
+        MISC title "A House on Ogui Road" no "house")."""
+        rule = self.rules.types.get(entity_type)
+        if rule is None or not rule.not_from_head:
+            return False
+        kinds = self._type_kinds(qid) - rule.forbids
+        return bool(kinds) and kinds <= rule.not_from_head
 
     def candidate_class(self, cand: Candidate) -> str | None:
         """The class a rung stands for (a composed rung: the class it is composed on)."""
@@ -402,8 +422,11 @@ class TruthFilter:
         phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
         Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
         *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
-        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death."""
-        return len(gram.split()) >= 2 or head_written_lower(span.text, words)
+        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death; nor
+        is a lower-case head inside a title in sentence case ("La *luna* de Guadix", a film)."""
+        if len(gram.split()) >= 2:
+            return True
+        return head_written_lower(span.text, words) and not sentence_case_title(span.text, words)
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
@@ -430,11 +453,25 @@ class TruthFilter:
         return frozenset(out)
 
     def negated_by_modifier(self, span_text: str, label: str) -> bool:
-        """The rung's words follow a non-subsective modifier in the span ("vice president" → "president")."""
-        words = [w for part in span_words(span_text) for w in part.split("-")]
+        """The rung's words follow a non-subsective modifier in the span ("vice president" →
+        "president"), also over the nouns between them ("Deputy Judge President" is no president);
+        a preposition ends the modifier's reach ("President of the Former …")."""
+        # (word, is it a prefix joined by a hyphen: "anti-apartheid activist" is an activist)
+        parts = [(w, j < len(ws) - 1) for part in span_words(span_text) for ws in [part.split("-")] for j, w in enumerate(ws)]
+        words = [w for w, _ in parts]
         lab = fold(label).split()
         n = len(lab)
-        return any(words[i:i + n] == lab and words[i - 1] in NON_SUBSECTIVE for i in range(1, len(words) - n + 1))
+        for i in range(1, len(words) - n + 1):
+            if words[i:i + n] != lab:
+                continue
+            if words[i - 1] in NON_SUBSECTIVE:
+                return True
+            for before, joined in reversed(parts[:i - 1]):
+                if before in PREPOSITIONS:
+                    break
+                if before in NON_SUBSECTIVE and not joined:
+                    return True
+        return False
 
     # --- rule 4: specific before general --------------------------------------------------
     def _above(self, general: Candidate, specific: Candidate) -> bool:

@@ -29,7 +29,7 @@ from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.generate.truth import MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_text import description_head, participle
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
@@ -127,6 +127,10 @@ class GraphSource(CandidateSource):
                  and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        homonyms = [l for l in fitting if truth.bare_homonym(span, l.qid)]
+        if homonyms:  # "captain" alone: a club's, a ship's or a military rank
+            fitting = [l for l in fitting if l not in homonyms]
+            notes.append(f"{span.text!r} alone does not say which sense of the homonym {homonyms[0].qid} it is")
         adjective = [l for l in fitting if truth.language_as_adjective(span, l)]
         if adjective:  # "a Bosnian retired footballer": not the language
             fitting = [l for l in fitting if l not in adjective]
@@ -202,9 +206,8 @@ class GraphSource(CandidateSource):
             # a single word of no kind may be any word ("side", "like")
             found = [(q, g) for q, g in found if " " in g or (sum(truth.is_class(c) for c, _ in self.linker.index.lookup(g)) <= 1
                                                                 and truth.class_fits(q, span.entity_type, strict=True))]
-        rule = truth.rules.types.get(span.entity_type)
-        if rule is not None and rule.not_from_head:  # "Dublin Castle", the administration: no castle
-            found = [(q, g) for q, g in found if not ((kinds := truth.class_kinds(q) - MARKER_KINDS) and kinds <= rule.not_from_head)]
+        # "Dublin Castle", the administration: no castle (tg:notFromHeadNoun)
+        found = [(q, g) for q, g in found if not truth.barred_from_name(q, span.entity_type)]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:
