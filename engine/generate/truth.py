@@ -101,7 +101,7 @@ from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules'
     head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
-from engine.types import Candidate, EntityType, Link, Span
+from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
 class TruthFilter:
@@ -232,6 +232,28 @@ class TruthFilter:
             return False
         kinds = self._type_kinds(qid) - rule.forbids
         return bool(kinds) and kinds <= rule.not_from_head
+
+    def other_sense(self, cand: Candidate, entity_type: EntityType) -> bool:
+        """The rung's class is one the type takes not from a name (:meth:`barred_from_name`:
+        only a structure for an ORG span) while the linked item also has a class of the type's
+        own that is not (an organisation only): Wikidata files the institution and its building
+        under one item, and the span names the institution ("Trinity College", a college of a
+        university, is no "university building"; a museum, both at once, keeps "building")."""
+        if cand.qid is None or not cand.link_qid or not self.barred_from_name(cand.qid, entity_type):
+            return False
+        rule = self.rules.types[entity_type]
+        return any((kinds := self._type_kinds(c) - rule.forbids) & rule.allows and not kinds & rule.not_from_head
+                   for c in self.taxonomy.parents(cand.link_qid, "P31"))
+
+    def unvouched_approximate(self, span: Span, link: Link) -> bool:
+        """A link found by an approximate match (another word: "Buddhist" → "Buddhism") for a
+        type whose classes must be of its kinds (``tg:strictKinds``: DEM), to an item of none
+        of them: the store does not say the item is what the span names (the religion is no
+        person attribute, and its classes "religion", "ideology" are not what a Buddhist is)."""
+        rule = self.rules.types.get(span.entity_type)
+        if rule is None or not rule.strict or link.method is not LinkMethod.APPROXIMATE:
+            return False
+        return not self.item_kinds(link.qid) & rule.allows
 
     def candidate_class(self, cand: Candidate) -> str | None:
         """The class a rung stands for (a composed rung: the class it is composed on)."""

@@ -127,6 +127,10 @@ class GraphSource(CandidateSource):
                  and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        unvouched = [l for l in fitting if truth.unvouched_approximate(span, l)]
+        if unvouched:  # "Buddhist" ≈ "Buddhism": the religion is not what a Buddhist is
+            fitting = [l for l in fitting if l not in unvouched]
+            notes.append(f"{unvouched[0].qid} ({unvouched[0].label}) only resembles {span.text!r} and is no {span.entity_type.value} kind")
         homonyms = [l for l in fitting if truth.bare_homonym(span, l.qid)]
         if homonyms:  # "captain" alone: a club's, a ship's or a military rank
             fitting = [l for l in fitting if l not in homonyms]
@@ -152,7 +156,8 @@ class GraphSource(CandidateSource):
                     return described
             if candidates:
                 candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
-                kept = [c for c in candidates if truth.in_context(c, span)]
+                # "Trinity College", the college: not its building
+                kept = [c for c in candidates if truth.in_context(c, span) and not truth.other_sense(c, span.entity_type)]
                 if not kept:  # the sentence rules out every rung of this item: no other homonym either
                     return SourceResult([], links=(link,), reason="; ".join(
                         [f"linked to {link.qid} ({link.label}); no rung is true of the span in its sentence"] + notes))
