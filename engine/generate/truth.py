@@ -453,15 +453,20 @@ class TruthFilter:
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
         """A DEM/MISC span that is a country's demonym, not linked as a language nor a
-        language's name before a colon."""
+        language's name before a colon; a MISC span not followed by a noun that also names a
+        language is the language (a name, where a DEM span would be the adjective)."""
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
         if not any(self.index.demonyms.get(f) for f in forms):
             return False
+        links = list(links)
         first = next(iter(links), None)
         if first is not None and LANGUAGE in self.superclasses_of_item(first.qid):
             return False
+        if span.entity_type is EntityType.MISC and not self.attributive(span) and any(
+                l.method is not LinkMethod.DEMONYM and LANGUAGE in self.superclasses_of_item(l.qid) for l in links):
+            return False  # a MISC span is a name: "titles her works in Isthmus Zapotec and Spanish" names the language
         # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
         # unless another use is an adjective ("Burmese: စည်သူအောင် … a Burmese footballer")
         after = words_after(span.text, span.context or "")
