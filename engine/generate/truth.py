@@ -80,6 +80,10 @@ puts before the name (:mod:`engine.generate.apposition`: "the television series
 rule 1's head-noun lookup and rule 2's kinds, and each has rules of its own against false
 rungs (a homonym, a plural, a person's name, a numbered edition).
 
+Which sense of a name's words a span takes is ruled in :mod:`engine.generate.truth_senses`: a
+class the words of a name cannot give (``tg:notFromHeadNoun``, for every reading of them), an
+institution Wikidata also files as its building, an approximate match, a bare homonym word.
+
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
 "Academy Awards" is a sibling series; the head noun gives "award" instead.
@@ -168,12 +172,6 @@ class TruthFilter:
             kinds |= self._type_kinds(c)
         return frozenset(kinds)
 
-    def bare_homonym(self, span: Span, qid: str) -> bool:
-        """The span is the bare word of a homonym class (``tg:homonymHead``) it links to: one
-        word, which says not which sense is meant ("captain" of a club is no military rank);
-        a span that says more ("army captain") is linked on its other words."""
-        return qid in self.rules.homonym_heads and len(span_words(span.text)) == 1
-
     def is_class(self, qid: str) -> bool:
         """The item is used as a class (has superclasses, subclasses or instances)."""
         t = self.taxonomy
@@ -219,41 +217,6 @@ class TruthFilter:
             return True
         kinds = self._type_kinds(qid)
         return bool(kinds & rule.allows) if (kinds or strict) else True
-
-    def barred_from_name(self, qid: str, entity_type: EntityType) -> bool:
-        """The class is not taken from the words of a span's name or of what names it (its head
-        noun, an item's description, an apposition, the store's names sharing its head word):
-        every kind it has that the type does not forbid is one the type takes not from a head
-        noun (``tg:notFromHeadNoun``: an ORG span "Methodist Church of Southern Africa" is no
-        "church building", a kind of structure that Wikidata also files under "activity"; a
-        MISC title "A House on Ogui Road" no "house")."""
-        rule = self.rules.types.get(entity_type)
-        if rule is None or not rule.not_from_head:
-            return False
-        kinds = self._type_kinds(qid) - rule.forbids
-        return bool(kinds) and kinds <= rule.not_from_head
-
-    def other_sense(self, cand: Candidate, entity_type: EntityType) -> bool:
-        """The rung's class is one the type takes not from a name (:meth:`barred_from_name`:
-        only a structure for an ORG span) while the linked item also has a class of the type's
-        own that is not (an organisation only): Wikidata files the institution and its building
-        under one item, and the span names the institution ("Trinity College", a college of a
-        university, is no "university building"; a museum, both at once, keeps "building")."""
-        if cand.qid is None or not cand.link_qid or not self.barred_from_name(cand.qid, entity_type):
-            return False
-        rule = self.rules.types[entity_type]
-        return any((kinds := self._type_kinds(c) - rule.forbids) & rule.allows and not kinds & rule.not_from_head
-                   for c in self.taxonomy.parents(cand.link_qid, "P31"))
-
-    def unvouched_approximate(self, span: Span, link: Link) -> bool:
-        """A link found by an approximate match (another word: "Buddhist" → "Buddhism") for a
-        type whose classes must be of its kinds (``tg:strictKinds``: DEM), to an item of none
-        of them: the store does not say the item is what the span names (the religion is no
-        person attribute, and its classes "religion", "ideology" are not what a Buddhist is)."""
-        rule = self.rules.types.get(span.entity_type)
-        if rule is None or not rule.strict or link.method is not LinkMethod.APPROXIMATE:
-            return False
-        return not self.item_kinds(link.qid) & rule.allows
 
     def candidate_class(self, cand: Candidate) -> str | None:
         """The class a rung stands for (a composed rung: the class it is composed on)."""

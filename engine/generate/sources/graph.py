@@ -30,6 +30,7 @@ from engine.generate.name_heads import NameHeads
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
@@ -127,11 +128,11 @@ class GraphSource(CandidateSource):
                  and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
-        unvouched = [l for l in fitting if truth.unvouched_approximate(span, l)]
+        unvouched = [l for l in fitting if unvouched_approximate(truth, span, l)]
         if unvouched:  # "Buddhist" ≈ "Buddhism": the religion is not what a Buddhist is
             fitting = [l for l in fitting if l not in unvouched]
             notes.append(f"{unvouched[0].qid} ({unvouched[0].label}) only resembles {span.text!r} and is no {span.entity_type.value} kind")
-        homonyms = [l for l in fitting if truth.bare_homonym(span, l.qid)]
+        homonyms = [l for l in fitting if bare_homonym(truth, span, l.qid)]
         if homonyms:  # "captain" alone: a club's, a ship's or a military rank
             fitting = [l for l in fitting if l not in homonyms]
             notes.append(f"{span.text!r} alone does not say which sense of the homonym {homonyms[0].qid} it is")
@@ -157,7 +158,7 @@ class GraphSource(CandidateSource):
             if candidates:
                 candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
                 # "Trinity College", the college: not its building
-                kept = [c for c in candidates if truth.in_context(c, span) and not truth.other_sense(c, span.entity_type)]
+                kept = [c for c in candidates if truth.in_context(c, span) and not other_sense(truth, c, span.entity_type)]
                 if not kept:  # the sentence rules out every rung of this item: no other homonym either
                     return SourceResult([], links=(link,), reason="; ".join(
                         [f"linked to {link.qid} ({link.label}); no rung is true of the span in its sentence"] + notes))
@@ -212,7 +213,7 @@ class GraphSource(CandidateSource):
             found = [(q, g) for q, g in found if " " in g or (sum(truth.is_class(c) for c, _ in self.linker.index.lookup(g)) <= 1
                                                                 and truth.class_fits(q, span.entity_type, strict=True))]
         # "Dublin Castle", the administration: no castle (tg:notFromHeadNoun)
-        found = [(q, g) for q, g in found if not truth.barred_from_name(q, span.entity_type)]
+        found = [(q, g) for q, g in found if not barred_from_name(truth, q, span.entity_type)]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:
