@@ -102,6 +102,11 @@ def test_given_a_deputy_judge_president_then_no_president(engine):
 
 
 # --- a bare homonym role word ---------------------------------------------------------------
+def test_given_a_region_named_country_then_no_country(engine):
+    assert "country" not in labels(engine, "King Country", EntityType.LOC, "He farmed in the King Country.")
+    assert "country" in labels(engine, "Spain", EntityType.LOC, "She moved to Spain.")
+
+
 def test_given_a_bare_captain_then_no_military_class(engine):
     got = labels(engine, "captain", EntityType.DEM, "He was captain of the junior hockey team.")
     assert not {"military officer", "military personnel"} & set(got)
