@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth_senses import barred_from_name
 from engine.generate.truth_text import WORD, head_index, is_ordinal, span_words
 from engine.types import EntityType, Span
 
@@ -186,4 +187,4 @@ class NameHeads:
         """A class that may be a rung: labelled in lower case, of a kind the entity type allows."""
         label = self.truth.taxonomy.label(qid)
         return (bool(label) and label[:1].islower() and self.truth.class_fits(qid, entity_type, strict=True)
-                and PERSON_ATTRIBUTE not in self.truth.class_kinds(qid))
+                and PERSON_ATTRIBUTE not in self.truth.class_kinds(qid) and not barred_from_name(self.truth, qid, entity_type))

@@ -80,6 +80,10 @@ puts before the name (:mod:`engine.generate.apposition`: "the television series
 rule 1's head-noun lookup and rule 2's kinds, and each has rules of its own against false
 rungs (a homonym, a plural, a person's name, a numbered edition).
 
+Which sense of a name's words a span takes is ruled in :mod:`engine.generate.truth_senses`: a
+class the words of a name cannot give (``tg:notFromHeadNoun``, for every reading of them), an
+institution Wikidata also files as its building, an approximate match, a bare homonym word.
+
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
 "Academy Awards" is a sibling series; the head noun gives "award" instead.
@@ -98,9 +102,10 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 )
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
-    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, span_words, words_after,
+    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
+    words_after,
 )
-from engine.types import Candidate, EntityType, Link, Span
+from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
 class TruthFilter:
@@ -402,21 +407,29 @@ class TruthFilter:
         phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
         Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
         *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
-        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death."""
-        return len(gram.split()) >= 2 or head_written_lower(span.text, words)
+        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death; nor
+        is a lower-case head inside a title in sentence case ("La *luna* de Guadix", a film)."""
+        if len(gram.split()) >= 2:
+            return True
+        return head_written_lower(span.text, words) and not sentence_case_title(span.text, words)
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
         """A DEM/MISC span that is a country's demonym, not linked as a language nor a
-        language's name before a colon."""
+        language's name before a colon; a MISC span not followed by a noun that also names a
+        language is the language (a name, where a DEM span would be the adjective)."""
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
         if not any(self.index.demonyms.get(f) for f in forms):
             return False
+        links = list(links)
         first = next(iter(links), None)
         if first is not None and LANGUAGE in self.superclasses_of_item(first.qid):
             return False
+        if span.entity_type is EntityType.MISC and not self.attributive(span) and any(
+                l.method is not LinkMethod.DEMONYM and LANGUAGE in self.superclasses_of_item(l.qid) for l in links):
+            return False  # a MISC span is a name: "titles her works in Isthmus Zapotec and Spanish" names the language
         # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
         # unless another use is an adjective ("Burmese: စည်သူအောင် … a Burmese footballer")
         after = words_after(span.text, span.context or "")
@@ -430,11 +443,25 @@ class TruthFilter:
         return frozenset(out)
 
     def negated_by_modifier(self, span_text: str, label: str) -> bool:
-        """The rung's words follow a non-subsective modifier in the span ("vice president" → "president")."""
-        words = [w for part in span_words(span_text) for w in part.split("-")]
+        """The rung's words follow a non-subsective modifier in the span ("vice president" →
+        "president"), also over the nouns between them ("Deputy Judge President" is no president);
+        a preposition ends the modifier's reach ("President of the Former …")."""
+        # (word, is it a prefix joined by a hyphen: "anti-apartheid activist" is an activist)
+        parts = [(w, j < len(ws) - 1) for part in span_words(span_text) for ws in [part.split("-")] for j, w in enumerate(ws)]
+        words = [w for w, _ in parts]
         lab = fold(label).split()
         n = len(lab)
-        return any(words[i:i + n] == lab and words[i - 1] in NON_SUBSECTIVE for i in range(1, len(words) - n + 1))
+        for i in range(1, len(words) - n + 1):
+            if words[i:i + n] != lab:
+                continue
+            if words[i - 1] in NON_SUBSECTIVE:
+                return True
+            for before, joined in reversed(parts[:i - 1]):
+                if before in PREPOSITIONS:
+                    break
+                if before in NON_SUBSECTIVE and not joined:
+                    return True
+        return False
 
     # --- rule 4: specific before general --------------------------------------------------
     def _above(self, general: Candidate, specific: Candidate) -> bool:

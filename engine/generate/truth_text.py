@@ -93,6 +93,18 @@ def head_written_lower(text: str, words: list[str]) -> bool:
     return raw[head_index(words)][:1].islower()
 
 
+def sentence_case_title(text: str, words: list[str]) -> bool:
+    """A name written in sentence case, as titles are in many languages: it starts with a
+    capital, its head noun is in lower case and a capitalised name follows the head ("La
+    *luna* de Guadix", a film): the head is a word of the title, not a common noun naming
+    the kind ("the Sima *clan*", "Gyeongsang *dialect*" end with theirs)."""
+    raw = [w.strip(".,;:'’\"") for w in WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
+    if not words or len(raw) != len(words) or not raw[0][:1].isupper():
+        return False
+    at = head_index(words)
+    return raw[at][:1].islower() and any(w[:1].isupper() for w in raw[at + 1:])
+
+
 def span_words(text: str) -> list[str]:
     """Folded words of a span, without brackets and trailing punctuation."""
     text = re.sub(r"\([^)]*\)", " ", fold(text))

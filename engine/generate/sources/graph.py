@@ -29,7 +29,8 @@ from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.generate.truth import MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
@@ -127,6 +128,14 @@ class GraphSource(CandidateSource):
                  and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
+        unvouched = [l for l in fitting if unvouched_approximate(truth, span, l)]
+        if unvouched:  # "Buddhist" ≈ "Buddhism": the religion is not what a Buddhist is
+            fitting = [l for l in fitting if l not in unvouched]
+            notes.append(f"{unvouched[0].qid} ({unvouched[0].label}) only resembles {span.text!r} and is no {span.entity_type.value} kind")
+        homonyms = [l for l in fitting if bare_homonym(truth, span, l.qid)]
+        if homonyms:  # "captain" alone: a club's, a ship's or a military rank
+            fitting = [l for l in fitting if l not in homonyms]
+            notes.append(f"{span.text!r} alone does not say which sense of the homonym {homonyms[0].qid} it is")
         adjective = [l for l in fitting if truth.language_as_adjective(span, l)]
         if adjective:  # "a Bosnian retired footballer": not the language
             fitting = [l for l in fitting if l not in adjective]
@@ -148,7 +157,8 @@ class GraphSource(CandidateSource):
                     return described
             if candidates:
                 candidates = self.with_composed(link.qid, key, span.entity_type, candidates)
-                kept = [c for c in candidates if truth.in_context(c, span)]
+                # "Trinity College", the college: not its building
+                kept = [c for c in candidates if truth.in_context(c, span) and not other_sense(truth, c, span.entity_type)]
                 if not kept:  # the sentence rules out every rung of this item: no other homonym either
                     return SourceResult([], links=(link,), reason="; ".join(
                         [f"linked to {link.qid} ({link.label}); no rung is true of the span in its sentence"] + notes))
@@ -202,9 +212,8 @@ class GraphSource(CandidateSource):
             # a single word of no kind may be any word ("side", "like")
             found = [(q, g) for q, g in found if " " in g or (sum(truth.is_class(c) for c, _ in self.linker.index.lookup(g)) <= 1
                                                                 and truth.class_fits(q, span.entity_type, strict=True))]
-        rule = truth.rules.types.get(span.entity_type)
-        if rule is not None and rule.not_from_head:  # "Dublin Castle", the administration: no castle
-            found = [(q, g) for q, g in found if not ((kinds := truth.class_kinds(q) - MARKER_KINDS) and kinds <= rule.not_from_head)]
+        # "Dublin Castle", the administration: no castle (tg:notFromHeadNoun)
+        found = [(q, g) for q, g in found if not barred_from_name(truth, q, span.entity_type)]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:

@@ -1,0 +1,59 @@
+"""Truth rules on which sense of a name or a word a span takes (see :mod:`engine.generate.truth`).
+
+A class the words of a name cannot give (``tg:notFromHeadNoun`` in ``ontology/entity_types.ttl``),
+read in one place for every reading of a name's words: its head noun, an item's description, an
+apposition, the store's names sharing its head word (:mod:`engine.generate.name_heads`); and the
+links a span's words do not vouch for: an item Wikidata files as an institution and as its
+building, an approximate match of another word, the bare word of a homonym class.
+"""
+
+from __future__ import annotations
+
+from engine.generate.truth import MARKER_KINDS, TruthFilter
+from engine.generate.truth_text import span_words
+from engine.types import Candidate, EntityType, Link, LinkMethod, Span
+
+
+def barred_from_name(truth: TruthFilter, qid: str, entity_type: EntityType) -> bool:
+    """The class is not taken from the words of a span's name or of what names it (its head
+    noun, an item's description, an apposition, the store's names sharing its head word):
+    every kind it has that the type does not forbid is one the type takes not from a head
+    noun (``tg:notFromHeadNoun``: an ORG span "Methodist Church of Southern Africa" is no
+    "church building", a kind of structure that Wikidata also files under "activity", a field
+    an ORG span forbids; a MISC title "A House on Ogui Road" no "house")."""
+    rule = truth.rules.types.get(entity_type)
+    if rule is None or not rule.not_from_head:
+        return False
+    kinds = truth.class_kinds(qid) - MARKER_KINDS - rule.forbids
+    return bool(kinds) and kinds <= rule.not_from_head
+
+
+def other_sense(truth: TruthFilter, cand: Candidate, entity_type: EntityType) -> bool:
+    """The rung's class is one the type takes not from a name (:func:`barred_from_name`: only a
+    structure for an ORG span) while the linked item also has a class of the type's own that
+    is not (an organisation only): Wikidata files the institution and its building under one
+    item, and the span names the institution ("Trinity College", a college of a university, is
+    no "university building"; a museum, both at once, keeps "building")."""
+    if cand.qid is None or not cand.link_qid or not barred_from_name(truth, cand.qid, entity_type):
+        return False
+    rule = truth.rules.types[entity_type]
+    return any((kinds := truth.class_kinds(c) - MARKER_KINDS - rule.forbids) & rule.allows and not kinds & rule.not_from_head
+               for c in truth.taxonomy.parents(cand.link_qid, "P31"))
+
+
+def unvouched_approximate(truth: TruthFilter, span: Span, link: Link) -> bool:
+    """A link found by an approximate match (another word: "Buddhist" → "Buddhism") for a type
+    whose classes must be of its kinds (``tg:strictKinds``: DEM), to an item of none of them:
+    the store does not say the item is what the span names (the religion is no person
+    attribute, and its classes "religion", "ideology" are not what a Buddhist is)."""
+    rule = truth.rules.types.get(span.entity_type)
+    if rule is None or not rule.strict or link.method is not LinkMethod.APPROXIMATE:
+        return False
+    return not truth.item_kinds(link.qid) & rule.allows
+
+
+def bare_homonym(truth: TruthFilter, span: Span, qid: str) -> bool:
+    """The span is the bare word of a homonym class (``tg:homonymHead``) it links to: one word,
+    which says not which sense is meant ("captain" of a club is no military rank); a span that
+    says more ("army captain") is read on its other words."""
+    return qid in truth.rules.homonym_heads and len(span_words(span.text)) == 1
