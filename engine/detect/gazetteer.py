@@ -233,5 +233,7 @@ def _boundary(text: str, start: int, end: int) -> bool:
 
 
 def _unspaced(ch: str) -> bool:
+    if ch.isascii():  # no ASCII character belongs to those scripts (most checks: no name looked up)
+        return False
     name = unicodedata.name(ch, "")
     return any(s in name for s in ("CJK", "HIRAGANA", "KATAKANA", "THAI", "HANGUL"))
