@@ -4,7 +4,9 @@
    entities (:mod:`engine.mentions`); NO_MASK mentions are left as they are.
 2. Each entity's first masked mention gets its ladder (link → chains → candidates,
    :meth:`engine.engine.Engine.candidates`) and its rank item; the ranker scores every
-   item of every document in one batch.
+   item of every document in one batch — every item whose order can change the policy's
+   choice (:meth:`engine.select.policy.SelectionPolicy.ranks`); the others keep their
+   ladder's order.
 3. With ``SanitizeOptions.k`` set, the privacy guard (:mod:`engine.privacy.guard`) moves
    spans along their ladders until the document's k reaches the target.
 4. Every mention of an entity shows the rung chosen for its first mention
@@ -77,7 +79,7 @@ class DocumentSanitizer:
         """Several documents, ranked in one embedding batch."""
         opts = options or self.options
         prepared = [self.prepare(text, mentions, opts.overlap) for text, mentions in docs]
-        self.rank(prepared)
+        self.rank(prepared, opts.policy)
         if opts.k is not None:
             for doc in prepared:
                 self.guard(doc, opts.k, opts.policy)
@@ -113,9 +115,20 @@ class DocumentSanitizer:
                 doc.failed.add(k)
         return doc
 
-    def rank(self, docs: Sequence[PreparedDocument]) -> None:
-        """The ranker's scores of every rank item of ``docs``, in one batch (fail closed)."""
-        owners = [(doc, k) for doc in docs for k in doc.items]
+    def rank(self, docs: Sequence[PreparedDocument], policy: SelectionPolicy | None = None) -> None:
+        """The ranker's scores of the rank items of ``docs``, in one batch (fail closed).
+
+        With ``policy``, an item whose order cannot change the policy's choice
+        (:meth:`SelectionPolicy.ranks`) is not ranked: its candidates are scored in their
+        ladder's order (``n, n-1, …, 1``), as without a ranker."""
+        owners = []
+        for doc in docs:
+            for k, item in doc.items.items():
+                if policy is None or policy.ranks(doc.ladders[k]):
+                    owners.append((doc, k))
+                else:
+                    n = len(item.candidates)
+                    doc.scores[k] = [float(n - i) for i in range(n)]
         if not owners:
             return
         try:

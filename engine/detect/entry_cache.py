@@ -55,8 +55,9 @@ def cached_entries(index_dir: str | Path, read: Callable[[], Iterable[GazetteerE
     try:
         with open(path, "rb") as f:
             rows = pickle.load(f)
-        return [GazetteerEntry(label, item, EntityType(etype), kind) for label, item, etype, kind in rows]
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+        types = {t.value: t for t in EntityType}  # a dict lookup, not an Enum call per entry (~100k)
+        return [GazetteerEntry(label, item, types[etype], kind) for label, item, etype, kind in rows]
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, KeyError):
         pass
     entries = list(read())
     try:

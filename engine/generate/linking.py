@@ -76,8 +76,21 @@ def fold(text: str) -> str:
 
 
 def contains_words(text: str, words: str) -> bool:
-    """``words`` occurs in ``text`` as whole words (both already folded)."""
-    return bool(re.search(rf"(^|\W){re.escape(words)}(\W|$)", text))
+    """``words`` occurs in ``text`` as whole words (both already folded): not preceded nor
+    followed by a word character (``\\w``: a letter, digit or ``_``). A scan with ``str.find``,
+    not a pattern per ``words`` (each compiled anew once the ``re`` cache is full)."""
+    at = text.find(words)
+    while at >= 0:
+        end = at + len(words)
+        if (at == 0 or not _word_char(text[at - 1])) and (end == len(text) or not _word_char(text[end])):
+            return True
+        at = text.find(words, at + 1)
+    return False
+
+
+def _word_char(ch: str) -> bool:
+    """``ch`` matches ``\\w`` in a ``str`` pattern."""
+    return ch.isalnum() or ch == "_"
 
 
 def normalised_forms(text: str) -> list[str]:

@@ -16,6 +16,12 @@ other than ``***``, the most meaning the ladder offers in the ranker's order, an
 it to the privacy guard to generalize as far as the document's k requires;
 ``annotators`` shows the ranker's first choice, ``***`` included: it imitates the
 annotators of WikiReplace, who masked most places and organisations.
+
+Under ``meaning`` a ladder with at most one rung besides ``***`` leaves the ranker nothing
+to choose: that rung is shown unless a rule refuses it or it would leak, whatever the
+scores. :meth:`SelectionPolicy.ranks` says so, and the sanitizer does not rank such
+mentions (no sentence embeddings): their rungs keep the ladder's order, scored
+``n, n-1, …, 1`` as without a ranker.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from typing import TYPE_CHECKING
 from kg.vocab import TAXONOMY_PROPS
 from engine.select.role_slot import category_in_role_slot
 from engine.types import (
-    MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, ScoredCandidate, Selection, Skipped,
+    MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, ScoredCandidate, Selection, Skipped,
 )
 
 if TYPE_CHECKING:
@@ -47,6 +53,14 @@ class SelectionPolicy:
     """Chooses a mention's rung from its ladder and the ranker's scores."""
 
     selection: Selection = Selection.MEANING
+
+    def ranks(self, ladder: Ladder) -> bool:
+        """Whether the ranker's order can change the rung this policy shows for ``ladder``
+        (``annotators``: always, ``***`` may come first; ``meaning``: only when the ladder
+        offers more than one rung besides ``***``)."""
+        if self.selection is not Selection.MEANING:
+            return True
+        return sum(1 for c in ladder.candidates if not c.is_mask) > 1
 
     @staticmethod
     def refusal(candidate: Candidate, original: str, mention: Mention, before: str = "") -> str | None:

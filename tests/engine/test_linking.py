@@ -81,3 +81,14 @@ def test_given_ancestors_asked_for_3_hops_first_then_6_hops_are_not_cut_short():
     eng = _tiny({f"Q{i}": f"class {i}" for i in range(1, 6)}, [(f"Q{i}", "P279", f"Q{i + 1}") for i in range(1, 5)])
     assert eng.linker.ancestors("Q1", hops=3) == {"Q2", "Q3", "Q4"}
     assert eng.linker.ancestors("Q1") == {"Q2", "Q3", "Q4", "Q5"}
+
+
+def test_given_words_then_found_only_as_whole_words_as_the_word_pattern_finds_them():
+    import re
+
+    from engine.generate.linking import contains_words
+
+    cases = [("city of oslo", "oslo"), ("osloby", "oslo"), ("the_oslo", "oslo"), ("x oslo-fjord", "oslo"), ("oslo2", "oslo"),
+             ("a b", ""), ("b", ""), ("", ""), ("bergen oslo bergen", "bergen"), ("ab ab", "b ab"), ("é oslo²", "oslo")]
+    for text, words in cases:
+        assert contains_words(text, words) == bool(re.search(rf"(^|\W){re.escape(words)}(\W|$)", text)), (text, words)

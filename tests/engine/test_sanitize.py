@@ -150,3 +150,18 @@ def test_given_span_repeated_in_its_sentence_then_ranker_sees_the_right_occurren
     second = text.rindex("Oslo")
     first_rung.sanitize(text, [Mention(second, second + 4, T.LOC)])
     assert seen[0].span_start == second and seen[0].window(2).sentence == "wrote about Oslo and its"
+
+
+def test_given_meaning_then_only_mentions_with_a_choice_of_rungs_are_ranked(first_rung, monkeypatch):
+    text = "Ingrid Solberg lives in Oslo."
+    ranked: list = []
+    real = first_rung.rank_items
+    monkeypatch.setattr(first_rung, "rank_items", lambda items: ranked.extend(items) or real(items))
+    ms = [at(text, "Ingrid Solberg", "PERSON", "DIRECT"), at(text, "Oslo", "LOC")]
+    meaning = first_rung.sanitize(text, ms, selection="meaning")
+    assert {it.span for it in ranked} <= {"Oslo"}  # the person's ladder offers one rung with meaning: not ranked
+    person = meaning.replacements[0]
+    assert [a.score for a in person.alternatives] == [float(len(person.alternatives) - i) for i in range(len(person.alternatives))]
+    ranked.clear()
+    first_rung.sanitize(text, ms, selection="annotators")
+    assert "Ingrid Solberg" in {it.span for it in ranked}

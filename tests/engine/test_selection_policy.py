@@ -36,3 +36,13 @@ def test_given_refusal_rules_then_one_place_says_why():
     assert SelectionPolicy.refusal(Candidate("human", "P31"), "Oslo", direct_person) == "a class of a directly identifying name"
     assert SelectionPolicy.refusal(Candidate("PERSON 1", "person"), "Oslo", direct_person) is None
     assert Selection.parse("annotators") is Selection.ANNOTATORS
+
+
+def test_given_at_most_one_rung_with_meaning_then_meaning_does_not_rank_and_annotators_does():
+    one, two = doc_with(["city", MASK], [0.1, 0.9]).ladders[0], doc_with(["city in Norway", "city", MASK], [0, 0, 0]).ladders[0]
+    only_mask = doc_with([MASK], [0.5]).ladders[0]
+    meaning, annotators = SelectionPolicy(Selection.MEANING), SelectionPolicy(Selection.ANNOTATORS)
+    assert (meaning.ranks(one), meaning.ranks(only_mask), meaning.ranks(two)) == (False, False, True)
+    assert annotators.ranks(one) and annotators.ranks(only_mask)
+    # whatever the order of "city" and ***, meaning shows "city"
+    assert meaning.choose(doc_with(["city", MASK], [0.1, 0.9]), 0).label == meaning.choose(doc_with(["city", MASK], [0.9, 0.1]), 0).label == "city"

@@ -137,3 +137,14 @@ def test_given_the_model_then_a_window_pass_gives_the_window_vector_and_a_span_v
     assert float(sv[0] @ alone[1]) > 0.5 and float(sv[0] @ wv[0]) < 0.99  # the span in context, not the window
     _, other = e.encode_windows([(window, 0, 3)])
     assert float(other[0] @ sv[0]) < 0.95
+
+
+@pytest.mark.slow
+def test_given_bfloat16_then_texts_get_model_encodes_vectors_bit_for_bit_whatever_their_batch():
+    e = Embedder(None, precision="bfloat16")
+    texts = ["city in Norway", "geologist", "date in the 1980s", "She moved to Oslo in 1990 with her family, then to Bergen.", "1980"]
+    ref = e.model.encode(texts, batch_size=32, convert_to_tensor=True, show_progress_bar=False).float().numpy()
+    ref = ref / np.maximum(np.linalg.norm(ref, axis=1, keepdims=True), 1e-12)
+    assert np.array_equal(e._run_model(texts), ref.astype(np.float32))
+    e.batch_size = 2  # other batches, other padding: the same vectors
+    assert np.array_equal(e._run_model(texts[::-1])[::-1], ref.astype(np.float32))
