@@ -1,15 +1,14 @@
 """The common noun a sentence puts before a name: "the television series *MacGyver*",
 "the film *Pet Sematary Two*", "the comedy series *Swedish Dicks on Pop*", "the films
 *Bad Dreams* and *Threesome*". The noun says what the name names, in the sentence's own
-words; :class:`engine.generate.sources.graph.GraphSource` looks its head up as a class
-when the store has no class for the name itself.
+words, so a class rung headed by it would only repeat the sentence: the selection shows
+``***`` instead (:mod:`engine.select.stated`).
 
 The noun phrase is the run of lower-case words right before the span, or its opening
 quote ("his song "*Chou Nan Ren*""), or before the list of capitalised names the span
 ends ("the television series MacGyver, Roseanne, *Melrose Place*"; "films such as
 Skinner, Blade and *Excision*"), after the last determiner, preposition or other function word in the run: "the
-custody *of the* EFCC" and "contract ended *with* Sony Taiwan" give none. Only the
-phrase's head noun and the words before it name the class (:meth:`TruthFilter.head_classes`).
+custody *of the* EFCC" and "contract ended *with* Sony Taiwan" give none.
 """
 
 from __future__ import annotations

@@ -73,9 +73,8 @@ on ("person" stays true of a minister).
 When neither the span's item nor its head noun gives a class, the words the store and the
 sentence hold for the name may (:class:`engine.generate.sources.graph.GraphSource`, in this
 order): the head noun of the description of an item the store keeps without a class
-("1. FC Magdeburg": "German association football *club*"), the common noun the sentence
-puts before the name (:mod:`engine.generate.apposition`: "the television series
-*MacGyver*"), the classes the store's items named with the same head word share
+("1. FC Magdeburg": "German association football *club*"), the classes the store's items
+named with the same head word share
 (:mod:`engine.generate.name_heads`: "… Records" → "record label"). Each is read with
 rule 1's head-noun lookup and rule 2's kinds, and each has rules of its own against false
 rungs (a homonym, a plural, a person's name, a numbered edition).

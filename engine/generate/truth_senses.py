@@ -1,8 +1,8 @@
 """Truth rules on which sense of a name or a word a span takes (see :mod:`engine.generate.truth`).
 
 A class the words of a name cannot give (``tg:notFromHeadNoun`` in ``ontology/entity_types.ttl``),
-read in one place for every reading of a name's words: its head noun, an item's description, an
-apposition, the store's names sharing its head word (:mod:`engine.generate.name_heads`); and the
+read in one place for every reading of a name's words: its head noun, an item's description, the
+store's names sharing its head word (:mod:`engine.generate.name_heads`); and the
 links a span's words do not vouch for: an item Wikidata files as an institution and as its
 building, an approximate match of another word, the bare word of a homonym class.
 """
@@ -16,7 +16,7 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 def barred_from_name(truth: TruthFilter, qid: str, entity_type: EntityType) -> bool:
     """The class is not taken from the words of a span's name or of what names it (its head
-    noun, an item's description, an apposition, the store's names sharing its head word):
+    noun, an item's description, the store's names sharing its head word):
     every kind it has that the type does not forbid is one the type takes not from a head
     noun (``tg:notFromHeadNoun``: an ORG span "Methodist Church of Southern Africa" is no
     "church building", a kind of structure that Wikidata also files under "activity", a field

@@ -9,6 +9,8 @@ place:
 - a rung that would leak another masked mention (:mod:`engine.privacy.leaks`) is never
   chosen nor shown among the alternatives;
 - a category of roles is passed over in a role's slot (:mod:`engine.select.role_slot`);
+- a name whose sentence states its class next to it ("the television series *MacGyver*")
+  shows ``***``, not a rung that would repeat the sentence (:mod:`engine.select.stated`);
 - the privacy guard's forced choice, where it made one, wins over the ranker's order.
 
 Two modes (:class:`Selection`): ``meaning`` (the default) shows the ranker's best rung
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from kg.vocab import TAXONOMY_PROPS
 from engine.select.role_slot import category_in_role_slot
+from engine.select.stated import STATED, repeats_stated, stated_noun
 from engine.types import (
     MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, ScoredCandidate, Selection, Skipped,
 )
@@ -103,6 +106,9 @@ class SelectionPolicy:
         if skipped is not None:  # every withheld rung is listed, whether it ranked above the chosen one or below
             skipped.extend(Skipped(mention.start, mention.end, c.label, c.source, c.level, leak.reason())
                            for c, _ in ranked if (leak := leaks.get(id(c))) is not None)
+        if repeats_stated((c.label for c in ladder.candidates if not c.is_mask),
+                          stated_noun(doc.text, mention.start, mention.end, mention.entity_type)):
+            return Choice(MASK, None, alts, STATED)  # "the television series ***", not "… a television series"
         meaning = self.selection is Selection.MEANING
         mask_first = False
         before = doc.text[:mention.start]

@@ -202,18 +202,13 @@ def test_noun_in_apposition_after_a_name(text, context, words):
     assert noun_after(Span(text, EntityType.ORG, context=context)) == words
 
 
-def test_given_an_apposition_after_the_name_then_its_class(engine):
+def test_given_a_noun_next_to_the_name_then_it_gives_no_rung(engine):
+    # the sentence's own noun already says what the name is: a rung would only repeat it
+    # (engine.select.stated shows *** for a ladder headed by it)
     context = "She signed with Kyoto Testworks, a record label of the city."
-    assert candidate_labels(engine, "Kyoto Testworks", EntityType.ORG, context) == ["record label", "organization", MASK]
-    assert candidate_labels(engine, "Paris", EntityType.LOC, "Born in Paris, a year later he moved to Lyon.") == [MASK]
-
-
-def test_given_a_common_noun_before_the_name_then_its_class(engine):
+    assert candidate_labels(engine, "Kyoto Testworks", EntityType.ORG, context) == [MASK]
     context = "Her other acting credits included the television series MacGyver, Roseanne and Melrose Place."
-    assert candidate_labels(engine, "Melrose Place", EntityType.MISC, context) == ["television series", "creative work", MASK]
-    context = "He directed the films Bad Dreams and Threesome."
-    assert candidate_labels(engine, "Threesome", EntityType.MISC, context)[0] == "film"
-    assert candidate_labels(engine, "Threesome", EntityType.MISC) == [MASK]  # no sentence, no noun
+    assert candidate_labels(engine, "Melrose Place", EntityType.MISC, context) == [MASK]
 
 
 def test_given_a_one_word_noun_of_no_kind_before_the_name_then_no_class(engine):
@@ -223,5 +218,5 @@ def test_given_a_one_word_noun_of_no_kind_before_the_name_then_no_class(engine):
 
 def test_given_a_film_then_no_visual_artwork(engine):
     # a film is a moving image, not a painting or a sculpture (reader_rules.ttl), by either edge
-    labels = candidate_labels(engine, "Pet Sematary Two", EntityType.MISC, "the soundtrack to the film Pet Sematary Two")
-    assert labels[0] == "film" and "visual artwork" not in labels and "creative work" in labels
+    labels = candidate_labels(engine, "film", EntityType.MISC, "the soundtrack to a film")
+    assert "visual artwork" not in labels and "creative work" in labels, labels

@@ -46,3 +46,20 @@ def test_given_at_most_one_rung_with_meaning_then_meaning_does_not_rank_and_anno
     assert annotators.ranks(one) and annotators.ranks(only_mask)
     # whatever the order of "city" and ***, meaning shows "city"
     assert meaning.choose(doc_with(["city", MASK], [0.1, 0.9]), 0).label == meaning.choose(doc_with(["city", MASK], [0.9, 0.1]), 0).label == "city"
+
+
+def test_given_a_sentence_that_states_the_class_next_to_the_name_then_masked_not_repeated():
+    from engine.select.stated import STATED
+
+    text = "Her credits included the television series MacGyver and the film Blade."
+
+    def choice(name: str, labels: list[str], etype: EntityType = EntityType.MISC):
+        start = text.index(name)
+        doc = PreparedDocument(text, [Mention(start, start + len(name), etype)], [0], {0: 0}, {})
+        doc.ladders[0] = Ladder(Span(name, etype), tuple(Candidate(lab, "mask" if lab == MASK else "P31") for lab in labels))
+        doc.scores[0] = [0.9 - 0.1 * i for i in range(len(labels))]
+        return SelectionPolicy().choose(doc, 0)
+
+    assert (choice("MacGyver", ["television series", "creative work", MASK]).label, choice("MacGyver", ["television series", MASK]).note) == (MASK, STATED)
+    assert choice("Blade", ["superhero film", "film", MASK]).label == MASK  # "the film a superhero film" says little more
+    assert choice("Blade", ["novel", MASK]).label == "novel"  # a class the sentence does not state is shown

@@ -23,7 +23,6 @@ import re
 
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
-from engine.generate.apposition import noun_after, noun_before
 from engine.generate.context import in_named_region, prefer_in_document
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -230,23 +229,7 @@ class GraphSource(CandidateSource):
             return SourceResult(truth.order(candidates)[: self.max_ladder], links=(link,), reason="; ".join([reason] + notes))
         if named is not None:
             return None
-        return self._apposed(span, key, notes) or self._name_head(span, key, notes)
-
-    def _apposed(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
-        """The ladder of the class the common noun before the name (or in an apposition after it)
-        names in its sentence (:mod:`engine.generate.apposition`: "the television series
-        *MacGyver*" → "television series", "*Ulaştırmaspor*, a club of …" → "club"); only a
-        class of a kind the entity type allows, or one a phrase of two words names."""
-        if span.entity_type is EntityType.DEM:
-            return None  # a role or a nationality is a common noun or an adjective, no name
-        for words, where in ((noun_before(span), "before"), (noun_after(span), "after")):
-            if not words:
-                continue
-            named = Span(" ".join(words), span.entity_type, span.identifier_type, context=span.context)
-            found = self._head_noun(span, key, notes, named=named, why=f"the noun {where} it ({named.text!r})")
-            if found is not None:
-                return found
-        return None
+        return self._name_head(span, key, notes)
 
     def _name_head(self, span: Span, key: str, notes: list[str]) -> SourceResult | None:
         """The classes the store's items named with the span's head word (or name marker) share
