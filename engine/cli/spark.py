@@ -15,7 +15,7 @@ from engine.cli.common import App, DocsOpt, fail, figures_page
 spark_app = App(help="Run on Apache Spark (local[N] or a cluster): sanitize archives, filter dumps.", no_args_is_help=True)
 
 MasterOpt = typer.Option(None, "--master", help="local[N] or spark://HOST:PORT (default: spark-submit's, else local[2]).")
-PartitionsOpt = typer.Option(None, "--partitions", min=1, help="Ranges the input is split into (default: 4 per core, more for a long input).")
+PartitionsOpt = typer.Option(None, "--partitions", min=1, help="Ranges the input is split into (default: 2 per core, more for a long input).")
 
 
 def resolve_master(master: Optional[str]) -> Optional[str]:
@@ -118,7 +118,8 @@ def kg_filter_cmd(
 
 
 def bench_spark_cmd(
-    data: Path = typer.Option(Path("../shared/data/wikireplace/wikireplace_dev.json"), "--data", help="WikiReplace file whose documents are sanitized."),
+    data: list[Path] = typer.Option([Path("../shared/data/wikireplace/wikireplace_dev.json")], "--data",
+                                    help="File whose documents are sanitized: WikiReplace, or .jsonl documents (repeatable: their documents in order)."),
     store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
     masters: str = typer.Option("local[1],local[2]", "--masters", help="Comma-separated masters to measure, one session each."),
     partitions: Optional[int] = PartitionsOpt,
@@ -132,8 +133,9 @@ def bench_spark_cmd(
 
     with figures_page(docs, "bench-spark", "Sanitizing on Spark (bench spark)"), _errors():
         require_spark()
-        if not data.is_file():
-            fail(ValueError(f"no such file: {data}"))
+        for path in data:
+            if not path.is_file():
+                fail(ValueError(f"no such file: {path}"))
         if store is not None and not store.is_dir():
             fail(ValueError(f"no such store directory: {store}"))
         typer.echo(json.dumps(bench_spark(data, store, [m.strip() for m in masters.split(",") if m.strip()],

@@ -5,7 +5,10 @@ For each master, in its own session (so its own JVM):
 1. ``session_start_seconds``: starting the session (the JVM and the SparkContext);
 2. ``engine_load_seconds``: a first job builds the engine in every Python worker (model,
    store, ranker) and sanitizes one document to load them, then empties every cache — the
-   fixed cost of each executor;
+   fixed cost of each executor; ``jvm_warmup_seconds``: the job run once over one document
+   (the JVM loads and compiles the code of each pass on first use: the text reader, the
+   shuffle, the output committer — 2–3 s at ``local[N]`` whatever N), then the caches emptied
+   again;
 3. ``run``: the documents, as JSON lines, through :func:`engine.spark.sanitize.spark_sanitize`
    into a temporary directory, on engines with empty embedding caches (in memory only, no
    disk cache: documents never seen before, as ``bench sanitize``'s headline). Its
@@ -26,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-from engine.spark.data import wikireplace_jsonl
+from engine.spark.data import document_lines
 from engine.spark.sanitize import WorkerSettings, default_partitions, spark_sanitize, worker_engine
 from engine.spark.session import spark_session
 from engine.spark.store import StoreSpec
@@ -52,6 +55,16 @@ def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line:
     yield index, _os.getpid(), time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _forget(index: int, _: Iterator, settings: WorkerSettings) -> Iterator[int]:
+    """Forget this worker's cross-document caches again (after the JVM's warm-up run)."""
+    from engine.scale import empty_caches
+
+    engine, _ = worker_engine(settings)
+    engine.loaded_embedder.clear_memory()
+    empty_caches(engine)
+    yield index
+
+
 def _jvm_cpu_seconds() -> float:
     """CPU seconds of the JVM pyspark launched (local mode: driver and executors), from /proc."""
     from pyspark import SparkContext
@@ -71,10 +84,11 @@ def cores_of(master: str) -> int | None:
     return 1 if master == "local" else None
 
 
-def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], *, partitions: int | None = None,
+def bench_spark(data: str | Path | list[str | Path], store: str | Path | None, masters: list[str], *, partitions: int | None = None,
                 batch: int = 16) -> dict[str, Any]:
-    """The figures of every master (see the module docstring)."""
-    lines = list(wikireplace_jsonl(data))
+    """The figures of every master (see the module docstring); ``data``: one file or several
+    (WikiReplace, or ``.jsonl`` documents), their documents in order."""
+    lines = document_lines(data if isinstance(data, list) else [data])
     settings = WorkerSettings(store=StoreSpec(path=str(Path(store).absolute()) if store else None), batch=batch, disk_cache=False)
     out: dict[str, Any] = {"documents": len(lines), "batch": batch, "results": {}}
     with tempfile.TemporaryDirectory(prefix="taxogen-bench-spark-") as tmp:
@@ -90,6 +104,15 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
                 t1 = time.perf_counter()
                 loads = sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _load_engines(i, it, settings, lines[0])).collect()
                 loaded = time.perf_counter() - t1
+                # the JVM's first pass over each code path (class loading, the text reader's
+                # generated code, the output committer) is start-up too: one run over one
+                # document, then the workers forget it
+                t2 = time.perf_counter()
+                warm = Path(tmp) / "warm.jsonl"
+                warm.write_text(lines[0] + "\n", encoding="utf-8")
+                spark_sanitize(spark, str(warm), str(Path(tmp) / f"warm-{len(out['results'])}"), settings, partitions=n)
+                sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _forget(i, it, settings)).collect()
+                warmed = time.perf_counter() - t2
                 jvm0 = _jvm_cpu_seconds()
                 result = spark_sanitize(spark, str(src), str(Path(tmp) / f"out-{len(out['results'])}"), settings, partitions=n)
                 jvm_cpu = _jvm_cpu_seconds() - jvm0
@@ -98,6 +121,7 @@ def bench_spark(data: str | Path, store: str | Path | None, masters: list[str], 
             out["results"][master] = {
                 "session_start_seconds": round(started, 2),
                 "engine_load_seconds": round(loaded, 2),
+                "jvm_warmup_seconds": round(warmed, 2),
                 "python_workers": len({pid for _, pid, _, _ in loads}),
                 "worker_peak_rss_mb": max(round(max(rss for _, _, _, rss in loads)), result.worker_peak_rss_mb),
                 "partitions": result.partitions,

@@ -31,3 +31,15 @@ def wikireplace_jsonl(path: str | Path, annotator: str | None = None) -> Iterato
             if rec.mentions is not None:
                 doc["mentions"] = [mention_to_dict(m) for m in rec.mentions]
             yield json.dumps(doc, ensure_ascii=False)
+
+
+def document_lines(paths: list[str | Path]) -> list[str]:
+    """The documents of every file, in order, as JSON lines: a ``.jsonl`` file's non-empty
+    lines as they are, any other file read as WikiReplace."""
+    out: list[str] = []
+    for path in paths:
+        if str(path).endswith(".jsonl"):
+            out += [line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+        else:
+            out += list(wikireplace_jsonl(path))
+    return out

@@ -10,11 +10,11 @@ The job, in order:
    parsed by :func:`engine.io.docio.jsonl_record`, the reader of ``taxogen sanitize``, so
    positions (``file:line``), default ids and bad-record reasons are the same; invalid
    UTF-8 reaches the parser as the bytes it is.
-2. Find repeated document ids per file (a small ``reduceByKey`` over ids only): every
-   repeat after the first is a bad record, as in the CLI.
-3. Count the lines, then send each line straight to its range of the global (file, line)
+2. In one pass, count each file's lines and find repeated document ids per file (a small
+   ``reduceByKey`` over ids only): every repeat after the first is a bad record, as in the CLI.
+3. Send each line straight to its range of the global (file, line)
    order (``repartitionAndSortWithinPartitions``: no sampling pass), ``partitions`` ranges
-   (default: four per core, at least one per 20,000 lines), and sanitize each range with
+   (default: two per core, at least one per 20,000 lines), and sanitize each range with
    :func:`engine.io.batch.sanitize_batch` in batches of ``batch`` documents, on an engine
    built once per Python worker (:func:`worker_engine`).
 4. Collect the per-partition counts and bad records to the driver, then write the
@@ -146,10 +146,17 @@ def _summarize(entries: Iterable[tuple]) -> Iterator[tuple]:
         yield e if e[0] != "doc" else ("doc", None, *e[2:])
 
 
-def _document_ids(lines: Iterable[Line]) -> Iterator[tuple[tuple[int, str], tuple[int, str, int]]]:
-    for (file_no, idx), rec in _records(lines, {}):
-        if isinstance(rec, DocRecord):
-            yield (file_no, rec.doc_id), (idx, rec.position, 1)
+def _line_facts(lines: Iterable[Line]) -> Iterator[tuple[tuple, tuple[int, str, int]]]:
+    """One pass over a partition: each document id as ``("id", file, id) → (line, position,
+    1)`` and, per file, the last line seen as ``("n", file) → (-line, "", 0)`` (so that
+    :func:`_first_and_count`, which keeps the smallest, keeps the last line)."""
+    last: dict[int, int] = {}
+    for line in lines:
+        last[line[0]] = max(last.get(line[0], -1), line[1])
+        for (file_no, idx), rec in _records([line], {}):
+            if isinstance(rec, DocRecord):
+                yield ("id", file_no, rec.doc_id), (idx, rec.position, 1)
+    yield from ((("n", f), (-i, "", 0)) for f, i in last.items())
 
 
 def _first_and_count(a: tuple[int, str, int], b: tuple[int, str, int]) -> tuple[int, str, int]:
@@ -197,18 +204,11 @@ def read_lines(spark, files: list[str]):
     return rdds[0] if len(rdds) == 1 else spark.sparkContext.union(rdds)
 
 
-def _line_counts(lines: Iterable[Line]) -> Iterator[tuple[int, int]]:
-    """(file number, lines up to the last one seen) of a partition."""
-    last: dict[int, int] = {}
-    for file_no, idx, _, _ in lines:
-        last[file_no] = max(last.get(file_no, -1), idx)
-    yield from ((f, i + 1) for f, i in last.items())
-
-
 def default_partitions(spark, lines: int) -> int:
-    """Four ranges per core (uneven documents even out across the cores), and at least one
-    range per :data:`LINES_PER_RANGE` lines (a range is sorted in the worker's memory)."""
-    return max(1, 4 * spark.sparkContext.defaultParallelism, -(-lines // LINES_PER_RANGE))
+    """Two ranges per core (uneven documents even out across the cores; each range is a task,
+    and a PySpark task costs about 50 ms however small), and at least one range per
+    :data:`LINES_PER_RANGE` lines (a range is sorted in the worker's memory)."""
+    return max(1, 2 * spark.sparkContext.defaultParallelism, -(-lines // LINES_PER_RANGE))
 
 
 #: A range of the input holds at most about this many lines by default.
@@ -232,14 +232,13 @@ def spark_sanitize(spark, source: str, out: str, settings: WorkerSettings, *, pa
         raise InputError(f"{out} exists; Spark writes a new directory of parts (remove it or choose another)")
     settings.store.ship(sc)
     t0 = time.perf_counter()
-    lines = read_lines(spark, files).persist(StorageLevel.MEMORY_AND_DISK)  # read once, used by three passes
-    counts = dict(lines.mapPartitions(_line_counts).reduceByKey(max).collect())
+    lines = read_lines(spark, files).persist(StorageLevel.MEMORY_AND_DISK)  # read once, used by both passes
+    facts = (lines.mapPartitions(_line_facts).reduceByKey(_first_and_count)
+             .filter(lambda kv: kv[0][0] == "n" or kv[1][2] > 1).collect())  # line counts and repeated ids, in one pass
+    counts = {key[1]: 1 - v[0] for key, v in facts if key[0] == "n"}
     offsets = {f: sum(counts.get(g, 0) for g in range(f)) for f in range(len(files))}
     total = sum(counts.values())
-    duplicates = dict(
-        (key, (first[0], first[1]))
-        for key, first in lines.mapPartitions(_document_ids).reduceByKey(_first_and_count).filter(lambda kv: kv[1][2] > 1).collect()
-    )
+    duplicates = {(key[1], key[2]): (v[0], v[1]) for key, v in facts if key[0] == "id"}
     dup = sc.broadcast(duplicates)
     n = partitions or default_partitions(spark, total)
     # the lines' global order is known, so each goes to its range directly (no sampling pass)

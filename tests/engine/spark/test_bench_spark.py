@@ -32,5 +32,5 @@ def test_given_three_documents_then_bench_prints_documents_per_second_at_local_1
         assert r["run"]["documents"] == 3 and r["run"]["documents_per_second"] > 0
         assert r["run"]["documents_per_second_per_core"] == pytest.approx(r["run"]["documents_per_second"] / cores, abs=0.01)
         assert r["session_start_seconds"] > 0 and r["engine_load_seconds"] > 0
-        assert r["partitions"] == 4 * cores  # four ranges per core
+        assert r["partitions"] == 2 * cores  # two ranges per core
     assert SparkContext._gateway is None  # each session's JVM was shut down
