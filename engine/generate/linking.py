@@ -30,6 +30,7 @@ from rapidfuzz.distance import Levenshtein
 
 from kg.chains import PreloadedTaxonomy
 from kg.store import KGStore
+from kg.text import fold  # noqa: F401  (the folding of the index, re-exported for the engine)
 from kg.vocab import DEGREE_PROPS, TYPE_PROPS, local_id, qid_number
 from engine.types import EntityType, Link, LinkMethod, Span
 
@@ -67,12 +68,6 @@ _BASE_SCORE = {
     LinkMethod.EXACT: 1.0, LinkMethod.ALIAS: 0.9, LinkMethod.NORMALISED: 0.85,
     LinkMethod.DEMONYM: 0.8, LinkMethod.CONTAINED: 0.6, LinkMethod.APPROXIMATE: 0.5,
 }
-
-
-def fold(text: str) -> str:
-    """Case- and whitespace-folded text (NFKC, lower case, single spaces, curly quotes straightened)."""
-    text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
-    return " ".join(text.lower().split())
 
 
 def contains_words(text: str, words: str) -> bool:

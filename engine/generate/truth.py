@@ -70,14 +70,11 @@ walk from an item that is an A offers neither B nor a class below B, so a minist
 offered "professional" nor "worker", while a politician by trade is; above B the walk goes
 on ("person" stays true of a minister).
 
-When neither the span's item nor its head noun gives a class, the words the store and the
-sentence hold for the name may (:class:`engine.generate.sources.graph.GraphSource`, in this
-order): the head noun of the description of an item the store keeps without a class
-("1. FC Magdeburg": "German association football *club*"), the classes the store's items
-named with the same head word share
-(:mod:`engine.generate.name_heads`: "… Records" → "record label"). Each is read with
-rule 1's head-noun lookup and rule 2's kinds, and each has rules of its own against false
-rungs (a homonym, a plural, a person's name, a numbered edition).
+When neither the span's item nor its head noun gives a class, the store's words for the
+name may (:class:`engine.generate.sources.graph.GraphSource`): the head noun of an item's
+description ("1. FC Magdeburg": "German association football *club*"), then the classes
+the store's items named with the same head word share (:mod:`engine.generate.name_heads`:
+"… Records" → "record label"), each read with rules 1 and 2 and rules of its own.
 
 Which sense of a name's words a span takes is ruled in :mod:`engine.generate.truth_senses`: a
 class the words of a name cannot give (``tg:notFromHeadNoun``, for every reading of them), an
