@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable
