@@ -15,12 +15,13 @@ def test_warm_up_loads_what_a_raw_text_request_needs():
     seconds = warm_up(engine)
     assert seconds > 0
     assert engine.detector.finder.gazetteer.size > 0  # the detector was built by the warm-up
-    # spaCy and the embedding model are loaded: a raw document now needs no loading
+    # spaCy and the embedding model are loaded: a raw document now needs no loading (which
+    # takes seconds; the warm-up itself is quick when an earlier test loaded them already)
     import time
 
     t = time.perf_counter()
     engine.sanitize(PRIMER.replace("Oslo", "Bergen"), engine.detect_mentions(PRIMER.replace("Oslo", "Bergen")))
-    assert time.perf_counter() - t < seconds
+    assert time.perf_counter() - t < max(seconds, 1.0)
 
 
 @pytest.mark.slow
