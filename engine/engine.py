@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,11 @@ _LINK_METHOD = {
     LinkMethod.EXACT: "exact", LinkMethod.ALIAS: "exact", LinkMethod.NORMALISED: "exact",
     LinkMethod.DEMONYM: "exact", LinkMethod.CONTAINED: "contained", LinkMethod.APPROXIMATE: "approximate",
 }
+
+
+class StaleOverlayWarning(UserWarning):
+    """A store's overlay (pruning rules, labels) may be older than the shipped ontology the
+    truth rules read: ladders and types then follow two versions of the rules."""
 
 
 class Engine:
@@ -62,6 +68,10 @@ class Engine:
             kg = KGStore.open(config.store)  # the remote cache writes into the store
         else:
             kg = KGStore.read_only(config.store)
+        stale = kg.stale_overlay()
+        if stale:
+            warnings.warn(f"store {config.store} may hold another overlay than the shipped ontology/ ({stale}): "
+                          f"'taxogen kg overlay --store {config.store}' reloads it", StaleOverlayWarning, stacklevel=2)
         return cls.from_store(kg, config)
 
     @classmethod

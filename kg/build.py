@@ -30,7 +30,7 @@ from kg.errors import DumpError, KGError
 from kg.index import SITELINKS_FILE, build_index
 from kg.parallel import Progress, parallel_filter
 from kg.procs import pid_alive
-from kg.store import META_FILE, OXI_DIR, KGStore
+from kg.store import META_FILE, OXI_DIR, KGStore, overlay_digest
 
 FORMAT_VERSION = 1
 
@@ -47,6 +47,8 @@ class BuildReport:
     malformed_examples: list[tuple[int, str, str]] = field(default_factory=list)
     triples: int = 0
     overlay_triples: int = 0
+    overlay_digest: str | None = None  # of the overlay files loaded (kg.store.overlay_digest)
+    overlay_files: str | list[str] = "shipped"
     seconds: float = 0.0
     load_seconds: float = 0.0
     index_seconds: float = 0.0
@@ -220,6 +222,8 @@ def _build(
         report.triples = len(store)
         if overlay:
             report.overlay_triples = kg.load_overlay(overlay_files)
+            report.overlay_digest = overlay_digest(overlay_files)
+            report.overlay_files = "shipped" if overlay_files is None else [str(p) for p in overlay_files]
             if check:
                 check_overlay(kg, overlay_files, progress=progress)
         store.flush()

@@ -13,6 +13,7 @@ package plus the overlay.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -39,6 +40,14 @@ def overlay_paths() -> list[Path]:
     base = Path(str(resources.files("ontology")))
     files = sorted(base.glob("*.ttl"), key=lambda p: (p.name != "taxogen.ttl", p.name))
     return files
+
+
+def overlay_digest(paths: Iterable[str | Path] | None = None) -> str:
+    """A digest of overlay files (default: the shipped ones): their names and contents."""
+    h = hashlib.sha256()
+    for f in (Path(p) for p in (paths if paths is not None else overlay_paths())):
+        h.update(f.name.encode("utf-8") + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +128,31 @@ class KGStore:
         if self.path is None or not (self.path / META_FILE).is_file():
             return {}
         return json.loads((self.path / META_FILE).read_text(encoding="utf-8"))
+
+    def stale_overlay(self) -> str | None:
+        """Why the store's overlay may not be the shipped ``ontology/`` (built by an older
+        taxogen, or before the ontology changed), or None. A store built with overlay files of
+        its own (``--overlay``) is left alone; an in-memory store loads the shipped files."""
+        meta = self.metadata
+        if not meta or not meta.get("overlay_triples"):
+            return None
+        if meta.get("overlay_files", "shipped") != "shipped":
+            return None
+        recorded = meta.get("overlay_digest")
+        if recorded is None:
+            return "its build recorded no digest of the overlay it loaded"
+        return None if recorded == overlay_digest() else "the shipped ontology/ changed since it was loaded"
+
+    def record_overlay(self, paths: Iterable[str | Path] | None = None) -> None:
+        """Note in ``taxogen.json`` which overlay the store holds (``paths``; None: the shipped files)."""
+        if self.path is None or not (self.path / META_FILE).is_file():
+            return
+        meta = self.metadata
+        meta["overlay_digest"] = overlay_digest(paths)
+        meta["overlay_files"] = "shipped" if paths is None else [str(p) for p in paths]
+        tmp = self.path / (META_FILE + ".tmp")
+        tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+        tmp.replace(self.path / META_FILE)
 
     def load_overlay(self, paths: Iterable[str | Path] | None = None) -> int:
         """Replace the overlay graph with ``paths`` (default: the shipped ontology/*.ttl).

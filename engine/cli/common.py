@@ -43,10 +43,22 @@ def build_engine(config: Optional[Path], store: Optional[Path], endpoint: Option
         overrides["endpoint.offline"] = True
     if user_agent:
         overrides["endpoint.user_agent"] = user_agent
+    import warnings
+
+    from engine.engine import StaleOverlayWarning
+
     try:
-        return Engine.from_config(config, store=store, **overrides)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always", StaleOverlayWarning)
+            engine = Engine.from_config(config, store=store, **overrides)
     except SanitizerError as exc:
         fail(exc)
+    for w in seen:
+        if issubclass(w.category, StaleOverlayWarning):
+            typer.echo(f"warning: {w.message}", err=True)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return engine
 
 
 class _Tee(io.TextIOBase):

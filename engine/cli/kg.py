@@ -230,7 +230,9 @@ def overlay(
         typer.echo("overlay valid")
         return
     try:
-        n = KGStore.open(store).load_overlay(files or None)
+        kg = KGStore.open(store)
+        n = kg.load_overlay(files or None)
+        kg.record_overlay(files or None)
     except KGError as exc:
         fail(exc)
         return
