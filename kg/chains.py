@@ -250,7 +250,8 @@ class LadderBuilder:
         self.rules = rules
         self._composed: dict[str, list[ComposedRule]] = defaultdict(list)
         for rule in rules.composed:
-            self._composed[rule.applies_to].append(rule)
+            if not rule.unclassed:  # composed only for items without a class (engine.generate.unclassed)
+                self._composed[rule.applies_to].append(rule)
         # Best upward walk from (step property, node, depth): a pure function of the view,
         # so it is kept across lookups while the view stays the same (closure cache).
         self._memo: dict[tuple[str, str, int], tuple[int, tuple[int, ...], tuple[str, ...]]] = {}

@@ -28,6 +28,9 @@ class ComposedRule:
     via: str
     template: str
     target_class: str | None = None
+    #: composed only for an item the store keeps without a class ("place in Turkey" for a
+    #: town the store knows by its country alone); never added to a classed item's ladder
+    unclassed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,7 @@ class OverlayRules:
                 via=local_id(r["via"]),
                 template=r["template"],
                 target_class=local_id(r["targetClass"]) if r.get("targetClass") else None,
+                unclassed=str(r.get("unclassed") or "").lower() in ("true", "1"),
             )
             for r in kg.select("overlay_rules")
         )
@@ -79,7 +83,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
 
     known = {
         "Settings", "ComposedGeneralization", "neverOffer", "cutAbove", "labelOverride",
-        "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings",
+        "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings", "forUnclassedItems",
         "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
         "notIsA", "homonymHead", "headNoun", "holderClass", "partOfNotIsA", "strictKinds", "notFromHeadNoun",
     }

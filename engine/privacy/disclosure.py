@@ -252,7 +252,8 @@ class Discloser:
         rule = self._composed.get(candidate.rule or "")
         if rule is None:
             return ()
-        out = [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}", of_class=True)]
+        # an unclassed rule's class only says "a place": the store files the item under no class
+        out = [] if rule.unclassed else [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}", of_class=True)]
         tax = self.engine.linker.taxonomy
         low = fold(candidate.label)
         for item in (candidate.link_qid, view.link_qid):

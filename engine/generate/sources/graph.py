@@ -31,6 +31,7 @@ from engine.generate.sources.base import CandidateSource, DocumentState, SourceR
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
+from engine.generate.unclassed import unclassed_rungs
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -175,6 +176,13 @@ class GraphSource(CandidateSource):
             return head
         if holder_only is not None:
             return holder_only
+        composed, named = unclassed_rungs(span, whole, truth, self.chains)
+        if named is not None:  # "Konya": the store knows its country, not its class
+            kept = [c for c in composed if fold(c.label) != key and truth.in_context(c, span)]
+            if kept:
+                reason = f"linked to {named.qid} ({named.label}) by {named.method.value}, which the store keeps without a class"
+                return SourceResult(kept[: self.max_ladder], links=(named,) + tuple(l for l in links if l is not named),
+                                    reason="; ".join([reason] + notes))
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
@@ -293,7 +301,7 @@ class GraphSource(CandidateSource):
         out = list(candidates)
         for rule in self.chains.rules.composed:
             cls = rule.applies_to
-            if cls not in reached or rule.name in have or not truth.class_fits(cls, entity_type):
+            if rule.unclassed or cls not in reached or rule.name in have or not truth.class_fits(cls, entity_type):
                 continue
             label = self.chains.label(cls)
             new = [Candidate(text, source="P31", qid=None, path=f"P31/P279+ + {rule.via}", rule=rule.name, depth=2, link_qid=qid)

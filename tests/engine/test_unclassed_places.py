@@ -1,0 +1,75 @@
+"""A place the store keeps without a class, only with its country, is offered as "place in <country>"."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.engine import Engine
+from engine.types import MASK, EntityType
+from tests.conftest import candidate_labels, tiny_store
+
+EDGES = [
+    ("Q748065", "P17", "Q145"), ("Q748065", "P131", "Q25"),   # Caerphilly, the town: no class
+    ("Q909119", "P17", "Q145"),                               # Caerphilly, the county borough: no class
+    ("Q81551", "P17", "Q43"),                                 # Konya: no class
+    ("Q900001", "P17", "Q30"), ("Q900002", "P17", "Q145"),    # two Springfields in two countries, no class
+    ("Q585", "P31", "Q515"), ("Q585", "P17", "Q20"),          # Oslo, a city of Norway
+    ("Q515", "P279", "Q486972"), ("Q486972", "P279", "Q2221906"),
+    ("Q900003", "P17", "Q43"),                                # Anka: no class …
+    ("Q900004", "P31", "Q5"),                                 # … and Anka, a person
+]
+LABELS = {
+    "Q748065": "Caerphilly", "Q909119": "Caerphilly", "Q145": "United Kingdom", "Q25": "Wales",
+    "Q81551": "Konya", "Q43": "Turkey", "Q900001": "Springfield", "Q900002": "Springfield", "Q30": "United States",
+    "Q585": "Oslo", "Q20": "Norway", "Q515": "city", "Q486972": "human settlement", "Q2221906": "geographic location",
+    "Q900003": "Anka", "Q900004": "Anka", "Q5": "human",
+}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine.from_store(tiny_store(EDGES, LABELS, shipped_overlay=True))
+
+
+def test_given_overlay_then_the_unclassed_rule_is_read_as_such(engine):
+    rules = {r.name: r for r in engine.chains.rules.composed}
+    assert rules["placeInCountry"].unclassed and rules["placeInCountry"].via == "P17"
+    assert not rules["cityInCountry"].unclassed
+
+
+def test_given_unclassed_place_then_place_in_its_country(engine):
+    assert candidate_labels(engine, "Konya", EntityType.LOC) == ["place in Turkey", MASK]
+    ladder = engine.candidates("Konya", EntityType.LOC)
+    assert ladder.candidates[0].rule == "placeInCountry" and "without a class" in ladder.reason
+
+
+def test_given_homonyms_in_one_country_then_the_shared_country(engine):
+    assert candidate_labels(engine, "Caerphilly", EntityType.LOC) == ["place in the United Kingdom", MASK]
+
+
+def test_given_homonyms_in_two_countries_then_nothing(engine):
+    assert candidate_labels(engine, "Springfield", EntityType.LOC) == [MASK]
+
+
+def test_given_classed_place_then_its_own_ladder_without_the_unclassed_rung(engine):
+    labels = candidate_labels(engine, "Oslo", EntityType.LOC)
+    assert "city in Norway" in labels and not any(l.startswith("place in") for l in labels)
+
+
+def test_given_other_type_then_no_place_rung(engine):
+    assert candidate_labels(engine, "Konya", EntityType.ORG) == [MASK]
+    assert candidate_labels(engine, "Konya", EntityType.DEM) == [MASK]
+
+
+def test_given_homonym_of_another_kind_then_the_place_still_names_its_country(engine):
+    # a person named Anka is no LOC: the span, a place, can only be the unclassed homonym
+    assert candidate_labels(engine, "Anka", EntityType.LOC) == ["place in Turkey", MASK]
+
+
+def test_given_the_rung_then_it_discloses_the_country_only(engine):
+    from engine.privacy.disclosure import Discloser, SpanView
+
+    cand = engine.candidates("Konya", EntityType.LOC).candidates[0]
+    view = SpanView(0, 5, EntityType.LOC, "Konya", ("P19",), link_qid="Q81551")
+    found = Discloser(engine).constraints(view, cand.label, cand)
+    assert [c.anchors for c in found] == [("Q43",)]
