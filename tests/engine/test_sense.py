@@ -134,4 +134,7 @@ def test_given_a_sport_and_two_teams_then_the_team_of_that_sport(homonyms):
 def test_given_a_wreck_noun_and_a_ship_homonym_then_the_ship(homonyms):
     got = labels(homonyms, "Titanic", EntityType.MISC, "She wrote a history of the Titanic survivors.")
     assert "ship" in got and "film" not in got
-    assert "film" in labels(homonyms, "Titanic", EntityType.MISC, "She was cast in Titanic in 1996.")
+    # no wreck noun: the film and the ship are equally likely (no prominence in a store without
+    # sitelinks), so the name gets only what both are, here nothing (engine.generate.homonyms)
+    cast = labels(homonyms, "Titanic", EntityType.MISC, "She was cast in Titanic in 1996.")
+    assert "film" not in cast and "ship" not in cast

@@ -24,6 +24,7 @@ import re
 from kg.chains import ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.context import in_named_region, prefer_in_document
+from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.sense import acronym_for_common_noun, contradiction
@@ -101,7 +102,7 @@ class GraphSource(CandidateSource):
             head = self._head_noun(span, key, notes) if self.truth is not None else None
             return head or SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         if self.truth is not None:
-            return self._truthful(span, links, key, notes)
+            return self._truthful(span, links, key, notes, state.countries)
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
             if not candidates and self.remote is not None:
@@ -114,8 +115,9 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
-    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str]) -> SourceResult:
-        """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept."""
+    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str], countries: frozenset[str] = frozenset()) -> SourceResult:
+        """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept;
+        ``countries``: the document's, which may say which homonym a name is (:mod:`engine.generate.homonyms`)."""
         truth = self.truth
         assert truth is not None
         if truth.is_nationality(span, links):
@@ -163,6 +165,16 @@ class GraphSource(CandidateSource):
                     return SourceResult([], links=(link,), reason="; ".join(
                         [f"linked to {link.qid} ({link.label}); no rung is true of the span in its sentence"] + notes))
                 candidates = kept
+                # a name (capitalised): a common noun's senses are weighed by other rules ("captain")
+                others = homonyms_of(link, fitting) if span.entity_type in NAME_TYPES and span.text[:1].isupper() else []
+                others = competing(link, others, self.linker.index.prominences)
+                if others and not settled_by_document(link, others, countries, self.linker.taxonomy):
+                    # "Paris": the capital or the Texan town; only what both are is true of the name
+                    candidates = shared_rungs(candidates, others, self._sense_holds) or self._common_classes(span, link, others)
+                    notes.append(f"{len(others)} other item(s) of the type are named {link.matched!r}: only the rungs every one holds")
+                    if not candidates:
+                        return SourceResult([], links=(link,), reason="; ".join(
+                            [f"linked to {link.qid} ({link.label}); its homonyms share no rung"] + notes))
                 chosen = (link,) + tuple(l for l in links if l is not link)
                 reason = f"linked to {link.qid} ({link.label}) by {link.method.value}"
                 result = SourceResult(candidates, links=chosen, reason="; ".join([reason] + notes))
@@ -186,6 +198,39 @@ class GraphSource(CandidateSource):
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def _sense_holds(self, other: Link, rung: Candidate) -> bool | None:
+        """Whether ``rung`` is true of the homonym ``other`` (None: the store says nothing of what it is)."""
+        truth = self.truth
+        assert truth is not None
+        closure = truth.is_a_closure(other.qid, "P31") | truth.is_a_closure(other.qid, "P279")
+        if not closure:
+            return None
+        if rung.qid:
+            return rung.qid in closure
+        rule = next((r for r in self.chains.rules.composed if r.name == rung.rule), None)
+        return rule is not None and rule.applies_to in closure and rung.label in self.chains.composed_labels(other.qid, rule)
+
+    def _common_classes(self, span: Span, link: Link, others: list[Link]) -> list[Candidate]:
+        """The most specific classes every sense is (its own ladder stopped before them: "city"
+        for the Canadian and the English Halifax), labelled and of a kind the type allows."""
+        truth = self.truth
+        assert truth is not None
+
+        def closure(qid: str) -> frozenset[str]:
+            return truth.is_a_closure(qid, "P31") | truth.is_a_closure(qid, "P279")
+
+        common = set(closure(link.qid))
+        for other in others:
+            theirs = closure(other.qid)
+            if theirs:
+                common &= theirs
+        common = {c for c in common if c not in self.chains.rules.never_offer and self.chains.label(c)
+                  and truth.class_fits(c, span.entity_type, strict=True)}
+        lowest = [c for c in common if not any(c != d and c in truth.superclasses(d) for d in common)]
+        out = [Candidate(self.chains.label(c) or c, source="P31", qid=c, path="a class every homonym is", depth=2, link_qid=link.qid)
+               for c in sorted(lowest)]
+        return [c for c in out if truth.rung_fits(c, span.entity_type) and truth.in_context(c, span)][: self.max_ladder]
 
     def _described(self, span: Span, link: Link, key: str, notes: list[str]) -> SourceResult | None:
         """The ladder of the class the head noun of the linked item's description names, for an

@@ -1,0 +1,80 @@
+"""What every sense of an ambiguous name shares.
+
+A name the store holds for several items of the span's type ("Paris": the capital of
+France and a town in Texas; "Cambridge": the English university city and a New Zealand
+service town) is linked to the best-ranked one, but nothing in the span says that it is
+the one meant. A rung true of that item only ("big city", "college town") is then a guess,
+and judged blind, such guesses were the largest share of false replacements. So the
+ladder keeps only the rungs that the ladders of *every* homonym of the type hold ("city"
+for both Parises); when they share none, the name gets no class.
+
+A homonym far less prominent in the store than the linked item (:data:`DOMINANCE`: London,
+Ontario beside London) does not compete: the name alone most likely means the prominent
+one. The document may settle it as well: a homonym that lies in a country the document names, when
+the others do not, is the one meant (:func:`engine.generate.context.prefer_in_document`
+puts it first); so is the one the place after a comma names ("Manchester, Connecticut",
+:func:`engine.generate.context.in_named_region`, which drops the others).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from engine.generate.context import item_countries
+from engine.generate.linking import fold
+from engine.types import Candidate, EntityType, Link, LinkMethod
+
+#: How many times more prominent (:meth:`kg.index.LabelIndex.prominences`: facts naming the item)
+#: the linked item must be than a homonym for the name alone to mean it.
+DOMINANCE = 10
+
+#: Types whose spans are names (a DEM span is a common noun whose senses other rules weigh).
+NAME_TYPES = frozenset({EntityType.LOC, EntityType.ORG, EntityType.MISC})
+
+#: Links through which a span names an item (an approximate or contained link is no sense of the name).
+SENSE_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
+
+
+def homonyms_of(link: Link, fitting: Sequence[Link]) -> list[Link]:
+    """The other items ``fitting`` holds under the same name, by the same kind of link."""
+    if link.method not in SENSE_LINKS:
+        return []
+    return [l for l in fitting if l.qid != link.qid and l.method is link.method and fold(l.matched) == fold(link.matched)]
+
+
+def competing(link: Link, others: Sequence[Link], prominences: Callable[[list[str]], list[int]],
+              ratio: int = DOMINANCE) -> list[Link]:
+    """The homonyms of ``others`` that compete with ``link``: a sense far less prominent in the
+    store than the linked one (``ratio`` times less: London, Ontario beside London) is not what
+    a name alone most likely means, and does not constrain it."""
+    if not others:
+        return []
+    counts = prominences([link.qid] + [o.qid for o in others])
+    first = counts[0] if counts else 0
+    return [o for o, n in zip(others, counts[1:]) if n * ratio >= first]
+
+
+def settled_by_document(link: Link, others: Sequence[Link], countries: frozenset[str], taxonomy) -> bool:
+    """The document names a country the linked item lies in and none of the others does."""
+    if not countries:
+        return False
+    if not item_countries(taxonomy, link.qid) & countries:
+        return False
+    return not any(item_countries(taxonomy, o.qid) & countries for o in others)
+
+
+def shared_rungs(candidates: Sequence[Candidate], others: Sequence[Link], holds: Callable[[Link, Candidate], bool | None]) -> list[Candidate]:
+    """``candidates`` (the first sense's ladder) less every rung that some other sense is not.
+
+    ``holds(other, rung)``: whether ``rung`` is true of the item ``other`` (its class is one
+    of the item's, through P31 and P279; a composed rung is composed for it too), or None
+    when the store says nothing of what the item is: such a sense does not constrain."""
+    kept = list(candidates)
+    for other in others:
+        verdicts = [holds(other, c) for c in kept]
+        if all(v is None for v in verdicts):
+            continue
+        kept = [c for c, v in zip(kept, verdicts) if v]
+        if not kept:
+            break
+    return kept
