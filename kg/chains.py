@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from kg.overlay import ComposedRule, OverlayRules
 from kg.store import KGStore
@@ -99,6 +99,22 @@ class TaxonomyView(Protocol):
     def label(self, qid: str) -> str | None: ...
 
     def values(self, qid: str, prop: str) -> Sequence[str]: ...
+
+
+def current_country(view: TaxonomyView, item: str, countries: Sequence[str],
+                    named: Callable[[str], bool] = lambda c: True) -> tuple[str, ...]:
+    """The one current country (``named``, not a historical country) of ``item`` among its P17 ``countries``;
+    ``()`` when the store cannot say which. With several, the one most of the item's
+    administrative parents (P131) lie in wins: Helsinki's P17 holds Finland and Sweden, its
+    regions lie in Finland; a merged record of Rabat holds Iran and Morocco, two of its
+    three parents lie in Morocco. A tie says nothing."""
+    current = [c for c in countries if HISTORICAL_COUNTRY not in view.values(c, "P31") and named(c)]
+    if len(current) <= 1:
+        return tuple(current)
+    votes = {c: sum(c in view.values(parent, "P17") for parent in view.values(item, "P131")) for c in current}
+    best = max(votes.values())
+    winners = [c for c, n in votes.items() if n == best]
+    return (winners[0],) if best > 0 and len(winners) == 1 else ()
 
 
 def item_values(kg: KGStore, qid: str, prop: str) -> tuple[list[str], dict[str, str]]:
@@ -299,13 +315,15 @@ class LadderBuilder:
         """Composed labels, one per labelled value of ``rule.via`` (lowest Q-numbers first).
 
         Historical countries are skipped (Munich is not a "city in Nazi Germany" today),
-        and a place lies in one country: via P17 only the first current value is used
-        (Helsinki: Finland, not Sweden).
+        and a place lies in one country: via P17 only the current country its administrative
+        parents agree on is used (:func:`current_country`: Helsinki, in Finland, not Sweden).
         """
         out: list[str] = []
+        values: Sequence[str] = view.values(item, rule.via)
         if rule.via == "P17":
             limit = 1
-        for value in view.values(item, rule.via):
+            values = current_country(view, item, values, lambda c: self.label(view, c) is not None)
+        for value in values:
             if rule.target_class is not None and rule.target_class not in view.values(value, "P31"):
                 continue
             if HISTORICAL_COUNTRY in view.values(value, "P31"):

@@ -31,6 +31,7 @@ EDGES = [
     ("Q39", "P31", "Q6256"), ("Q39", "P31", "Q206696"), ("Q206696", "P31", "Q3024240"),  # Switzerland "is a" Helvetic Republic
     ("Q33999", "P279", "Q215627"),                                            # actor ⊂ person
     ("Q72", "P31", "Q5119"), ("Q72", "P31", "Q14770218"), ("Q5119", "P279", "Q515"),  # Zürich; no P279 for the cantonal capital
+    ("Q72", "P31", "Q9990001"),  # … and a "cantonal capital" the store relates to nothing
 ]
 LABELS = {
     "Q1061": "Gujarat", "Q13390680": "state of India", "Q56061": "administrative territorial entity",
@@ -44,7 +45,7 @@ LABELS = {
     "Q1093829": "city of the United States", "Q6501447": "local government",
     "Q23148": "Cornwall", "Q180673": "ceremonial county of England", "Q19953632": "former administrative territorial entity",
     "Q36704": "Yugoslavia", "Q33999": "actor", "Q215627": "person", "Q39": "Switzerland", "Q206696": "Helvetic Republic",
-    "Q72": "Zürich", "Q5119": "capital", "Q14770218": "cantonal capital of Switzerland",
+    "Q72": "Zürich", "Q5119": "capital", "Q14770218": "cantonal capital of Switzerland", "Q9990001": "cantonal capital",
 }
 ALIASES = [("Q33999", "actress"), ("Q38848", "metal"), ("Q103916", "Best Actor"), ("Q875556", "Israeli"), ("Q9531", "British Broadcasting Corporation")]
 
@@ -181,4 +182,5 @@ def test_given_class_labels_then_narrowing_is_read_from_the_head_phrase(general,
 
 def test_given_classes_the_store_does_not_relate_then_the_narrower_label_comes_first(engine):
     ladder = labels(engine, "Zürich", "LOC")
-    assert ladder.index("cantonal capital of Switzerland") < ladder.index("capital")
+    assert ladder.index("cantonal capital of Switzerland") < ladder.index("cantonal capital")
+    assert "capital" not in ladder  # never offered: read as a country's capital

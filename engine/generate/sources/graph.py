@@ -296,6 +296,8 @@ class GraphSource(CandidateSource):
         labels = self.linker.index.main_labels(list(shared.classes))
         candidates = []
         for qid in shared.classes:
+            if qid in self.chains.rules.never_offer:
+                continue  # "group of humans": a class the overlay never offers, whoever reaches it
             label = self.chains.label(qid) or labels.get(qid)
             if not label or fold(label) == key or contains_words(fold(label), key):
                 continue
@@ -315,7 +317,7 @@ class GraphSource(CandidateSource):
         truth = self.truth
         assert truth is not None
         label = self.chains.label(qid) or self.linker.index.main_labels([qid]).get(qid)
-        if not label or fold(label) == key:
+        if not label or fold(label) == key or qid in self.chains.rules.never_offer:
             return []
         head = Candidate(label, source="P31", qid=qid, path="head noun", rule="head-noun", depth=1, link_qid=qid)
         kindless = not truth.class_fits(qid, span.entity_type, strict=True)
