@@ -30,15 +30,11 @@ def barred_from_name(truth: TruthFilter, qid: str, entity_type: EntityType) -> b
 
 def other_sense(truth: TruthFilter, cand: Candidate, entity_type: EntityType) -> bool:
     """The rung's class is one the type takes not from a name (:func:`barred_from_name`: only a
-    structure for an ORG span) while the linked item also has a class of the type's own that
-    is not (an organisation only): Wikidata files the institution and its building under one
-    item, and the span names the institution ("Trinity College", a college of a university, is
-    no "university building"; a museum, both at once, keeps "building")."""
-    if cand.qid is None or not cand.link_qid or not barred_from_name(truth, cand.qid, entity_type):
-        return False
-    rule = truth.rules.types[entity_type]
-    return any((kinds := truth.class_kinds(c) - MARKER_KINDS - rule.forbids) & rule.allows and not kinds & rule.not_from_head
-               for c in truth.taxonomy.parents(cand.link_qid, "P31"))
+    structure for an ORG span): the span names the institution, not its building, whether or
+    not Wikidata files the two under one item ("Trinity College", a college of a university,
+    is no "university building"; a museum that holds collections is no "building" to a
+    reader either, though Wikidata gives "museum" both kinds)."""
+    return cand.qid is not None and bool(cand.link_qid) and barred_from_name(truth, cand.qid, entity_type)
 
 
 def unvouched_approximate(truth: TruthFilter, span: Span, link: Link) -> bool:

@@ -25,9 +25,12 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 NAMING_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
 
 
-def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: ChainIndex) -> tuple[list[Candidate], Link | None]:
+def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: ChainIndex,
+                    countries: frozenset[str] = frozenset()) -> tuple[list[Candidate], Link | None]:
     """The rungs the unclassed rules compose for ``span`` (see the module docstring), and the
-    link they were composed for; ``([], None)`` when none holds for every homonym."""
+    link they were composed for; ``([], None)`` when none holds for every homonym, or when the
+    document names ``countries`` and the item lies in none of them (the store may hold the
+    English Tamworth only, while an Australian biography speaks of the one in New South Wales)."""
     rules = [r for r in chains.rules.composed if r.unclassed and truth.class_fits(r.applies_to, span.entity_type, strict=True)]
     named = [l for l in links if l.method in NAMING_LINKS]
     if not rules or not named or span.entity_type is EntityType.PERSON:
@@ -36,6 +39,8 @@ def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: C
         return [], None  # a classed homonym of the type: its own ladder speaks, not its country
     unclassed = [l for l in named if not truth.has_class_facts(l.qid)]
     if not unclassed:
+        return [], None
+    if countries and not any(set(truth.taxonomy.values(l.qid, "P17")) & countries for l in unclassed):
         return [], None
     out: list[Candidate] = []
     for rule in rules:

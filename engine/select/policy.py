@@ -66,15 +66,15 @@ class SelectionPolicy:
         return sum(1 for c in ladder.candidates if not c.is_mask) > 1
 
     @staticmethod
-    def refusal(candidate: Candidate, original: str, mention: Mention, before: str = "") -> str | None:
+    def refusal(candidate: Candidate, original: str, mention: Mention, before: str = "", after: str = "") -> str | None:
         """Why ``candidate`` may never replace ``mention`` (text ``original``, after the
-        text ``before``), or None."""
+        text ``before`` and before ``after``), or None."""
         if candidate.label.strip().lower() == original.strip().lower():
             return SAME_TEXT
         if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
                 and candidate.source in TAXONOMY_PROPS):
             return DIRECT_PERSON
-        return category_in_role_slot(candidate, mention.entity_type, before)
+        return category_in_role_slot(candidate, mention.entity_type, before, after)
 
     def choose(self, doc: PreparedDocument, k: int, guard: DocumentLeakGuard | None = None,
                skipped: list[Skipped] | None = None) -> Choice:
@@ -115,7 +115,7 @@ class SelectionPolicy:
         for n, (cand, _) in enumerate(ranked):
             if leaks.get(id(cand)) is not None:
                 continue
-            refused = self.refusal(cand, original, mention, before)
+            refused = self.refusal(cand, original, mention, before, doc.text[mention.end:mention.end + 40])
             if refused is not None:
                 if skipped is not None and refused not in (SAME_TEXT, DIRECT_PERSON):  # a category of roles in a role's slot
                     skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, refused))

@@ -18,24 +18,34 @@ import re
 
 from engine.types import Candidate, EntityType
 
-#: Class labels that name a category of roles rather than a role.
+#: Head nouns of class labels that name a category of roles rather than a role: "occupation",
+#: "filmmaking occupation", "public office", "academic rank", "title of honor".
 ROLE_CATEGORIES = frozenset({
-    "occupation", "profession", "position", "public office", "office", "job", "title", "employment",
+    "occupation", "profession", "position", "office", "job", "title", "employment", "rank", "craft", "trade", "vocation",
 })
 #: Words before the mention after which a category reads as a noun about the role.
 _AS_A_THING = frozenset({"his", "her", "their", "its", "my", "our", "your", "the", "this", "that"})
 #: The words every such ``skipped`` reason holds.
 ROLE_SLOT_REASON = "names a kind of role, not the role"
 _WORD_BEFORE = re.compile(r"([A-Za-z'’]+)\W*$")
+#: A capitalised word (a name, or its placeholder "PERSON 2") right after the mention.
+_NAME_AFTER = re.compile(r"\s+[A-Z]")
 
 
-def category_in_role_slot(cand: Candidate, entity_type: EntityType, before: str) -> str | None:
+def category_in_role_slot(cand: Candidate, entity_type: EntityType, before: str, after: str = "") -> str | None:
     """Why ``cand`` must not stand for a DEM mention preceded by ``before`` (the text up to
-    the mention), or ``None`` when it may."""
-    if entity_type is not EntityType.DEM or cand.label.lower() not in ROLE_CATEGORIES:
+    the mention) and followed by ``after``, or ``None`` when it may. A role before a name
+    ("married *the architect* Erik Lindqvist") is the role's slot whatever stands before it."""
+    if entity_type is not EntityType.DEM or label_head(cand.label) not in ROLE_CATEGORIES:
         return None
     m = _WORD_BEFORE.search(before[-40:])
     prev = m.group(1).lower() if m else ""
-    if prev in _AS_A_THING:
+    if prev in _AS_A_THING and not _NAME_AFTER.match(after):
         return None
     return f"'{cand.label}' {ROLE_SLOT_REASON}, after '{prev or 'the start'}'"
+
+
+def label_head(label: str) -> str:
+    """The head noun of a class label: its last word before "of" ("title of honor" → "title")."""
+    words = label.lower().split(" of ")[0].split()
+    return words[-1] if words else ""

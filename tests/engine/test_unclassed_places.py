@@ -73,3 +73,14 @@ def test_given_the_rung_then_it_discloses_the_country_only(engine):
     view = SpanView(0, 5, EntityType.LOC, "Konya", ("P19",), link_qid="Q81551")
     found = Discloser(engine).constraints(view, cand.label, cand)
     assert [c.anchors for c in found] == [("Q43",)]
+
+
+def test_given_a_document_in_other_countries_then_no_place_rung(engine):
+    from engine.generate.sources.base import DocumentState
+    from engine.types import Span
+
+    def ladder(countries: frozenset[str]) -> list[str]:
+        return engine.candidates(Span("Konya", EntityType.LOC), state=DocumentState(countries=countries)).labels
+
+    assert ladder(frozenset({"Q145"})) == [MASK]  # a British document: its Konya may be another place
+    assert ladder(frozenset({"Q43", "Q145"})) == ["place in Turkey", MASK]

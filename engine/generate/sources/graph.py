@@ -188,7 +188,7 @@ class GraphSource(CandidateSource):
             return head
         if holder_only is not None:
             return holder_only
-        composed, named = unclassed_rungs(span, whole, truth, self.chains)
+        composed, named = unclassed_rungs(span, whole, truth, self.chains, countries)
         if named is not None:  # "Konya": the store knows its country, not its class
             kept = [c for c in composed if fold(c.label) != key and truth.in_context(c, span)]
             if kept:
