@@ -171,6 +171,19 @@ def _is_verb(word: str) -> bool:
     return not parts & {"NOUN", "ADJ", "ADV"} or (word.endswith("ed") and "ADJ" not in parts)
 
 
+#: Words "'s" contracts "is" after ("she's a geologist"); after any other word it is a possessive.
+_IS_CONTRACTED_AFTER = frozenset("he she it that there who what here this".split())
+
+
+def _possessive(prev: str, before: str) -> bool:
+    """``prev`` is a possessive "'s" ("the ***'s [director]", "Norway's [capital]"): a determiner,
+    so no article goes before the noun; "she's a …" is "is"."""
+    if prev not in ("'s", "’s"):
+        return False
+    word = re.search(r"([\w*]+)$", before)
+    return not (word and word.group(1).lower() in _IS_CONTRACTED_AFTER)
+
+
 def _modifies_like_an_adjective(prev: str) -> bool:
     """The word before a placeholder makes it a modifier of the next noun: a determiner
     ("the PERSON 2 film") or a noun or adjective ("a landlord PERSON 2 family"), not a
@@ -334,7 +347,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
                 shown = capitalise(label) if slot.prev[:1].isupper() else label
                 return Rendered(shown, slot.prev_start, "", f"'the' removed before '{label}'")
             return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
-        if plural or prev in DETERMINERS:
+        if plural or prev in DETERMINERS or _possessive(prev, before[:slot.prev_start]):
             return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
         if slot.sentence_start and not slot.prev:
             return Rendered(label, len(before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{label}'")
