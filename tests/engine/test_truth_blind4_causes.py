@@ -58,3 +58,10 @@ def test_given_a_category_of_activity_in_a_role_slot_then_refused():
     job = Candidate("profession", source="P31", qid="Q28640")
     assert category_in_role_slot(job, EntityType.DEM, "His ") is None             # "his profession"
     assert category_in_role_slot(job, EntityType.DEM, "married the ", " Erik Lindqvist") is not None  # a role before a name
+
+
+def test_given_a_museum_named_by_its_head_noun_then_no_building():
+    kg = tiny_store([("Q33506", "P279", "Q41176"), ("Q33506", "P279", "Q43229"), ("Q41176", "P279", "Q811979")],
+                    {"Q33506": "museum", "Q41176": "building", "Q43229": "organization", "Q811979": "architectural structure"}, shipped_overlay=True)
+    got = candidate_labels(Engine.from_store(kg), "Larco Museum", EntityType.ORG, "She directed the Larco Museum.")
+    assert got[0] == "museum" and "building" not in got

@@ -327,7 +327,8 @@ class GraphSource(CandidateSource):
         # president (person words only: the acting business is a business)
         negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
                    and truth.negated_by_modifier(key, label))
-        return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1] if truth.in_context(c, span)]
+        return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1]
+                if truth.in_context(c, span) and not other_sense(truth, c, span.entity_type)]  # a museum: no "building"
 
     def with_composed(self, qid: str, span_key: str, entity_type: EntityType, candidates: list[Candidate]) -> list[Candidate]:
         """``candidates`` with the composed rungs of a class the item *is* through its classes
