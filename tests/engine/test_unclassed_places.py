@@ -84,3 +84,18 @@ def test_given_a_document_in_other_countries_then_no_place_rung(engine):
 
     assert ladder(frozenset({"Q145"})) == [MASK]  # a British document: its Konya may be another place
     assert ladder(frozenset({"Q43", "Q145"})) == ["place in Turkey", MASK]
+
+
+def test_given_a_country_in_an_organisations_slot_then_its_country_rungs_only():
+    kg = tiny_store([("Q142", "P31", "Q6256"), ("Q142", "P31", "Q20181813"), ("Q6256", "P279", "Q1048835")],
+                    {"Q142": "France", "Q6256": "country", "Q20181813": "colonial power", "Q1048835": "political territorial entity"},
+                    shipped_overlay=True)
+    engine = Engine.from_store(kg)
+    assert candidate_labels(engine, "France", EntityType.ORG, "He was sent off against France.") == ["country", MASK]
+    assert "colonial power" in candidate_labels(engine, "France", EntityType.LOC)
+
+
+def test_given_an_acronym_in_an_organisations_slot_then_no_country():
+    kg = tiny_store([("Q851", "P31", "Q6256")], {"Q851": "Saudi Arabia", "Q6256": "country"}, aliases=[("Q851", "SA")],
+                    shipped_overlay=True)
+    assert candidate_labels(Engine.from_store(kg), "SA", EntityType.ORG, "He joined the SA in 1926.") == [MASK]

@@ -32,7 +32,7 @@ from engine.generate.sources.base import CandidateSource, DocumentState, SourceR
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
-from engine.generate.unclassed import unclassed_rungs
+from engine.generate.unclassed import NAMING_LINKS, unclassed_rungs
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -188,6 +188,9 @@ class GraphSource(CandidateSource):
             return head
         if holder_only is not None:
             return holder_only
+        state = self._country_in_org_slot(span, whole, key)
+        if state is not None:
+            return state
         composed, named = unclassed_rungs(span, whole, truth, self.chains, countries)
         if named is not None:  # "Konya": the store knows its country, not its class
             kept = [c for c in composed if fold(c.label) != key and truth.in_context(c, span)]
@@ -198,6 +201,26 @@ class GraphSource(CandidateSource):
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def _country_in_org_slot(self, span: Span, whole: list[Link], key: str) -> SourceResult | None:
+        """An ORG span that names a country ("the president of *the United States*", "played
+        against *France*"): the state, or the national side that plays for it; either way the
+        country rungs of its place ladder hold ("country", "country in Western Europe"), not
+        its other place classes ("colonial power", "Mediterranean country")."""
+        if span.entity_type is not EntityType.ORG:
+            return None
+        taxonomy = self.linker.taxonomy
+        if span.text.isupper():
+            return None  # an acronym names many things: "SA" is the Sturmabteilung before Saudi Arabia
+        link = next((l for l in whole if l.method in NAMING_LINKS and set(taxonomy.parents(l.qid, "P31")) & STATE_CLASSES), None)
+        if link is None:
+            return None
+        rungs = [c for c in self.with_composed(link.qid, key, EntityType.LOC, self.ladder_for(link.qid, key, EntityType.LOC))
+                 if c.qid in STATE_CLASSES or c.rule in COUNTRY_RULES]
+        if not rungs:
+            return None
+        reason = f"linked to {link.qid} ({link.label}) by {link.method.value}: a country in an organisation's slot keeps its country rungs"
+        return SourceResult(rungs, links=(link,), reason=reason)
 
     def _sense_holds(self, other: Link, rung: Candidate) -> bool | None:
         """Whether ``rung`` is true of the homonym ``other`` (None: the store says nothing of what it is)."""
@@ -438,6 +461,12 @@ class GraphSource(CandidateSource):
             if len(out) >= self.max_ladder:
                 return True
         return False
+
+
+#: Classes of a state a country-naming ORG span keeps: country, sovereign state, historical country.
+STATE_CLASSES = frozenset({"Q6256", "Q3624078", "Q3024240"})
+#: Composed rules that name a country's region ("country in Western Europe").
+COUNTRY_RULES = frozenset({"countryInRegion"})
 
 
 def _reworded(label: str) -> str:
