@@ -41,6 +41,19 @@ def item_countries(taxonomy, qid: str) -> frozenset[str]:
     return frozenset(taxonomy.values(qid, "P17"))
 
 
+def mentioned_countries(linker: Linker, spans: Iterable[Span]) -> frozenset[str]:
+    """Countries of every item a place or nationality span (LOC, DEM) names, whether or not
+    the name is ambiguous ("Wales": the country and its national side), and the countries
+    those lie in (Wales: the United Kingdom)."""
+    out: set[str] = set()
+    for text in {span.text for span in spans if span.entity_type in PLACE_TYPES}:
+        for link in linker.link(Span(text, EntityType.LOC)):
+            if link.method in NAMING:
+                own = item_countries(linker.taxonomy, link.qid)
+                out |= own | {v for c in own for v in linker.taxonomy.values(c, "P17")}
+    return frozenset(out)
+
+
 def document_countries(linker: Linker, spans: Iterable[Span]) -> frozenset[str]:
     """Countries of the spans (LOC, DEM) that link to exactly one item by one of its names."""
     out: set[str] = set()

@@ -26,11 +26,13 @@ NAMING_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
 
 
 def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: ChainIndex,
-                    countries: frozenset[str] = frozenset()) -> tuple[list[Candidate], Link | None]:
+                    countries: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset()
+                    ) -> tuple[list[Candidate], Link | None]:
     """The rungs the unclassed rules compose for ``span`` (see the module docstring), and the
     link they were composed for; ``([], None)`` when none holds for every homonym, or when the
-    document names ``countries`` and the item lies in none of them (the store may hold the
-    English Tamworth only, while an Australian biography speaks of the one in New South Wales)."""
+    document is placed (its unambiguous places give ``countries``) and neither those nor any
+    country it names (``mentioned``) holds the item: the store may hold the English Tamworth
+    only, while an Australian biography speaks of the one in New South Wales."""
     rules = [r for r in chains.rules.composed if r.unclassed and truth.class_fits(r.applies_to, span.entity_type, strict=True)]
     named = [l for l in links if l.method in NAMING_LINKS]
     if not rules or not named or span.entity_type is EntityType.PERSON:
@@ -40,7 +42,7 @@ def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: C
     unclassed = [l for l in named if not truth.has_class_facts(l.qid)]
     if not unclassed:
         return [], None
-    if countries and not any(set(truth.taxonomy.values(l.qid, "P17")) & countries for l in unclassed):
+    if countries and not any(_lies_in(truth.taxonomy, l.qid, countries | mentioned) for l in unclassed):
         return [], None
     out: list[Candidate] = []
     for rule in rules:
@@ -54,3 +56,11 @@ def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: C
             out.append(Candidate(text, source="P31", qid=None, path=f"no class + {rule.via}", rule=rule.name, depth=2,
                                  link_qid=unclassed[0].qid))
     return out, (unclassed[0] if out else None)
+
+
+def _lies_in(taxonomy, item: str, countries: frozenset[str]) -> bool:
+    """The item's country or administrative parent (P17, P131) is one of ``countries`` or the
+    country one of them lies in (Caerphilly, in the United Kingdom and in Wales, for a
+    document that names Wales)."""
+    around = set(countries) | {v for c in countries for v in taxonomy.values(c, "P17")}
+    return bool((set(taxonomy.values(item, "P17")) | set(taxonomy.values(item, "P131"))) & around)

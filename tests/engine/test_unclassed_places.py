@@ -84,6 +84,9 @@ def test_given_a_document_in_other_countries_then_no_place_rung(engine):
 
     assert ladder(frozenset({"Q145"})) == [MASK]  # a British document: its Konya may be another place
     assert ladder(frozenset({"Q43", "Q145"})) == ["place in Turkey", MASK]
+    # a British document that names Turkey somewhere (an ambiguous name, a nationality) keeps it
+    got = engine.candidates(Span("Konya", EntityType.LOC), state=DocumentState(countries=frozenset({"Q145"}), mentioned=frozenset({"Q43"})))
+    assert got.labels == ["place in Turkey", MASK]
 
 
 def test_given_a_country_in_an_organisations_slot_then_its_country_rungs_only():
@@ -99,3 +102,12 @@ def test_given_an_acronym_in_an_organisations_slot_then_no_country():
     kg = tiny_store([("Q851", "P31", "Q6256")], {"Q851": "Saudi Arabia", "Q6256": "country"}, aliases=[("Q851", "SA")],
                     shipped_overlay=True)
     assert candidate_labels(Engine.from_store(kg), "SA", EntityType.ORG, "He joined the SA in 1926.") == [MASK]
+
+
+def test_given_a_document_naming_the_region_then_the_place_rung_stays(engine):
+    from engine.generate.sources.base import DocumentState
+    from engine.types import Span
+
+    # Caerphilly lies in Wales (P131) and in the United Kingdom (P17): a Welsh document keeps it
+    got = engine.candidates(Span("Caerphilly", EntityType.LOC), state=DocumentState(countries=frozenset({"Q25"}))).labels
+    assert got == ["place in the United Kingdom", MASK]

@@ -33,6 +33,9 @@ class DocumentState:
     #: countries of the document's unambiguous places and nationalities
     #: (:func:`engine.generate.context.document_countries`): homonyms are linked in them
     countries: frozenset[str] = frozenset()
+    #: countries of every place and nationality the document names, ambiguous ones too
+    #: (:func:`engine.generate.context.mentioned_countries`)
+    mentioned: frozenset[str] = frozenset()
 
 
 class CandidateSource(ABC):

@@ -102,7 +102,7 @@ class GraphSource(CandidateSource):
             head = self._head_noun(span, key, notes) if self.truth is not None else None
             return head or SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         if self.truth is not None:
-            return self._truthful(span, links, key, notes, state.countries)
+            return self._truthful(span, links, key, notes, state.countries, state.mentioned)
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
             if not candidates and self.remote is not None:
@@ -115,7 +115,8 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
-    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str], countries: frozenset[str] = frozenset()) -> SourceResult:
+    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str], countries: frozenset[str] = frozenset(),
+                  mentioned: frozenset[str] = frozenset()) -> SourceResult:
         """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept;
         ``countries``: the document's, which may say which homonym a name is (:mod:`engine.generate.homonyms`)."""
         truth = self.truth
@@ -191,7 +192,7 @@ class GraphSource(CandidateSource):
         state = self._country_in_org_slot(span, whole, key)
         if state is not None:
             return state
-        composed, named = unclassed_rungs(span, whole, truth, self.chains, countries)
+        composed, named = unclassed_rungs(span, whole, truth, self.chains, countries, mentioned)
         if named is not None:  # "Konya": the store knows its country, not its class
             kept = [c for c in composed if fold(c.label) != key and truth.in_context(c, span)]
             if kept:
