@@ -85,7 +85,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
         "Settings", "ComposedGeneralization", "neverOffer", "cutAbove", "labelOverride",
         "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings", "forUnclassedItems",
         "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
-        "notIsA", "homonymHead", "headNoun", "holderClass", "partOfNotIsA", "strictKinds", "notFromHeadNoun",
+        "notIsA", "homonymHead", "headNoun", "holderClass", "partOfNotIsA", "strictKinds", "notFromHeadNoun", "kindedItemsOnly",
     }
     problems: list[str] = []
     graph = rdflib.Graph()

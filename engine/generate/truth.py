@@ -19,11 +19,9 @@ Six rules shape the graph ladders (:class:`engine.generate.sources.graph.GraphSo
    is no tale, so a plural head is looked up as written, never as its singular. A
    name that starts with an ordinal ("17th Academy Awards", "LXI Legislature of the
    Mexican Congress") names one edition or term, not an instance of its head noun's
-   class: no head-noun class (DEM spans apart: "4th President" is a president; and a
-   common noun in lower case is numbered, not named: "the 38th president", "5th
-   congressional district"). A
-   class whose label is capitalised names one thing, not a kind: "East Germany national
-   football team" is not the "Germany national football team".
+   class: no head-noun class (DEM spans apart: "4th President" is a president; a lower-case
+   noun is numbered, not named: "the 38th president"). A class whose label is capitalised
+   names one thing: "East Germany national football team" is not the Germany one.
 2. **The entity type constrains the classes** (``ontology/entity_types.ttl``): each type
    allows some *kinds* of class (place, organisation, person attribute, …) and forbids
    others for the linked item. An ORG span linked to a city is not generalized at all;
@@ -212,7 +210,9 @@ class TruthFilter:
         kinds = self.item_kinds(qid)
         if kinds & rule.forbids:
             return False
-        return not kinds or bool(kinds & rule.allows)
+        if not kinds:  # an item whose classes are all of no kind ("gold", the colour, for a LOC span: tg:kindedItemsOnly)
+            return not (rule.kinded_items and self.has_class_facts(qid))
+        return bool(kinds & rule.allows)
 
     def class_fits(self, qid: str, entity_type: EntityType, *, strict: bool = False) -> bool:
         """A class may be offered for ``entity_type`` (``strict``: it must belong to an allowed kind)."""

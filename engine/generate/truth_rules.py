@@ -39,6 +39,8 @@ class TypeRule:
     strict: bool = False
     #: kinds a class of which only (no other kind) is not taken from the span's head noun
     not_from_head: frozenset[str] = frozenset()
+    #: an item the store gives classes, none of them of a kind, is no referent of the type
+    kinded_items: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class TruthRules:
         forbids: dict[EntityType, set[str]] = {}
         part_not_whole: set[str] = set()
         strict: set[EntityType] = set()
+        kinded_items: set[EntityType] = set()
         not_from_head: dict[EntityType, set[str]] = {}
         for row in kg.select("type_rules"):
             kind = row["kind"].removeprefix(TG)
@@ -82,6 +85,9 @@ class TruthRules:
                 continue
             if str(row.get("relation")) == "strict":
                 strict.add(EntityType.parse(row["entityType"]))
+                continue
+            if str(row.get("relation")) == "kindedItems":
+                kinded_items.add(EntityType.parse(row["entityType"]))
                 continue
             if str(row.get("relation")) == "notFromHead":
                 not_from_head.setdefault(EntityType.parse(row["entityType"]), set()).add(kind)
@@ -99,7 +105,8 @@ class TruthRules:
             table = allows if row["relation"] == "allows" else forbids
             table.setdefault(etype, set()).add(kind)
             allows.setdefault(etype, set())
-        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ())), t in strict, frozenset(not_from_head.get(t, ())))
+        types = {t: TypeRule(t, frozenset(a), frozenset(forbids.get(t, ())), t in strict, frozenset(not_from_head.get(t, ())),
+                          t in kinded_items)
                  for t, a in allows.items()}
         edges: set[tuple[str, str]] = set()
         disjoint: set[tuple[str, str]] = set()

@@ -65,3 +65,11 @@ def test_given_a_museum_named_by_its_head_noun_then_no_building():
                     {"Q33506": "museum", "Q41176": "building", "Q43229": "organization", "Q811979": "architectural structure"}, shipped_overlay=True)
     got = candidate_labels(Engine.from_store(kg), "Larco Museum", EntityType.ORG, "She directed the Larco Museum.")
     assert got[0] == "museum" and "building" not in got
+
+
+def test_given_a_place_name_that_is_also_an_alias_of_a_colour_then_no_colour():
+    kg = tiny_store([("Q208045", "P279", "Q943"), ("Q103725", "P17", "Q189")],
+                    {"Q208045": "gold", "Q943": "yellow", "Q103725": "Hafnarfjörður", "Q189": "Iceland"},
+                    aliases=[("Q208045", "Hafnarfjörður")], shipped_overlay=True)
+    got = candidate_labels(Engine.from_store(kg), "Hafnarfjörður", EntityType.LOC, "She lives in Hafnarfjörður.")
+    assert "yellow" not in got and got[0] == "place in Iceland"
