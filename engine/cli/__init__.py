@@ -9,6 +9,8 @@ One module per command group, each a thin layer over library functions:
 
 from __future__ import annotations
 
+import sys
+
 from engine.cli.bench import bench_app
 from engine.cli.common import App
 from engine.cli.detect import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd
@@ -37,8 +39,15 @@ app.add_typer(spark_app, name="spark")
 
 
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: an error of the input or the configuration that a command
+    did not report itself is one ``error:`` line and exit code 1, not a traceback."""
+    from engine.errors import SanitizerError
+
+    try:
+        app()
+    except SanitizerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 __all__ = ["app", "main"]

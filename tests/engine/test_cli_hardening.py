@@ -210,3 +210,13 @@ def test_given_generalize_then_the_count_matches_the_listed_lines(span, etype, c
     head, *rows = res.output.splitlines()
     assert head.endswith(f"— {count} from {etype.lower()}, then ***")
     assert len(rows) == int(count.split()[0]) + 1 and rows[-1].split()[1] == "***"
+
+
+def test_given_a_missing_data_file_then_one_error_line_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "from engine.cli import main; main()", "bench", "candidates",
+                           "--data", str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().startswith("error: cannot read WikiReplace file") and "Traceback" not in done.stderr
