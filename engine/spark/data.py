@@ -43,3 +43,30 @@ def document_lines(paths: list[str | Path]) -> list[str]:
         else:
             out += list(wikireplace_jsonl(path))
     return out
+
+
+def repeated_lines(lines: list[str], copies: int, *, batch: int = 16) -> list[str]:
+    """``lines`` ``copies`` times, the whole list after itself (a document's copies are
+    ``len(lines)`` lines apart, so never in one batch of ``batch``), copy ``k`` ≥ 2 of a
+    document with the id ``<id>~<k>`` (a document without an id gets one from its line).
+    Raises ``ValueError`` when there are fewer documents than ``batch`` (copies would share
+    a batch)."""
+    if copies < 1:
+        raise ValueError(f"copies must be at least 1, not {copies}")
+    if copies == 1:
+        return list(lines)
+    if len(lines) < batch:
+        raise ValueError(f"{len(lines)} documents are fewer than a batch ({batch}): copies of one document would be ranked together")
+    out = list(lines)
+    for k in range(2, copies + 1):
+        for line in lines:
+            try:
+                doc = json.loads(line)
+            except ValueError:
+                out.append(line)  # a bad record stays one, each copy reported
+                continue
+            if isinstance(doc, dict) and "id" in doc:
+                doc["id"] = f"{doc['id']}~{k}"
+                line = json.dumps(doc, ensure_ascii=False)
+            out.append(line)
+    return out

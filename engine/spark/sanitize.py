@@ -51,6 +51,9 @@ class WorkerSettings:
     k: int | None = None
     torch_threads: int = 1
     disk_cache: bool = True  # False: a fresh in-memory embedding cache (benchmarks of unseen documents)
+    #: True: every batch starts from empty document caches (engine.scale.forget_documents), so
+    #: no document reuses another's vectors or ladders (benchmarks of repeated documents)
+    forget_documents: bool = False
 
 
 @dataclass
@@ -121,7 +124,12 @@ def sanitize_partition(lines: Iterable[Line], settings: WorkerSettings, duplicat
         if pending:
             engine, took = worker_engine(settings)
             load[0] += took
-            for d, r in zip(pending, sanitize_batch(engine, pending, overlap=settings.overlap)):
+            results = sanitize_batch(engine, pending, overlap=settings.overlap)
+            if settings.forget_documents:
+                from engine.scale import forget_documents
+
+                forget_documents(engine)
+            for d, r in zip(pending, results):
                 if isinstance(r, BadRecord):
                     yield ("bad", r.position, r.reason)
                     continue

