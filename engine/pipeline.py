@@ -26,8 +26,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
-from engine.generate.context import document_countries, mentioned_countries
-from engine.generate.sources.base import DocumentState
+from engine.generate.context import document_state
 from engine.text.sentences import SentenceIndex
 from engine.mentions import OverlapPolicy, caller_grouped, group_entities, resolve_mentions
 from engine.privacy.disclosure import trusted_link
@@ -91,9 +90,7 @@ class DocumentSanitizer:
         ms, merged = resolve_mentions(text, mentions, overlap)
         entity = group_entities(ms)
         doc = PreparedDocument(text, ms, entity, {}, merged)
-        spans = [Span(text[m.start:m.end], m.entity_type) for m in ms]
-        state = DocumentState(countries=document_countries(self.engine.linker, spans),
-                              mentioned=mentioned_countries(self.engine.linker, spans))
+        state = document_state(self.engine.linker, (Span(text[m.start:m.end], m.entity_type) for m in ms))
         facts = DocumentFacts.of(len(text), [(m.entity_type, m.identifier_type) for m in ms])
         given = caller_grouped(ms, entity)  # other PERSON groups are matched by name (surname alone)
         sentences = SentenceIndex(text)

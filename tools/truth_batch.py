@@ -42,7 +42,7 @@ def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path =
     """The drawn spans: doc_id, span, entity_type, context (its sentence) and rungs."""
     from engine import Engine
     from engine.evaluation.truth import load_truth_set
-    from engine.generate.context import document_countries
+    from engine.generate.context import document_state
     from engine.generate.sources.base import DocumentState
     from engine.io.docio import DocRecord, read_documents
     from engine.text.sentences import SentenceIndex
@@ -72,7 +72,7 @@ def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path =
         rec, context = pool[(doc_id, text, etype)]
         if doc_id not in states:
             spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in rec.mentions)
-            states[doc_id] = DocumentState(countries=document_countries(engine.linker, spans))
+            states[doc_id] = document_state(engine.linker, spans)
         ladder = engine.candidates(Span(text, EntityType.parse(etype), context=context), state=states[doc_id])
         rungs = [c.label for c in ladder.candidates if c.label != MASK]
         if rungs:

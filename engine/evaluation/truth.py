@@ -96,9 +96,9 @@ def _blank() -> dict[str, Any]:
 
 def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]) -> dict[str, DocumentState]:
     """Per document of ``data`` (WikiReplace format) named in ``doc_ids``, the document
-    state sanitizing gives its spans before their ladders: the countries of its places
-    (:mod:`engine.generate.context`). Empty without a readable ``data``."""
-    from engine.generate.context import document_countries
+    state sanitizing gives its spans before their ladders: the countries of its places and
+    those it names (:func:`engine.generate.context.document_state`). Empty without a readable ``data``."""
+    from engine.generate.context import document_state
     from engine.io.docio import DocRecord, read_documents
 
     if data is None or not Path(data).is_file():
@@ -107,7 +107,7 @@ def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]
     for rec in read_documents(Path(data), "wikireplace"):
         if isinstance(rec, DocRecord) and rec.doc_id in doc_ids:
             spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in rec.mentions)
-            out[rec.doc_id] = DocumentState(countries=document_countries(engine.linker, spans))
+            out[rec.doc_id] = document_state(engine.linker, spans)
     return out
 
 

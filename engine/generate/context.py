@@ -21,15 +21,21 @@ replaced by a homonym in that country, or dropped when there is none
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.generate.linking import Linker
+from engine.generate.sources.base import DocumentState
 from engine.types import EntityType, Link, LinkMethod, Span
+
+#: The naming links of a text read as an entity type.
+Naming = Callable[[str, EntityType], list[Link]]
 
 #: Classes whose instances are their own country (country, sovereign state).
 COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078"})
 #: Links that name the item (a contained part or a near spelling names nothing for sure).
 NAMING = frozenset({LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM})
+#: Links through which a span is the item's name (no demonym): the senses of an ambiguous name.
+NAME_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
 #: Types whose spans tell the document's countries.
 PLACE_TYPES = frozenset({EntityType.LOC, EntityType.DEM})
 
@@ -41,31 +47,49 @@ def item_countries(taxonomy, qid: str) -> frozenset[str]:
     return frozenset(taxonomy.values(qid, "P17"))
 
 
-def mentioned_countries(linker: Linker, spans: Iterable[Span]) -> frozenset[str]:
-    """Countries of every item a place or nationality span (LOC, DEM) names, whether or not
-    the name is ambiguous ("Wales": the country and its national side), and the countries
-    those lie in (Wales: the United Kingdom)."""
+def document_state(linker: Linker, spans: Iterable[Span]) -> DocumentState:
+    """The state a document's ladders are built in: its :func:`document_countries` and
+    :func:`mentioned_countries`, each place span linked once for both."""
+    spans = list(spans)
+    memo: dict[tuple[str, EntityType], list[Link]] = {}
+
+    def naming(text: str, etype: EntityType) -> list[Link]:
+        if (text, etype) not in memo:
+            memo[(text, etype)] = [link for link in linker.link(Span(text, etype)) if link.method in NAMING]
+        return memo[(text, etype)]
+
+    return DocumentState(countries=document_countries(linker, spans, naming), mentioned=mentioned_countries(linker, spans, naming))
+
+
+def mentioned_countries(linker: Linker, spans: Iterable[Span], naming: Naming | None = None) -> frozenset[str]:
+    """Countries of every item a place or nationality span (LOC, DEM) names when read as a
+    place, whether or not the name is ambiguous ("Wales": the country and its national
+    side). ``naming``: the naming links of a text read as a type (by default the linker's)."""
+    naming = naming or _naming(linker)
     out: set[str] = set()
     for text in {span.text for span in spans if span.entity_type in PLACE_TYPES}:
-        for link in linker.link(Span(text, EntityType.LOC)):
-            if link.method in NAMING:
-                own = item_countries(linker.taxonomy, link.qid)
-                out |= own | {v for c in own for v in linker.taxonomy.values(c, "P17")}
+        for link in naming(text, EntityType.LOC):
+            out |= item_countries(linker.taxonomy, link.qid)
     return frozenset(out)
 
 
-def document_countries(linker: Linker, spans: Iterable[Span]) -> frozenset[str]:
+def document_countries(linker: Linker, spans: Iterable[Span], naming: Naming | None = None) -> frozenset[str]:
     """Countries of the spans (LOC, DEM) that link to exactly one item by one of its names."""
+    naming = naming or _naming(linker)
     out: set[str] = set()
     seen: set[str] = set()
     for span in spans:
         if span.entity_type not in PLACE_TYPES or span.text in seen:
             continue
         seen.add(span.text)
-        links = [link for link in linker.link(Span(span.text, span.entity_type)) if link.method in NAMING]
+        links = naming(span.text, span.entity_type)
         if len({link.qid for link in links}) == 1:
             out |= item_countries(linker.taxonomy, links[0].qid)
     return frozenset(out)
+
+
+def _naming(linker: Linker) -> Naming:
+    return lambda text, etype: [link for link in linker.link(Span(text, etype)) if link.method in NAMING]
 
 
 def prefer_in_document(links: Sequence[Link], countries: frozenset[str], taxonomy) -> list[Link]:

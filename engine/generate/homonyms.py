@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from engine.generate.context import item_countries
+from engine.generate.context import NAME_LINKS, item_countries
 from engine.generate.linking import fold
-from engine.types import Candidate, EntityType, Link, LinkMethod
+from engine.types import Candidate, EntityType, Link
 
 #: How many times more prominent (:meth:`kg.index.LabelIndex.prominences`: facts naming the item)
 #: the linked item must be than a homonym for the name alone to mean it.
@@ -31,13 +31,9 @@ DOMINANCE = 10
 #: Types whose spans are names (a DEM span is a common noun whose senses other rules weigh).
 NAME_TYPES = frozenset({EntityType.LOC, EntityType.ORG, EntityType.MISC})
 
-#: Links through which a span names an item (an approximate or contained link is no sense of the name).
-SENSE_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
-
-
 def homonyms_of(link: Link, fitting: Sequence[Link]) -> list[Link]:
     """The other items ``fitting`` holds under the same name, by the same kind of link."""
-    if link.method not in SENSE_LINKS:
+    if link.method not in NAME_LINKS:
         return []
     return [l for l in fitting if l.qid != link.qid and l.method is link.method and fold(l.matched) == fold(link.matched)]
 

@@ -18,11 +18,9 @@ a name whose homonyms lie in two countries gets nothing.
 from __future__ import annotations
 
 from kg.chains import ChainIndex
+from engine.generate.context import NAME_LINKS
 from engine.generate.truth import TruthFilter
-from engine.types import Candidate, EntityType, Link, LinkMethod, Span
-
-#: Links that say the span *is* the item (a contained or approximate link does not).
-NAMING_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
+from engine.types import Candidate, EntityType, Link, Span
 
 
 def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: ChainIndex,
@@ -34,7 +32,7 @@ def unclassed_rungs(span: Span, links: list[Link], truth: TruthFilter, chains: C
     country it names (``mentioned``) holds the item: the store may hold the English Tamworth
     only, while an Australian biography speaks of the one in New South Wales."""
     rules = [r for r in chains.rules.composed if r.unclassed and truth.class_fits(r.applies_to, span.entity_type, strict=True)]
-    named = [l for l in links if l.method in NAMING_LINKS]
+    named = [l for l in links if l.method in NAME_LINKS]
     if not rules or not named or span.entity_type is EntityType.PERSON:
         return [], None
     if any(truth.has_class_facts(l.qid) and truth.item_fits(l.qid, span.entity_type) for l in named):

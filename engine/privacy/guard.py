@@ -260,7 +260,7 @@ class PrivacyGuard:
             if cand is not None and ladder is not None and cand in ladder.candidates:
                 at = ladder.candidates.index(cand)
                 for c in ladder.candidates[at + 1:]:
-                    if policy.refusal(c, original, ms[first], text[:ms[first].start], text[ms[first].end:ms[first].end + 40]) is None:
+                    if policy.refusal(c, original, ms[first], text) is None:
                         options.append(_Option(c.label, c))
             if options[-1].label != MASK:
                 options.append(_Option(MASK, None))
@@ -275,7 +275,7 @@ class PrivacyGuard:
             left, right = sentence_bounds(p.text, m.start, m.end)
             span = Span(original, m.entity_type, IdentifierType.QUASI, context=p.text[left:right], start=m.start, end=m.end)
             ladder = self.engine.candidates(span)
-            options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and policy.refusal(c, original, m, p.text[:m.start], p.text[m.end:m.end + 40]) is None]
+            options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and policy.refusal(c, original, m, p.text) is None]
         except Exception:  # no ladder: the span can still be masked
             pass
         options.append(_Option(MASK, None))

@@ -66,15 +66,15 @@ class SelectionPolicy:
         return sum(1 for c in ladder.candidates if not c.is_mask) > 1
 
     @staticmethod
-    def refusal(candidate: Candidate, original: str, mention: Mention, before: str = "", after: str = "") -> str | None:
-        """Why ``candidate`` may never replace ``mention`` (text ``original``, after the
-        text ``before`` and before ``after``), or None."""
+    def refusal(candidate: Candidate, original: str, mention: Mention, text: str = "") -> str | None:
+        """Why ``candidate`` may never replace ``mention`` (text ``original``, in the document
+        ``text``: the words around it say whether it stands in a role's slot), or None."""
         if candidate.label.strip().lower() == original.strip().lower():
             return SAME_TEXT
         if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
                 and candidate.source in TAXONOMY_PROPS):
             return DIRECT_PERSON
-        return category_in_role_slot(candidate, mention.entity_type, before, after)
+        return category_in_role_slot(candidate, mention.entity_type, text[:mention.start], text[mention.end:mention.end + 40])
 
     def choose(self, doc: PreparedDocument, k: int, guard: DocumentLeakGuard | None = None,
                skipped: list[Skipped] | None = None) -> Choice:
@@ -111,11 +111,10 @@ class SelectionPolicy:
             return Choice(MASK, None, alts, STATED)  # "the television series ***", not "… a television series"
         meaning = self.selection is Selection.MEANING
         mask_first = False
-        before = doc.text[:mention.start]
         for n, (cand, _) in enumerate(ranked):
             if leaks.get(id(cand)) is not None:
                 continue
-            refused = self.refusal(cand, original, mention, before, doc.text[mention.end:mention.end + 40])
+            refused = self.refusal(cand, original, mention, doc.text)
             if refused is not None:
                 if skipped is not None and refused not in (SAME_TEXT, DIRECT_PERSON):  # a category of roles in a role's slot
                     skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, refused))

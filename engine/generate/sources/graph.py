@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 
-from kg.chains import ChainIndex
+from kg.chains import HISTORICAL_COUNTRY, ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
-from engine.generate.context import in_named_region, prefer_in_document
+from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, in_named_region, prefer_in_document
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -32,7 +32,7 @@ from engine.generate.sources.base import CandidateSource, DocumentState, SourceR
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
-from engine.generate.unclassed import NAMING_LINKS, unclassed_rungs
+from engine.generate.unclassed import unclassed_rungs
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -189,9 +189,9 @@ class GraphSource(CandidateSource):
             return head
         if holder_only is not None:
             return holder_only
-        state = self._country_in_org_slot(span, whole, key)
-        if state is not None:
-            return state
+        country = self._country_in_org_slot(span, whole, key)
+        if country is not None:
+            return country
         composed, named = unclassed_rungs(span, whole, truth, self.chains, countries, mentioned)
         if named is not None:  # "Konya": the store knows its country, not its class
             kept = [c for c in composed if fold(c.label) != key and truth.in_context(c, span)]
@@ -208,12 +208,10 @@ class GraphSource(CandidateSource):
         against *France*"): the state, or the national side that plays for it; either way the
         country rungs of its place ladder hold ("country", "country in Western Europe"), not
         its other place classes ("colonial power", "Mediterranean country")."""
-        if span.entity_type is not EntityType.ORG:
-            return None
-        taxonomy = self.linker.taxonomy
-        if span.text.isupper():
+        if span.entity_type is not EntityType.ORG or span.text.isupper():
             return None  # an acronym names many things: "SA" is the Sturmabteilung before Saudi Arabia
-        link = next((l for l in whole if l.method in NAMING_LINKS and set(taxonomy.parents(l.qid, "P31")) & STATE_CLASSES), None)
+        taxonomy = self.linker.taxonomy
+        link = next((l for l in whole if l.method in NAME_LINKS and set(taxonomy.parents(l.qid, "P31")) & STATE_CLASSES), None)
         if link is None:
             return None
         rungs = [c for c in self.with_composed(link.qid, key, EntityType.LOC, self.ladder_for(link.qid, key, EntityType.LOC))
@@ -223,11 +221,15 @@ class GraphSource(CandidateSource):
         reason = f"linked to {link.qid} ({link.label}) by {link.method.value}: a country in an organisation's slot keeps its country rungs"
         return SourceResult(rungs, links=(link,), reason=reason)
 
-    def _sense_holds(self, other: Link, rung: Candidate) -> bool | None:
-        """Whether ``rung`` is true of the homonym ``other`` (None: the store says nothing of what it is)."""
+    def _is_a(self, qid: str) -> frozenset[str]:
+        """The classes ``qid`` is, through P31 or (for a class) P279, as a reader reads "is a"."""
         truth = self.truth
         assert truth is not None
-        closure = truth.is_a_closure(other.qid, "P31") | truth.is_a_closure(other.qid, "P279")
+        return truth.is_a_closure(qid, "P31") | truth.is_a_closure(qid, "P279")
+
+    def _sense_holds(self, other: Link, rung: Candidate) -> bool | None:
+        """Whether ``rung`` is true of the homonym ``other`` (None: the store says nothing of what it is)."""
+        closure = self._is_a(other.qid)
         if not closure:
             return None
         if rung.qid:
@@ -240,13 +242,9 @@ class GraphSource(CandidateSource):
         for the Canadian and the English Halifax), labelled and of a kind the type allows."""
         truth = self.truth
         assert truth is not None
-
-        def closure(qid: str) -> frozenset[str]:
-            return truth.is_a_closure(qid, "P31") | truth.is_a_closure(qid, "P279")
-
-        common = set(closure(link.qid))
+        common = set(self._is_a(link.qid))
         for other in others:
-            theirs = closure(other.qid)
+            theirs = self._is_a(other.qid)
             if theirs:
                 common &= theirs
         common = {c for c in common if c not in self.chains.rules.never_offer and self.chains.label(c)
@@ -465,7 +463,7 @@ class GraphSource(CandidateSource):
 
 
 #: Classes of a state a country-naming ORG span keeps: country, sovereign state, historical country.
-STATE_CLASSES = frozenset({"Q6256", "Q3624078", "Q3024240"})
+STATE_CLASSES = COUNTRY_CLASSES | {HISTORICAL_COUNTRY}
 #: Composed rules that name a country's region ("country in Western Europe").
 COUNTRY_RULES = frozenset({"countryInRegion"})
 
