@@ -92,11 +92,11 @@ from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
-    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, TIME_BOUND, TruthRules, TypeRule, rule_files,
+    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
 )
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
-    head_index, head_written_lower, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
+    coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -264,7 +264,8 @@ class TruthFilter:
     def in_context(self, cand: Candidate, span: Span) -> bool:
         """The rung stays true of the span as its sentence uses it (rules 7 and 8; and a role
         used to qualify a noun, "officer rank", has no holder: no "person"; nor has a demonym
-        before a noun, "the German occupation")."""
+        before a noun, "the German occupation"; a field of study, "studied *pharmacy*", is no
+        work, organisation, structure or place)."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
@@ -278,6 +279,8 @@ class TruthFilter:
             return False
         if REGIME in kinds and not dated_since(span.context, TIME_BOUND_BEFORE):
             return False
+        if span.entity_type is EntityType.MISC and kinds & THING_KINDS and in_field_slot(span.text, span.context or ""):
+            return False  # "studied sculpture": the field, no visual artwork
         return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
 
     @staticmethod
@@ -380,6 +383,8 @@ class TruthFilter:
         first = span.text.split()[0] if span.text.split() else ""
         if span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
+        if not whole and coordinated(words):
+            return out  # "physical education and sports": no one head noun names the whole
         named_plural = plural_name_head(span.text, words)
         for gram in head_grams(words, whole=whole):
             if len(gram) < 3:

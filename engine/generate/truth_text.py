@@ -61,6 +61,24 @@ def words_after(text: str, context: str) -> list[str]:
     return out
 
 
+#: Words right before a span that make it a field of study or of teaching: "studied
+#: *sculpture*", "a master's degree in *public administration*", "professor of *law*".
+_FIELD_BEFORE = re.compile(
+    r"(?:\b(?:stud(?:ied|ying|ies|y)|read|majored in|graduated in|trained in|taught|teach(?:es|ing)?|"
+    r"(?:degrees?|doctorate|diploma|ph\.?d\.?|bachelor'?s|master'?s|courses?|training|research|lecturer|professor|"
+    r"chair|specialist|specialised|specialized|qualified) (?:in|of))\s+)(?:(?:the|[a-z-]+ and)\s+)?$",
+    re.IGNORECASE)
+
+
+def in_field_slot(text: str, context: str) -> bool:
+    """Some use of ``text`` in ``context`` follows words that make it a field of study or
+    of teaching (:data:`_FIELD_BEFORE`): the span names the field, not a thing of it."""
+    for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context):
+        if _FIELD_BEFORE.search(context[max(0, m.start() - 60):m.start()]):
+            return True
+    return False
+
+
 ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")
 
 
@@ -111,10 +129,28 @@ def span_words(text: str) -> list[str]:
     return [w.strip(".,;:'’\"") for w in WORD.findall(text) if w.strip(".,;:'’\"")]
 
 
-def head_index(words: list[str]) -> int:
-    """Position of the head noun: the last word before the first preposition, else the last word."""
+#: Words that join two nouns or modifiers: the head is the second conjunct's ("the mining
+#: and energy *committee*"; "The Master and *Margarita*", a title, names no master).
+CONJUNCTIONS = frozenset({"and", "&"})
+
+
+def coordinated(words: list[str]) -> bool:
+    """A conjunction comes before any preposition: the span joins two nouns or modifiers
+    ("physical education and sports", "the mining and energy committee", "The Master and
+    Margarita"), and which one is the head the words alone do not say."""
     for i, w in enumerate(words):
         if i > 0 and w in PREPOSITIONS:
+            return w in CONJUNCTIONS
+    return False
+
+
+def head_index(words: list[str]) -> int:
+    """Position of the head noun: the last word before the first preposition, else the last
+    word; after a conjunction that comes first, the head of what follows it."""
+    for i, w in enumerate(words):
+        if i > 0 and w in PREPOSITIONS:
+            if w in CONJUNCTIONS and i + 1 < len(words):
+                return i + 1 + head_index(words[i + 1:])
             return i - 1
     return len(words) - 1
 

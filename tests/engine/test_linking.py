@@ -48,6 +48,12 @@ def test_given_near_miss_then_approximate_within_15_percent(engine):
     assert link(engine, "geolxxxxst") == []
 
 
+def test_given_a_name_one_letter_away_then_no_approximate_link(engine):
+    # a capitalised place, organisation or thing is a name: a neighbouring name is another one
+    assert all(l.method is not LinkMethod.APPROXIMATE for l in link(engine, "Geologistt", "ORG"))
+    assert link(engine, "geologistt", "MISC")[0].method is LinkMethod.APPROXIMATE
+
+
 def _tiny(labels, edges=(), aliases=()):
     return Engine.from_store(tiny_store(edges, labels, aliases, shipped_overlay=True))
 

@@ -6,7 +6,7 @@ import pyoxigraph as ox
 import pytest
 
 from engine.engine import Engine
-from engine.generate.truth import head_grams, head_index, label_narrows, span_words
+from engine.generate.truth import coordinated, head_grams, head_index, in_field_slot, label_narrows, span_words
 from engine.types import MASK
 from tests.conftest import tiny_store
 
@@ -32,6 +32,7 @@ EDGES = [
     ("Q33999", "P279", "Q215627"),                                            # actor ⊂ person
     ("Q72", "P31", "Q5119"), ("Q72", "P31", "Q14770218"), ("Q5119", "P279", "Q515"),  # Zürich; no P279 for the cantonal capital
     ("Q72", "P31", "Q9990001"),  # … and a "cantonal capital" the store relates to nothing
+    ("Q11634", "P279", "Q4502142"), ("Q4502142", "P279", "Q17537576"),      # sculpture ⊂ visual artwork ⊂ creative work
 ]
 LABELS = {
     "Q1061": "Gujarat", "Q13390680": "state of India", "Q56061": "administrative territorial entity",
@@ -45,6 +46,7 @@ LABELS = {
     "Q1093829": "city of the United States", "Q6501447": "local government",
     "Q23148": "Cornwall", "Q180673": "ceremonial county of England", "Q19953632": "former administrative territorial entity",
     "Q36704": "Yugoslavia", "Q33999": "actor", "Q215627": "person", "Q39": "Switzerland", "Q206696": "Helvetic Republic",
+    "Q11634": "sculpture", "Q4502142": "visual artwork", "Q17537576": "creative work",
     "Q72": "Zürich", "Q5119": "capital", "Q14770218": "cantonal capital of Switzerland", "Q9990001": "cantonal capital",
 }
 ALIASES = [("Q33999", "actress"), ("Q38848", "metal"), ("Q103916", "Best Actor"), ("Q875556", "Israeli"), ("Q9531", "British Broadcasting Corporation")]
@@ -67,6 +69,25 @@ def test_given_name_then_head_noun_is_last_word_or_before_a_preposition():
     assert head_index(span_words("Order of Santiago")) == 0
     assert head_index(span_words("Genie Award for Best Actor")) == 1
     assert head_grams(span_words("Gujarat High Court")) == ["high court", "court"]
+
+
+def test_given_a_conjunction_first_then_the_head_is_the_second_conjuncts():
+    assert span_words("mining and energy committee")[head_index(span_words("mining and energy committee"))] == "committee"
+    assert span_words("The Master and Margarita")[head_index(span_words("The Master and Margarita"))] == "margarita"
+    # a preposition before the conjunction keeps the head before it
+    assert head_index(span_words("Ministry of Culture and Sport")) == 0
+    assert head_index(span_words("Faculty of Economics and Sociology")) == 0
+    assert coordinated(span_words("physical education and sports"))
+    assert not coordinated(span_words("Ministry of Culture and Sport"))
+
+
+def test_given_words_before_a_span_then_a_field_slot_is_read_from_them():
+    assert in_field_slot("law", "She studied law at the University of Lagos.")
+    assert in_field_slot("public administration", "She received a master's degree in public administration.")
+    assert in_field_slot("composition", "He studied piano and composition in Rome.")
+    assert in_field_slot("law", "He was a professor of law.")
+    assert not in_field_slot("Law", "He joined the Faculty of Law.")
+    assert not in_field_slot("Hamlet", "He played Hamlet in London.")
 
 
 def test_given_contained_place_then_it_never_lends_its_class_and_the_head_noun_does(engine):
@@ -186,3 +207,15 @@ def test_given_classes_the_store_does_not_relate_then_the_narrower_label_comes_f
     ladder = labels(engine, "Zürich", "LOC")
     assert ladder.index("cantonal capital of Switzerland") < ladder.index("cantonal capital")
     assert "capital" not in ladder  # never offered: read as a country's capital
+
+
+def test_given_a_field_of_study_then_no_rung_of_a_work(engine):
+    studied = engine.candidates("sculpture", "MISC", context="She studied sculpture at the Academy of Fine Arts.").labels
+    assert "visual artwork" not in studied and "creative work" not in studied
+    made = engine.candidates("sculpture", "MISC", context="A bronze sculpture stood in the hall.").labels
+    assert "visual artwork" in made
+
+
+def test_given_two_coordinated_nouns_then_no_head_noun_class(engine):
+    # neither conjunct names the whole: "The Master and Margarita" is a novel, no master
+    assert labels(engine, "Court and Castle", "ORG") == [MASK]
