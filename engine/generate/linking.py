@@ -33,9 +33,6 @@ from kg.text import fold  # noqa: F401  (the folding of the index, re-exported f
 from kg.vocab import DEGREE_PROPS, TYPE_PROPS, local_id, qid_number
 from engine.types import EntityType, Link, LinkMethod, Span
 
-#: Entity types whose capitalised spans are names, never linked approximately.
-_NAMED_THINGS = frozenset({EntityType.LOC, EntityType.ORG, EntityType.MISC})
-
 #: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops).
 TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {
     EntityType.LOC: frozenset({
@@ -422,12 +419,10 @@ class Linker:
     APPROX_CACHE = 50_000
 
     def _approximate(self, span: Span, key: str) -> list[Link]:
-        """Labels within ``approx_threshold`` normalised edit distance (``LabelIndex.approximate``),
-        remembered per key. The name of a place, an organisation or a thing (a LOC, ORG or
-        MISC span written with a capital) is never linked so: a name one letter away is
-        another name ("Storting" is no "Sporting", "Kempten" no "Kemeten"), while a common
-        noun or a demonym may be misspelt ("geologistt", "Rusian")."""
-        if len(key) < 4 or (span.entity_type in _NAMED_THINGS and span.text.strip()[:1].isupper()):
+        """Labels within ``approx_threshold`` normalised edit distance, remembered per key; never
+        for a capitalised LOC/ORG/MISC name: a name one letter away is another ("Storting" is
+        no "Sporting"), a common noun or demonym may be misspelt ("geologistt", "Rusian")."""
+        if len(key) < 4 or (span.entity_type in (EntityType.LOC, EntityType.ORG, EntityType.MISC) and span.text.strip()[:1].isupper()):
             return []
         found = self._approx.get(key)
         if found is None:

@@ -55,6 +55,8 @@ from engine.types import EntityType, Span
 #: the country it lies in ("Shou County", a county of China, is no second-level subdivision
 #: as the store's many counties of the United States are), which its head word does not say.
 UNSHARED = frozenset({EntityType.LOC, EntityType.DEM})
+#: The kind of organisations (``ontology/entity_types.ttl``).
+ORGANIZATION = "kindOrganization"
 
 
 #: Kinds of item a word before a name may stand for without marking a kind of name.
@@ -184,7 +186,12 @@ class NameHeads:
         return out
 
     def _offerable(self, qid: str, entity_type: EntityType) -> bool:
-        """A class that may be a rung: labelled in lower case, of a kind the entity type allows."""
+        """A class that may be a rung: labelled in lower case, of a kind the entity type allows;
+        for a MISC span (a work, an event, an award) no class of organisations: "the 2018
+        International Congress of Mathematicians" is one meeting, whatever the store's other
+        "… Congress" items (parties, legislatures) are."""
         label = self.truth.taxonomy.label(qid)
+        kinds = self.truth.class_kinds(qid)
         return (bool(label) and label[:1].islower() and self.truth.class_fits(qid, entity_type, strict=True)
-                and PERSON_ATTRIBUTE not in self.truth.class_kinds(qid) and not barred_from_name(self.truth, qid, entity_type))
+                and PERSON_ATTRIBUTE not in kinds and not barred_from_name(self.truth, qid, entity_type)
+                and not (entity_type is EntityType.MISC and ORGANIZATION in kinds))

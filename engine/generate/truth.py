@@ -96,7 +96,7 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 )
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
-    coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
+    attributive, coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -269,10 +269,10 @@ class TruthFilter:
         qid = self.candidate_class(cand)
         if qid is None:
             return True
-        if self.held_only(cand) and self.attributive(span):
+        if self.held_only(cand) and attributive(span.text, span.context or ""):
             return False  # "the lowest commissioned officer rank" names the rank, not a person
         if qid in self.all_holders and span.entity_type is EntityType.DEM and self.index.demonyms.get(fold(span.text)) \
-                and self.attributive(span):
+                and attributive(span.text, span.context or ""):
             return False  # "the German occupation": a demonym before a noun is an adjective, it names no person
         kinds = self.class_kinds(qid)
         if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
@@ -282,13 +282,6 @@ class TruthFilter:
         if span.entity_type is EntityType.MISC and kinds & THING_KINDS and in_field_slot(span.text, span.context or ""):
             return False  # "studied sculpture": the field, no visual artwork
         return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
-
-    @staticmethod
-    def attributive(span: Span) -> bool:
-        """A use of the span is followed by a word in lower case that is no preposition nor
-        "and": the span qualifies that noun ("officer rank", "officer who"), it names no holder."""
-        return any(nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in PREPOSITIONS
-                   for nxt in words_after(span.text, span.context or ""))
 
     def language_as_adjective(self, span: Span, link: Link) -> bool:
         """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
@@ -436,7 +429,7 @@ class TruthFilter:
         first = next(iter(links), None)
         if first is not None and LANGUAGE in self.superclasses_of_item(first.qid):
             return False
-        if span.entity_type is EntityType.MISC and not self.attributive(span) and any(
+        if span.entity_type is EntityType.MISC and not attributive(span.text, span.context or "") and any(
                 l.method is not LinkMethod.DEMONYM and LANGUAGE in self.superclasses_of_item(l.qid) for l in links):
             return False  # a MISC span is a name: "titles her works in Isthmus Zapotec and Spanish" names the language
         # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,

@@ -61,6 +61,13 @@ def words_after(text: str, context: str) -> list[str]:
     return out
 
 
+def attributive(text: str, context: str) -> bool:
+    """A use of ``text`` is followed by a word in lower case that is no preposition nor
+    "and": the span qualifies that noun ("officer rank", "officer who"), it names no holder."""
+    return any(nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in PREPOSITIONS
+               for nxt in words_after(text, context))
+
+
 #: Words right before a span that make it a field of study or of teaching: "studied
 #: *sculpture*", "a master's degree in *public administration*", "professor of *law*".
 _FIELD_BEFORE = re.compile(

@@ -104,6 +104,11 @@ def test_given_head_word_the_store_names_share_a_class_then_it(engine):
     assert "head word 'records'" in ladder.reason and ladder.candidates[0].rule == "name-head"
 
 
+def test_given_a_misc_span_then_no_organisation_class_from_names(engine):
+    # "… Records" are record labels: an ORG span is one, a MISC span (a work, an event) is none
+    assert candidate_labels(engine, "Radioactive Records", EntityType.MISC) == [MASK]
+
+
 def test_given_people_named_with_the_head_word_then_no_class_from_them(engine):
     # "Victoria Cross" is a medal: "Ben Cross" and "David Cross" say nothing of it, and no person class is offered
     assert candidate_labels(engine, "Victoria Cross", EntityType.MISC) == [MASK]

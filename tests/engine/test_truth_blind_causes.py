@@ -12,7 +12,7 @@ import pytest
 
 from engine.engine import Engine
 from engine.generate.sense import acronym_for_common_noun
-from engine.generate.truth import TruthRules
+from engine.generate.truth import TruthRules, attributive
 from engine.types import MASK, EntityType, Link, LinkMethod, Span
 from tests.conftest import candidate_labels as labels, tiny_store
 
@@ -97,9 +97,8 @@ def test_given_another_first_letter_then_no_approximate_link(engine):
 def test_given_a_demonym_before_a_noun_then_no_person(engine):
     ctx = "She survived the German occupation hidden with relatives in Kraków."
     assert "person" not in labels(engine, "German", EntityType.DEM, ctx)
-    truth = engine.sources.for_type(EntityType.DEM).truth
-    assert truth.attributive(Span("German", EntityType.DEM, context=ctx))
-    assert not truth.attributive(Span("German", EntityType.DEM, context="Her husband, a German, was a painter."))
+    assert attributive("German", ctx)
+    assert not attributive("German", "Her husband, a German, was a painter.")
 
 
 def test_given_a_language_name_before_a_colon_then_the_language(engine):
