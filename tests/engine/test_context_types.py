@@ -156,3 +156,10 @@ def test_given_a_span_wider_than_the_mention_then_only_the_covering_figure_count
     got = type_accuracy([doc], [[(0, 20, "PERSON"), (29, 34, "LOC")]])
     assert (got["matched"], got["accuracy"]) == (3, round(2 / 3, 4))  # "President" covered by a PERSON span: wrong type
     assert (got["exact_matched"], got["exact_accuracy"]) == (1, 1.0)  # only "Accra" is matched exactly
+
+
+def test_a_team_retyped_from_a_person_stays_a_team_where_a_person_with_its_name_was_linked():
+    text = "On April 9, 2002, Rantala returned to Haka. In 1998, Haka won the league title."
+    spans = [span(text, "Rantala", E.PERSON, entity_id="person-1"), span(text, "Haka", E.PERSON),
+             span(text, "Haka", E.PERSON, nth=1, entity_id="person-2")]
+    assert types(text, spans) == [E.PERSON, E.ORG, E.ORG]
