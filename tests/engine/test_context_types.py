@@ -136,8 +136,8 @@ def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_p
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
     report = evaluate_detection(Engine.from_config(store=str(seed_store)).detector, docs, baselines=False)
-    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.87
-    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.87
+    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.885
+    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.885
     taxogen = report["systems"]["taxogen"]
     assert taxogen["direct_strict"] >= 0.98 and taxogen["quasi_strict"] >= 0.86 and taxogen["precision"] >= 0.78
 
