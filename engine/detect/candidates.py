@@ -14,6 +14,7 @@ from engine.detect.retype import retype
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
 from engine.detect.syntax import syntax_spans, uncovered
+from engine.detect.usage_types import usage_retype
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
@@ -74,4 +75,5 @@ class CandidateFinder:
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
+        spans = usage_retype(text, spans)  # how a name is used in its sentence (engine.detect.usage_types)
         return Candidates(text, doc, spans)

@@ -167,7 +167,8 @@ def context_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             changed.setdefault((s.text, s.entity_type), new)
             s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
         out.append(s)
-    persons = {s.text for s in out if s.entity_type is P and s.entity_id}
+    # a linked person's name, but not one a rule here retyped ("returned to Haka", "In 1998, Haka won")
+    persons = {s.text for s in out if s.entity_type is P and s.entity_id and (s.text, P) not in changed}
     for i, s in enumerate(out):
         new = changed.get((s.text, s.entity_type))
         if new is not None and s.entity_type is P and "coref" not in s.sources:

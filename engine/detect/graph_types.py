@@ -22,7 +22,8 @@ applied after the rules of :mod:`engine.detect.retype` and after the persons are
 - **a title whose head noun is a role** ("Minister of Tourism and Trade", "Australian
   Public Service Commissioner", "Senator") is DEM when the graph types the head noun so;
 - **an organisation's head word** (:func:`engine.detect.retype.org_head`) ends a capitalised
-  name typed MISC or DEM, not a work: ORG ("Pontypool RFC", "Croatian Football Federation");
+  name typed MISC or DEM, not a work: ORG ("Pontypool RFC", "Croatian Football Federation",
+  "1. FC Magdeburg");
 - **an acronym in brackets** after a name takes the name's type ("National Defence
   Academy (NDA)").
 """
@@ -215,7 +216,7 @@ def _checked_type(text: str, s: DetectedSpan, gaz: DetectedSpan | None, typer: G
 
 def _organisation_name(text: str, s: DetectedSpan) -> bool:
     """A capitalised name ending in an organisation's head word, not a quoted work."""
-    return org_head(s) and all(w[:1].isupper() for w in s.text.split()) \
+    return org_head(s) and all(w[:1].isupper() or w[:1].isdigit() for w in s.text.split()) \
         and s.ner_label not in ("WORK_OF_ART", "EVENT", "PRODUCT", "LAW") and text[s.start - 1:s.start] not in ("\"", "“")
 
 

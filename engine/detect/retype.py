@@ -50,7 +50,7 @@ _YEAR_AFTER = re.compile(r"\s*\((?:\d{4})\)")
 _LIST_SEP = re.compile(r"^(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
 _ORG_HEADS = frozenset("""FC RFC AFC CF SC AC United Rovers Wanderers School College University Institute Academy Club
 Party Company Corporation Inc Inc. Ltd Ltd. Association Society Council Committee Board Band Orchestra Church Hospital Bank
-Records Studios Federation League Union Commission Agency Ministry Department""".split())
+Records Studios Federation League Union Commission Agency Ministry Department Force Forces""".split())
 _NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve twenty hundred thousand first
 second third fourth fifth sixth seventh eighth ninth tenth""".split())
 _MONTHS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
@@ -95,7 +95,9 @@ _ORG_OF = re.compile(r"\b(?:School|College|University|Institute|Academy|Conserva
 
 def _org_head(s: DetectedSpan) -> bool:
     words = s.text.replace(",", " ").split()
-    return len(words) >= 2 and (words[-1] in _ORG_HEADS or words[0] in ("FC", "AFC", "SC", "AC") or bool(_ORG_OF.search(s.text)))
+    # a club's prefix may follow a numeral ("1. FC Magdeburg")
+    return len(words) >= 2 and (words[-1] in _ORG_HEADS or any(w in ("FC", "AFC", "SC", "AC") for w in words[:2])
+                                or bool(_ORG_OF.search(s.text)))
 
 
 def org_head(s: DetectedSpan) -> bool:

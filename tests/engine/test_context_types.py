@@ -136,8 +136,8 @@ def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_p
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
     report = evaluate_detection(Engine.from_config(store=str(seed_store)).detector, docs, baselines=False)
-    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.87
-    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.87
+    assert report["type_accuracy"]["taxogen (masked spans)"]["accuracy"] >= 0.885
+    assert report["type_accuracy"]["all candidates"]["accuracy"] >= 0.885
     taxogen = report["systems"]["taxogen"]
     assert taxogen["direct_strict"] >= 0.98 and taxogen["quasi_strict"] >= 0.86 and taxogen["precision"] >= 0.78
 
@@ -156,3 +156,10 @@ def test_given_a_span_wider_than_the_mention_then_only_the_covering_figure_count
     got = type_accuracy([doc], [[(0, 20, "PERSON"), (29, 34, "LOC")]])
     assert (got["matched"], got["accuracy"]) == (3, round(2 / 3, 4))  # "President" covered by a PERSON span: wrong type
     assert (got["exact_matched"], got["exact_accuracy"]) == (1, 1.0)  # only "Accra" is matched exactly
+
+
+def test_a_team_retyped_from_a_person_stays_a_team_where_a_person_with_its_name_was_linked():
+    text = "On April 9, 2002, Rantala returned to Haka. In 1998, Haka won the league title."
+    spans = [span(text, "Rantala", E.PERSON, entity_id="person-1"), span(text, "Haka", E.PERSON),
+             span(text, "Haka", E.PERSON, nth=1, entity_id="person-2")]
+    assert types(text, spans) == [E.PERSON, E.ORG, E.ORG]

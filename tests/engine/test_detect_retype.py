@@ -108,3 +108,13 @@ def test_a_list_after_albums_including_is_a_list_of_works():
              span(text, "Toujours Moi", E.PERSON), span(text, "Jardin Secret", E.PERSON)]
     out = types_of(text, spans)
     assert out.pop("Sans") == "DEM" and set(out.values()) == {"MISC"}
+
+
+def test_a_force_is_an_organisation_and_a_club_prefix_after_a_numeral_is_one_too():
+    from engine.detect.graph_types import graph_retype
+
+    text = "He played for 1. FC Magdeburg and served in the Indian Peace Keeping Force."
+    spans = [span(text, "Indian Peace Keeping Force", E.LOC)]
+    assert types_of(text, spans) == {"Indian Peace Keeping Force": "ORG"}
+    club = span(text, "1. FC Magdeburg", E.MISC)
+    assert [s.entity_type for s in graph_retype(text, [club], [], None)] == [E.ORG]
