@@ -466,7 +466,7 @@ class TruthFilter:
         return False
 
     # --- rule 4: specific before general --------------------------------------------------
-    def _above(self, general: Candidate, specific: Candidate) -> bool:
+    def above(self, general: Candidate, specific: Candidate) -> bool:
         g, s = general.qid, self.candidate_class(specific)
         if g is None or s is None:
             return False
@@ -488,7 +488,7 @@ class TruthFilter:
         for _ in range(len(items) * len(items)):
             moved = False
             for i, c in enumerate(items):
-                last = max((j for j in range(i + 1, len(items)) if self._above(c, items[j])), default=None)
+                last = max((j for j in range(i + 1, len(items)) if self.above(c, items[j])), default=None)
                 if last is not None:
                     items.insert(last, items.pop(i))
                     moved = True

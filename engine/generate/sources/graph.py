@@ -27,6 +27,7 @@ from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, in_named_region
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
+from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
@@ -165,7 +166,9 @@ class GraphSource(CandidateSource):
                 if not kept:  # the sentence rules out every rung of this item: no other homonym either
                     return SourceResult([], links=(link,), reason="; ".join(
                         [f"linked to {link.qid} ({link.label}); no rung is true of the span in its sentence"] + notes))
-                candidates = kept
+                # "state of the United States", then "state": the kind without the place
+                candidates = with_unqualified(kept, truth, span.entity_type, self.chains.rules.never_offer,
+                                              self.chains.label, self.max_ladder)
                 # a name (capitalised): a common noun's senses are weighed by other rules ("captain")
                 others = homonyms_of(link, fitting) if span.entity_type in NAME_TYPES and span.text[:1].isupper() else []
                 others = competing(link, others, self.linker.index.prominences)
