@@ -269,7 +269,9 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
             gap = text[r.end:nxt_r.start]
             nxt_label = text[nxt_r.start:nxt_r.end]
             shown = bool(label) and bool(nxt_label)  # an empty region (a dropped modifier) shows nothing
-            times = nxt_label == "X" and re.match(r"[ \t]+times?\b", text[nxt_r.end:nxt_r.end + 7])  # "got *** X times"
+            # "got *** X times", "toured the *** X times" (a count, the object before it)
+            times = (nxt_label == "X" and re.match(r"[ \t]+times?\b", text[nxt_r.end:nxt_r.end + 7])) \
+                or re.fullmatch(r"X times?", nxt_label)
             if shown and nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK) and not times:
                 flags.append(Flag("adjacent replacements", r.start, nxt_r.end))
             if is_class_label(label) and _PERSON.fullmatch(nxt_label) and not gap.strip():

@@ -85,9 +85,10 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
     if a.head.mention.entity_type.is_graph and _is_count(b):
         # "the collapse of [South Vietnam] [nine months] into …": two phrases, "of ***, X months into …"
         return None, True
-    if a.head.mention.entity_type.is_graph and _is_times_count(b, after):
-        # "got [MNL champion] [2] times": the count belongs to "times", the title is the
-        # object ("got *** X times"); merged, the object vanished ("got X times")
+    if a.head.mention.entity_type.is_graph and (_is_times_count(b, after) or b.mention.entity_type is EntityType.QUANTITY):
+        # "got [MNL champion] [2] times", "toured [the United Kingdom] [twice]": the count
+        # says how often, the name is the object ("toured the *** X times"); merged, the
+        # object vanished ("toured the X times")
         return None, False
     if a.head.mention.entity_type is EntityType.DEM and ka is not RungKind.PERSON and kb is RungKind.PERSON \
             and a.head.original[:1].islower():

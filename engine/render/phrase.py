@@ -288,6 +288,43 @@ def same_case(word: str, like: str) -> str:
     return capitalise(word) if like[:1].isupper() else word
 
 
+#: Adjectives that name a part of the place after them: "northern Italy" is the north of
+#: a country, not "a northern country".
+PART_ADJECTIVES = {
+    "northern": "the north of", "southern": "the south of", "eastern": "the east of", "western": "the west of",
+    "central": "the centre of", "north-eastern": "the north-east of", "northeastern": "the north-east of",
+    "north-western": "the north-west of", "northwestern": "the north-west of", "south-eastern": "the south-east of",
+    "southeastern": "the south-east of", "south-western": "the south-west of", "southwestern": "the south-west of",
+    "rural": "rural parts of", "urban": "urban parts of",
+}
+
+
+def _adjective_before(prev: str, earlier: str) -> str | None:
+    """``prev``, the word right before a class, when it is a lower-case modifier with no
+    determiner of its own: a preposition, a verb or the sentence start stands before it
+    ("of *colonial* Nigeria", "in *northern* Italy"); None otherwise."""
+    if not prev or not prev[:1].islower() or not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", prev) or prev in CLOSED_WORDS \
+            or _is_verb(prev):
+        return None
+    two_back = re.search(r"([\w'’-]+)\s+$", earlier)
+    word = two_back.group(1).lower() if two_back else ""
+    if word in NEEDS_ARTICLE_AFTER or (word and _is_verb(word) and word not in DETERMINERS) or not earlier.strip():
+        return prev
+    return None
+
+
+def adjective_article(label: str, prev: str, prev_start: int, tail: str) -> Rendered:
+    """The class after a modifier that stood before a name: the article goes before the
+    modifier ("of a colonial country"), or a part of a place is said so ("in the north of a
+    country")."""
+    art = indefinite_article(label)
+    part = PART_ADJECTIVES.get(prev.lower())
+    if part is not None:
+        return Rendered(label, prev_start, f"{part} {art} ", f"'{prev}' → '{part} {art}' before '{label}'")
+    lead = indefinite_article(prev)
+    return Rendered(label, prev_start, f"{lead} {tail}", f"inserted '{lead}' before '{prev} {label}'")
+
+
 def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Rendered:
     """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text)."""
     slot = Slot.of(before, after)
@@ -357,6 +394,9 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
         after_verb = _is_verb(prev) and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
         if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:
             return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
+        adjective = _adjective_before(slot.prev, before[:slot.prev_start])
+        if adjective is not None:  # "of colonial [Nigeria]" → "of a colonial country"
+            return adjective_article(label, slot.prev, slot.prev_start, tail)
         return Rendered(label)
     if prev in ("a", "an") and kind is not RungKind.PERSON:
         art = indefinite_article(label)

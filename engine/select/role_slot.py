@@ -27,19 +27,34 @@ ROLE_CATEGORIES = frozenset({
 _AS_A_THING = frozenset({"his", "her", "their", "its", "my", "our", "your", "the", "this", "that"})
 #: The words every such ``skipped`` reason holds.
 ROLE_SLOT_REASON = "names a kind of role, not the role"
+#: The words a ``skipped`` reason holds when a holder class is passed over after "former".
+ONCE_HELD_REASON = "reads as no longer a person"
+#: Every reason for passing over a rung in a role's slot (not a leak).
+SLOT_REASONS = (ROLE_SLOT_REASON, ONCE_HELD_REASON)
 _WORD_BEFORE = re.compile(r"([A-Za-z'’]+)\W*$")
 #: A capitalised word (a name, or its placeholder "PERSON 2") right after the mention.
 _NAME_AFTER = re.compile(r"\s+[A-Z]")
 
 
+#: Rungs that name whoever holds a role, and the words before a role that say it was held
+#: once: "a former *person*" reads as someone no longer alive, not a former skier.
+_HOLDERS = frozenset({"person", "human", "individual"})
+_ONCE = frozenset({"former", "retired", "late", "ex", "erstwhile", "onetime", "one-time", "future"})
+
+
 def category_in_role_slot(cand: Candidate, entity_type: EntityType, before: str, after: str = "") -> str | None:
     """Why ``cand`` must not stand for a DEM mention preceded by ``before`` (the text up to
     the mention) and followed by ``after``, or ``None`` when it may. A role before a name
-    ("married *the architect* Erik Lindqvist") is the role's slot whatever stands before it."""
-    if entity_type is not EntityType.DEM or label_head(cand.label) not in ROLE_CATEGORIES:
+    ("married *the architect* Erik Lindqvist") is the role's slot whatever stands before it;
+    "person" does not follow "former" ("a former *cross-country skier*")."""
+    if entity_type is not EntityType.DEM:
         return None
     m = _WORD_BEFORE.search(before[-40:])
     prev = m.group(1).lower() if m else ""
+    if cand.label.lower() in _HOLDERS and (prev in _ONCE or before.rstrip().lower().endswith("ex-")):
+        return f"'{cand.label}' after '{prev}' {ONCE_HELD_REASON}"
+    if label_head(cand.label) not in ROLE_CATEGORIES:
+        return None
     if prev in _AS_A_THING and not _NAME_AFTER.match(after):
         return None
     return f"'{cand.label}' {ROLE_SLOT_REASON}, after '{prev or 'the start'}'"

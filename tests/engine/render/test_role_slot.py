@@ -44,3 +44,10 @@ def test_given_served_as_both_then_next_rung_and_skipped_reason(sample_kg, monke
     r = engine.sanitize(text, [Mention(vp, vp + 14, T.DEM), Mention(p, p + 9, T.DEM)])
     assert r.text == "He served as both politician and ***."
     assert [(s.label, ROLE_SLOT_REASON in s.reason) for s in r.skipped] == [("occupation", True), ("position", True)]
+
+
+def test_given_former_before_a_role_then_person_is_passed_over():
+    cand = Candidate("person", "P279", qid="Q215627")
+    assert category_in_role_slot(cand, T.DEM, "She is a Norwegian former ", " and politician.") is not None
+    assert category_in_role_slot(cand, T.DEM, "She is a Norwegian ", " and politician.") is None
+    assert category_in_role_slot(Candidate("athlete", "P279"), T.DEM, "a former ", "") is None
