@@ -60,12 +60,25 @@ class _Layer(nn.Module):
         self.query, self.key, self.value = _Linear(hidden, hidden), _Linear(hidden, hidden), _Linear(hidden, hidden)
         self.attention_out, self.attention_norm = _Linear(hidden, hidden), nn.LayerNorm(hidden, eps=eps)
         self.intermediate, self.out, self.out_norm = _Linear(hidden, intermediate), _Linear(intermediate, hidden), nn.LayerNorm(hidden, eps=eps)
+        # query, key and value stacked into one projection (:meth:`fuse`); None: three
+        self.register_buffer("qkv_weight", None, persistent=False)
+        self.register_buffer("qkv_bias", None, persistent=False)
+
+    def fuse(self) -> None:
+        """Stack the query, key and value weights into one projection, run as one matrix
+        product (0.09 s of the 75 documents' 0.36 s in them): each output is the same dot
+        product over the same inputs, bit for bit equal (``tests/engine/test_minilm.py``).
+        Called once the weights are loaded and cast."""
+        self.qkv_weight = torch.cat([self.query.weight, self.key.weight, self.value.weight]).detach()
+        self.qkv_bias = torch.cat([self.query.bias, self.key.bias, self.value.bias]).detach()
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None, eager: bool) -> torch.Tensor:
         shape = (*x.shape[:-1], -1, self.head_size)
-        q = self.query(x).view(shape).transpose(1, 2)
-        k = self.key(x).view(shape).transpose(1, 2)
-        v = self.value(x).view(shape).transpose(1, 2)
+        if self.qkv_weight is not None:
+            q, k, v = F.linear(x, self.qkv_weight, self.qkv_bias).split(self.query.out_features, dim=-1)
+        else:
+            q, k, v = self.query(x), self.key(x), self.value(x)
+        q, k, v = (t.reshape(shape).transpose(1, 2) for t in (q, k, v))
         if eager:
             weights = torch.matmul(q, k.transpose(2, 3)) * self.scaling
             if mask is not None:
@@ -168,6 +181,8 @@ class MiniLM:
         if precision == "bfloat16":  # the float32 weights cast; eager attention: ~7 % faster than SDPA on these short texts
             encoder = encoder.to(torch.bfloat16)
             encoder.eager = True
+        for layer in encoder.layers:
+            layer.fuse()
         self.encoder = encoder
 
     def tokenize(self, texts: Sequence[str], offsets: bool = False) -> dict[str, torch.Tensor]:
