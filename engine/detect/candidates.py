@@ -59,18 +59,18 @@ class CandidateFinder:
         return [self.from_doc(doc) for doc in self.nlp.pipe(texts, batch_size=batch_size)]
 
     def from_doc(self, doc: "Doc") -> Candidates:
-        text = doc.text
+        text = doc.text  # read once (it joins every token), given to the layers
         layers = []
         gazetteer: list[DetectedSpan] = []
         if "ner" in self.layers:
-            layers.append(ner_spans(doc))
+            layers.append(ner_spans(doc, text))
         if "rules" in self.layers:
             layers.append(rule_spans(text))
         if "gazetteer" in self.layers and self.gazetteer is not None:
             gazetteer = self.gazetteer.spans(text)
             layers.append(gazetteer)
         if "syntax" in self.layers:
-            layers.append(uncovered(syntax_spans(doc), [s for layer in layers for s in layer]))
+            layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
         spans = link_persons(text, retype(text, merge_spans(text, *layers)))
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)

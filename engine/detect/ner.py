@@ -81,10 +81,12 @@ def _without_plugin_components() -> Iterator[None]:
         plugins.entry_points = was
 
 
-def ner_spans(doc: "Doc") -> list[DetectedSpan]:
-    """The entities of a parsed document as :class:`DetectedSpan` (unmapped labels dropped)."""
+def ner_spans(doc: "Doc", text: str | None = None) -> list[DetectedSpan]:
+    """The entities of a parsed document as :class:`DetectedSpan` (unmapped labels dropped);
+    ``text``: ``doc.text`` where the caller has read it."""
     out = []
-    whole = doc.text  # Doc.text joins every token each time it is read: once per document, not per entity
+    # Doc.text joins every token each time it is read: once per document, not per entity
+    whole = doc.text if text is None else text
     for ent in doc.ents:
         etype = LABEL_MAP.get(ent.label_)
         if etype is None:

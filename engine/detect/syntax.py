@@ -40,8 +40,10 @@ _QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,60})[\"”»]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
 
 
-def syntax_spans(doc: "Doc") -> list[DetectedSpan]:
-    text = doc.text
+def syntax_spans(doc: "Doc", text: str | None = None) -> list[DetectedSpan]:
+    """Proper-noun runs, acronyms and other spans the parse shows; ``text``: ``doc.text``
+    where the caller has read it (Doc.text joins every token each time it is read)."""
+    text = doc.text if text is None else text
     out: list[DetectedSpan] = []
     # proper-noun runs
     i, n = 0, len(doc)

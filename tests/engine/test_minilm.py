@@ -112,3 +112,26 @@ def test_given_the_embedder_runs_then_transformers_is_never_imported(tmp_path):
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=cli_env(tmp_path), timeout=300)
     assert res.returncode == 0, res.stderr
     assert res.stdout.split("\n")[:3] == ["(1, 384) (1, 384)", "(1, 384) (1, 384)", "[]"]
+
+
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+def test_given_fused_query_key_value_then_token_vectors_are_the_three_projections_bit_for_bit(precision):
+    # one matrix product for query, key and value (_Layer.fuse) computes each output as the
+    # three did: the same token vectors, padded batch or not
+    import torch
+
+    from engine.select.minilm import load
+
+    model = load(precision)
+    assert all(layer.qkv_weight is not None for layer in model.encoder.layers)
+    for texts in (TEXTS, TEXTS[:1], TEXTS[3:6]):
+        batch = model.tokenize(texts)
+        fused = model.token_vectors(batch)
+        for layer in model.encoder.layers:
+            layer.qkv_weight = layer.qkv_bias = None
+        try:
+            separate = model.token_vectors(batch)
+        finally:
+            for layer in model.encoder.layers:
+                layer.fuse()
+        assert torch.equal(fused, separate)
