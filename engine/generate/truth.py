@@ -92,7 +92,7 @@ from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
-    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
+    FORMER, GENRES, MARKER_KINDS, WORK, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
 )
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
@@ -393,8 +393,10 @@ class TruthFilter:
                 for qid, _ in found:
                     if qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper():
                         continue  # a capitalised label names one thing: "East Germany national football team" is not Germany's
-                    if span.entity_type is EntityType.MISC and PERSON_ATTRIBUTE in self.class_kinds(qid):
-                        continue  # a MISC name headed by a person word names a title or an award category
+                    if span.entity_type is EntityType.MISC and (PERSON_ATTRIBUTE in self.class_kinds(qid) or (
+                            self.superclasses_of_item(qid) & GENRES and WORK not in self.class_kinds(qid)
+                            and not head_written_lower(span.text, words))):
+                        continue  # a person word heads a title or award; a capitalised head no genre ("Muskogee Blues")
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
                         kinded.append((qid, gram))
                     elif not self._type_kinds(qid) and self.names_kindless(span, words, gram):

@@ -19,6 +19,9 @@ ROLE = "kindRole"
 #: Kinds that mark a class for a rule of their own; they say nothing of what a type allows.
 MARKER_KINDS = frozenset({TIME_BOUND, REGIME, ROLE})
 PERSON_ATTRIBUTE = "kindPersonAttribute"
+WORK = "kindWork"
+#: Genre and music genre: a work's title names none by its head word ("Muskogee Blues").
+GENRES = frozenset({"Q483394", "Q188451"})
 #: Kinds of things, not of fields: what a field of study is never read as ("studied
 #: sculpture" is no visual artwork, "studied pharmacy" no organization).
 THING_KINDS = frozenset({"kindWork", "kindOrganization", "kindStructure", "kindPlace"})

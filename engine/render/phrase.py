@@ -171,6 +171,18 @@ def _is_verb(word: str) -> bool:
     return not parts & {"NOUN", "ADJ", "ADV"} or (word.endswith("ed") and "ADJ" not in parts)
 
 
+#: Subjects before a verb: pronouns, and the placeholders a subject becomes.
+_SUBJECTS = frozenset("he she they we i who then later also".split())
+
+
+def _past_after_subject(word: str, subject: str) -> bool:
+    """A past form that is also an adjective ("studied", "married") right after a subject
+    ("she studied [a] …", "PERSON 2 married [a] …"): the verb, whose object takes an article."""
+    if not word.endswith("ed") or word in CLOSED_WORDS or "VERB" not in _pos(word):
+        return False
+    return subject.lower() in _SUBJECTS or bool(re.fullmatch(r"\d+|\*\*\*", subject))
+
+
 #: Words "'s" contracts "is" after ("she's a geologist"); after any other word it is a possessive.
 _IS_CONTRACTED_AFTER = frozenset("he she it that there who what here this".split())
 
@@ -391,7 +403,8 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
         # "in a country, [a] city"; "for *** and [a] university"
         listed = (not slot.prev and before.rstrip().endswith((",", " and", " or"))) or prev in ("and", "or")
         two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
-        after_verb = _is_verb(prev) and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
+        after_verb = (_is_verb(prev) or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
+            and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
         if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:
             return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
         adjective = _adjective_before(slot.prev, before[:slot.prev_start])

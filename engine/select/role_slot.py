@@ -29,8 +29,11 @@ _AS_A_THING = frozenset({"his", "her", "their", "its", "my", "our", "your", "the
 ROLE_SLOT_REASON = "names a kind of role, not the role"
 #: The words a ``skipped`` reason holds when a holder class is passed over after "former".
 ONCE_HELD_REASON = "reads as no longer a person"
+#: … and when a holder class would stand for the role after "as" ("worked as a person").
+AS_ROLE_REASON = "says no role"
 #: Every reason for passing over a rung in a role's slot (not a leak).
-SLOT_REASONS = (ROLE_SLOT_REASON, ONCE_HELD_REASON)
+SLOT_REASONS = (ROLE_SLOT_REASON, ONCE_HELD_REASON, AS_ROLE_REASON)
+_AS_A = re.compile(r"\bas(?:\s+an?)?\s*$", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"([A-Za-z'’]+)\W*$")
 #: A capitalised word (a name, or its placeholder "PERSON 2") right after the mention.
 _NAME_AFTER = re.compile(r"\s+[A-Z]")
@@ -46,13 +49,16 @@ def category_in_role_slot(cand: Candidate, entity_type: EntityType, before: str,
     """Why ``cand`` must not stand for a DEM mention preceded by ``before`` (the text up to
     the mention) and followed by ``after``, or ``None`` when it may. A role before a name
     ("married *the architect* Erik Lindqvist") is the role's slot whatever stands before it;
-    "person" does not follow "former" ("a former *cross-country skier*")."""
+    "person" does not follow "former" ("a former *cross-country skier*") nor "as" ("worked
+    as a *commentator*": "as a person" says no role)."""
     if entity_type is not EntityType.DEM:
         return None
     m = _WORD_BEFORE.search(before[-40:])
     prev = m.group(1).lower() if m else ""
     if cand.label.lower() in _HOLDERS and (prev in _ONCE or before.rstrip().lower().endswith("ex-")):
         return f"'{cand.label}' after '{prev}' {ONCE_HELD_REASON}"
+    if cand.label.lower() in _HOLDERS and _AS_A.search(before[-40:]):
+        return f"'{cand.label}' after 'as' {AS_ROLE_REASON}"
     if label_head(cand.label) not in ROLE_CATEGORIES:
         return None
     if prev in _AS_A_THING and not _NAME_AFTER.match(after):

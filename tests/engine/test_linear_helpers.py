@@ -74,7 +74,8 @@ def _numbers_by_scan(names):
             continue
         tokens = name_tokens(text)
         number = next((n for kid, kt, n in reversed(known)
-                       if not (eid is not None and kid is not None and kid != eid) and same_person(tokens, kt)), None)
+                       if not (eid is not None and kid is not None and kid != eid) and same_person(tokens, kt)
+                       and all(same_person(tokens, ot) for _, ot, m in known if m == n and len(ot) > len(kt))), None)
         number = number if number is not None else 1 + max((n for *_, n in known), default=0)
         known.append((eid, tokens, number))
         if eid is not None:

@@ -30,6 +30,8 @@ class DocumentState:
     person_tokens: dict[str, list[int]] = field(default_factory=dict)
     #: the highest PERSON number given so far
     top_person: int = 0
+    #: the distinct names (token tuples) each PERSON number stands for
+    names_of_number: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
     #: countries of the document's unambiguous places and nationalities
     #: (:func:`engine.generate.context.document_countries`): homonyms are linked in them
     countries: frozenset[str] = frozenset()

@@ -3,7 +3,9 @@
 Mentions of one person share the number: the same ``entity_id`` first; otherwise name
 matching — the same name, a name whose tokens are a subset of a known one ("Lewis",
 "Percy Lewis" after "Percy Parke Lewis"), but never two names that differ in their
-first names ("Théodolinde de Beauharnais" and "Joséphine de Beauharnais" are two people).
+first names ("Théodolinde de Beauharnais" and "Joséphine de Beauharnais" are two people),
+nor through a surname alone that already stands for another full name ("Mehmet Karabulut"
+is not the "Karabulut" that stood for "Ayşe Nurhan Karabulut").
 """
 
 from __future__ import annotations
@@ -62,7 +64,9 @@ def person_number(state: DocumentState, text: str, entity_id: str | None) -> int
         known_id, known_tokens, known_number = state.persons[i]
         if entity_id is not None and known_id is not None and known_id != entity_id:
             continue
-        if same_person(tokens, known_tokens):
+        if same_person(tokens, known_tokens) and all(
+                same_person(tokens, list(other)) for other in state.names_of_number.get(known_number, ()) if len(other) > len(known_tokens)):
+            # "Karabulut" alone is PERSON 1, "Ayşe Nurhan Karabulut": "Mehmet Karabulut" is another person
             number = known_number
             break
     if number is None:
@@ -71,6 +75,7 @@ def person_number(state: DocumentState, text: str, entity_id: str | None) -> int
     for t in set(tokens):
         state.person_tokens.setdefault(t, []).append(len(state.persons))
     state.persons.append((entity_id, tokens, number))
+    state.names_of_number.setdefault(number, set()).add(tuple(tokens))
     if entity_id is not None:
         state.entity_numbers[entity_id] = number
     return number

@@ -26,6 +26,7 @@ UNITS = frozenset(
     million millions billion billions trillion thousand thousands crore lakh bn m. k
     $ £ € ¥ ₹ usd eur gbp dollars dollar euros euro yen rupees rupee francs franc marks kroner krona kronor
     seconds second minutes minute hours hour s sec min h
+    times time
     storey storeys story stories floor floors
     """.split()
 )

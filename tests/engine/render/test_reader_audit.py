@@ -63,6 +63,13 @@ CASES = [
      "He was born in the Eastern Region of a colonial country."),
     ("She grew up in northern Italy.", [("Italy", "LOC")], {"Italy": "country"},
      "She grew up in the north of a country."),
+    # a past form that is also an adjective, after its subject: the verb, its object takes an article
+    ("Born in Bergen, she studied zoology at the university.", [("zoology", "MISC")],
+     {"zoology": "academic discipline"},
+     "Born in Bergen, she studied an academic discipline at the university."),
+    # … but after "and" it may be an adjective of a listed noun
+    ("He is a British coach and retired athlete.", [("athlete", "DEM")], {"athlete": "sports figure"},
+     "He is a British coach and retired sports figure."),
     # a masked date in a list of periods
     ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
      {"1990s": MASK, "early 2000s": "date in the 2000s"},

@@ -51,3 +51,9 @@ def test_given_former_before_a_role_then_person_is_passed_over():
     assert category_in_role_slot(cand, T.DEM, "She is a Norwegian former ", " and politician.") is not None
     assert category_in_role_slot(cand, T.DEM, "She is a Norwegian ", " and politician.") is None
     assert category_in_role_slot(Candidate("athlete", "P279"), T.DEM, "a former ", "") is None
+
+
+def test_given_as_before_a_role_then_person_is_passed_over():
+    cand = Candidate("person", "P279", qid="Q215627")
+    assert category_in_role_slot(cand, T.DEM, "He worked as a ", " for TV Azteca.") is not None
+    assert category_in_role_slot(cand, T.DEM, "He married a ", " from Lima.") is None

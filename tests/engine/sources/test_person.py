@@ -19,6 +19,12 @@ def test_given_same_surname_different_first_names_then_two_people():
         "PERSON 1", "PERSON 2", "PERSON 2"]
 
 
+def test_given_a_surname_alone_then_it_does_not_join_another_full_name_to_its_person():
+    # the spouse shares the surname: "Karabulut" stood for Ayşe, Mehmet is another person
+    assert numbers(["Ayşe Nurhan Karabulut", "Karabulut", "Mehmet Karabulut", "Karabulut"]) == [
+        "PERSON 1", "PERSON 1", "PERSON 2", "PERSON 2"]
+
+
 def test_given_entity_ids_then_they_decide():
     assert numbers(["Mary Forbes", "Ethel Louise Young", "Forbes"], ["e1", "e1", "e1"]) == ["PERSON 1"] * 3
     assert numbers(["Bobby Aylward", "Bob Aylward"], ["e1", "e33"]) == ["PERSON 1", "PERSON 2"]

@@ -11,7 +11,7 @@ from engine.generate.sources.quantity import quantity_label
         ("3–0", "X"), ("289–296", "X"), ("Lot 63-64", "X"),
         ("80 kg", "X kg"), ("1.80 m", "X m"), ("155 lb", "X lb"), ("100-acre", "X-acre"),
         ("5 ft 11", "X ft X"), ("$5 million", "$X million"), ("£200", "£X"), ("40%", "X%"),
-        ("two million", "X million"), ("12 km", "X km"), ("3,000 metres", "X metres"),
+        ("two million", "X million"), ("12 km", "X km"), ("3,000 metres", "X metres"), ("four times", "X times"),
     ],
 )
 def test_given_quantity_then_numbers_become_x_and_units_stay(span, expected):
