@@ -83,6 +83,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from engine.render.phrase import NEEDS_ITS_MODIFIER
+
 FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
     "class label modifier", "missing article", "the class label", "adjacent replacements",
@@ -106,6 +108,13 @@ _CONJUNCTIONS = frozenset(("and", "or"))  # "for *** and university"
 DETERMINERS = frozenset("a an the his her their its our my your this that these those another any each every some no".split())
 #: Words that may follow a noun phrase without it being a modifier (closed classes and
 #: frequent verbs of biographies).
+def _participle_then_preposition(word: str, rest: str) -> bool:
+    """A participle followed by a preposition ("known for", "written by"): it follows the
+    noun, it is no noun the replacement modifies."""
+    nxt = re.match(r"\s+([a-z]+)", rest)
+    return word.lower().endswith(("ed", "wn", "rn", "tten", "ken", "ven", "sen")) and bool(nxt) and nxt.group(1) in PREPOSITIONS
+
+
 FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "and or but nor so yet who whom whose which that where when while because although though if "
     "has have had having does did do will would shall should can could may might must not also "
@@ -233,8 +242,9 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
         prev_start = window_start + before.start(1) if before else r.start
         after = _WORD_AFTER.match(text[r.end:r.end + 40])
         nxt = after.group(1) if after else ""
-        modifier_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith(("ed", "ly"))
-        if label == MASK and modifier_slot:
+        modifier_slot = bool(nxt) and nxt[0].islower() and nxt.lower() not in FOLLOWERS and not nxt.endswith(("ed", "ly")) \
+            and not _participle_then_preposition(nxt, text[r.end + after.end():r.end + after.end() + 20])
+        if label == MASK and modifier_slot and nxt.lower() not in NEEDS_ITS_MODIFIER:  # "of *** descent" reads
             flags.append(Flag("a *** noun", r.start, r.end + after.end()))
         if prev.lower() == "the" and re.fullmatch(r"\d{1,4}0s", label) and nxt[:1].isupper() and nxt != "PERSON":
             flags.append(Flag("decade before a name", prev_start, r.end + after.end()))

@@ -126,6 +126,14 @@ def _pos(word: str) -> frozenset[str]:
     return frozenset(_lemmas(word))
 
 
+#: Nouns that say nothing without the modifier before them: "of Romani *descent*" reads "of
+#: *** descent", not "of descent".
+NEEDS_ITS_MODIFIER = frozenset({"descent", "origin", "origins", "ancestry", "heritage", "extraction", "background"})
+MASK_TEXT = "***"
+#: Endings of past participles ("known", "based", "written", "born").
+_PARTICIPLE_ENDS = ("ed", "wn", "rn", "tten", "ken", "ven", "sen")
+
+
 def is_noun_like(word: str, following: str = "") -> bool:
     """Whether ``word`` (lower case, after a replacement) is a noun or adjective the
     replacement would modify, rather than a verb, adverb or function word.
@@ -143,6 +151,8 @@ def is_noun_like(word: str, following: str = "") -> bool:
         return not w.endswith(("ed", "ly", "ing"))  # an unknown word: a noun (a name, a loan word)
     if not parts & {"NOUN", "ADJ", "PROPN"}:
         return False
+    if following.lower() in PREPOSITIONS and ("NOUN" not in parts or ("VERB" in parts and w.endswith(_PARTICIPLE_ENDS))):
+        return False  # a participle or adjective after the noun: "a physicist *known for*", "famous for"
     if "VERB" in parts or "AUX" in parts:
         if w.endswith("ing") or (w.endswith("ed") and "ADJ" not in parts):
             return False
@@ -342,6 +352,8 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
     slot = Slot.of(before, after)
     prev = slot.prev.lower()
     tail = before[slot.prev_start:]
+    if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and slot.next_word.lower() in NEEDS_ITS_MODIFIER:
+        return Rendered(MASK_TEXT, note="modifier masked: the noun after it says nothing without it")
     if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and not slot.sentence_start:
         art = indefinite_article(slot.next_word)
         if prev in ("a", "an") and prev != art:

@@ -23,6 +23,7 @@ import re
 
 from kg.chains import HISTORICAL_COUNTRY, ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
+from engine.generate.adherents import as_followers
 from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, in_named_region, prefer_in_document
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
@@ -169,6 +170,8 @@ class GraphSource(CandidateSource):
                 # "state of the United States", then "state": the kind without the place
                 candidates = with_unqualified(kept, truth, span.entity_type, self.chains.rules.never_offer,
                                               self.chains.label, self.max_ladder)
+                if span.entity_type is EntityType.DEM:  # "Catholic": a follower of Christianity
+                    candidates = as_followers(candidates, truth, link.qid)
                 # a name (capitalised): a common noun's senses are weighed by other rules ("captain")
                 others = homonyms_of(link, fitting) if span.entity_type in NAME_TYPES and span.text[:1].isupper() else []
                 others = competing(link, others, self.linker.index.prominences)

@@ -70,6 +70,13 @@ CASES = [
     # … but after "and" it may be an adjective of a listed noun
     ("He is a British coach and retired athlete.", [("athlete", "DEM")], {"athlete": "sports figure"},
      "He is a British coach and retired sports figure."),
+    # a participle after the role is no noun the role modifies: the role stays
+    ("He was a German experimental physicist known for his measurements.", [("German", "DEM"), ("experimental physicist", "DEM")],
+     {"German": MASK, "experimental physicist": "scientist"},
+     "He was a scientist known for his measurements."),
+    # a modifier the noun after it needs is masked, not dropped ("of descent")
+    ("She is a dancer of Romani descent.", [("Romani", "DEM")], {"Romani": MASK},
+     "She is a dancer of *** descent."),
     # a masked date in a list of periods
     ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
      {"1990s": MASK, "early 2000s": "date in the 2000s"},

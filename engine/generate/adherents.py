@@ -1,0 +1,34 @@
+"""A person word linked to a religion names a follower of it: "Catholic" → "follower of
+Christianity", not "Christianity".
+
+A DEM span says what a person is. When the store links it to a religion ("Catholic" is an
+alias of Catholicism, "Jewish" of Judaism), the religion's rungs ("Christianity", "Abrahamic
+religion", "religion") name the faith, not the person: "a devout Catholic" would read "a
+devout Christianity". Each rung is said of its follower instead ("a devout follower of an
+Abrahamic religion"), which is as true of the person as the rung is of the faith.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.generate.truth import TruthFilter
+from engine.types import Candidate
+
+#: religion (Q9174)
+RELIGION = "Q9174"
+
+
+def as_followers(candidates: list[Candidate], truth: TruthFilter, item: str) -> list[Candidate]:
+    """``candidates`` said of a follower when ``item`` is a religion, else unchanged."""
+    if RELIGION not in truth.superclasses_of_item(item):
+        return candidates
+    return [replace(c, label=f"follower of {_with_article(c.label)}") for c in candidates]
+
+
+def _with_article(label: str) -> str:
+    """"Christianity" as it is, "an Abrahamic religion", "a religion"."""
+    words = label.split()
+    if label[:1].isupper() and not any(w[:1].islower() for w in words[1:]):
+        return label  # a name: "Christianity", "Sunni Islam"
+    return ("an " if label[:1].lower() in "aeiou" else "a ") + label
