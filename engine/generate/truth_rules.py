@@ -22,9 +22,10 @@ PERSON_ATTRIBUTE = "kindPersonAttribute"
 WORK = "kindWork"
 #: Genre and music genre: a work's title names none by its head word ("Muskogee Blues").
 GENRES = frozenset({"Q483394", "Q188451"})
-#: Kinds of things, not of fields: what a field of study is never read as ("studied
-#: sculpture" is no visual artwork, "studied pharmacy" no organization).
-THING_KINDS = frozenset({"kindWork", "kindOrganization", "kindStructure", "kindPlace"})
+#: Kinds of things and of people, not of fields: what a field of study is never read as
+#: ("studied sculpture" is no visual artwork, "studied pharmacy" no organization, "a degree in
+#: civil engineering" no degree in a profession).
+THING_KINDS = frozenset({"kindWork", "kindOrganization", "kindStructure", "kindPlace", "kindPersonAttribute"})
 
 
 def rule_files() -> list[Path]:

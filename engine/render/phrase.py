@@ -347,8 +347,11 @@ def adjective_article(label: str, prev: str, prev_start: int, tail: str) -> Rend
     return Rendered(label, prev_start, f"{lead} {tail}", f"inserted '{lead}' before '{prev} {label}'")
 
 
-def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Rendered:
-    """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text)."""
+def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_head: bool = False) -> Rendered:
+    """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text).
+    ``own_head``: the label is the head noun of the span's own common-noun phrase ("law" for
+    "international law"): where the span stood without an article, so does the label
+    ("studied law", not "studied a law")."""
     slot = Slot.of(before, after)
     prev = slot.prev.lower()
     tail = before[slot.prev_start:]
@@ -408,7 +411,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str) -> Render
                 shown = capitalise(label) if slot.prev[:1].isupper() else label
                 return Rendered(shown, slot.prev_start, "", f"'the' removed before '{label}'")
             return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
-        if plural or prev in DETERMINERS or _possessive(prev, before[:slot.prev_start]):
+        if plural or prev in DETERMINERS or _possessive(prev, before[:slot.prev_start]) or (own_head and slot.prev):
             return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
         if slot.sentence_start and not slot.prev:
             return Rendered(label, len(before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{label}'")

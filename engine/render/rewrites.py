@@ -224,7 +224,9 @@ def phrase_fitted_to_its_slot(doc: DocumentState, span: SpanState) -> bool:
     phrases, articles, modifiers dropped; the words before it may change with it."""
     span.slot_base, span.slot_before = doc.builder.recent()
     after = span.after if not span.unit.comma_after else "," + span.after
-    span.rendered = render_phrase(span.label, span.kind, span.slot_before, after)
+    original = span.unit.head.original.strip()
+    own_head = original[:1].islower() and (" " + original.lower()).endswith(" " + span.label.lower())
+    span.rendered = render_phrase(span.label, span.kind, span.slot_before, after, own_head=own_head)
     span.keys = _referent_keys(span.unit.head)
     return False
 

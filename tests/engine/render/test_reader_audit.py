@@ -77,6 +77,9 @@ CASES = [
     # a modifier the noun after it needs is masked, not dropped ("of descent")
     ("She is a dancer of Romani descent.", [("Romani", "DEM")], {"Romani": MASK},
      "She is a dancer of *** descent."),
+    # the head noun of the span's own common noun phrase keeps its lack of article ("studied law")
+    ("She studied international law at the university.", [("international law", "MISC")], {"international law": "law"},
+     "She studied law at the university."),
     # a masked date in a list of periods
     ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
      {"1990s": MASK, "early 2000s": "date in the 2000s"},
