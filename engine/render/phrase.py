@@ -247,6 +247,28 @@ def _lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return dict(getAllLemmas(word))
 
 
+def plural_of(label: str) -> str:
+    """``label`` with its head noun in the plural ("educator" → "educators", "city of the
+    United States" → "cities of the United States"); unchanged when it is plural already or
+    the lexicon knows no plural."""
+    if head_is_plural(label):
+        return label
+    words = label.split()
+    at = next((i - 1 for i, w in enumerate(words) if i and w in PREPOSITIONS), len(words) - 1)
+    from lemminflect import getInflection
+
+    forms = getInflection(words[at], tag="NNS")
+    if not forms or forms[0] == words[at]:
+        return label
+    return " ".join(words[:at] + [forms[0]] + words[at + 1:])
+
+
+def names_several(original: str) -> bool:
+    """The span is a common noun phrase in the plural ("the first *professors*")."""
+    words = original.split()
+    return bool(words) and original[:1].islower() and _is_plural_noun(words[-1].lower())
+
+
 def load_lemma_tables() -> None:
     """Load lemminflect's tables now (about 1 s of CPU on first use), not in the first document."""
     _lemmas("cities")
@@ -321,13 +343,29 @@ PART_ADJECTIVES = {
 }
 
 
+def _adjective(word: str) -> bool:
+    """``word`` reads as an adjective: the lexicon says so (and not only a verb's form), or,
+    unknown to it, it ends as adjectives do."""
+    parts = _pos(word)
+    if not parts:
+        return word.endswith(("al", "ern", "ic", "ian", "ish", "ese", "ous", "ive", "ful", "less"))
+    return "ADJ" in parts and ("VERB" not in parts or word.endswith(("ing", "ed")))
+
+
+def _determiner_within(earlier: str, words: int = 2) -> bool:
+    """One of the last ``words`` words of ``earlier`` is a determiner ("the newly")."""
+    return any(w.lower() in DETERMINERS for w in re.findall(r"[\w'’-]+", earlier)[-words:])
+
+
 def _adjective_before(prev: str, earlier: str) -> str | None:
-    """``prev``, the word right before a class, when it is a lower-case modifier with no
+    """``prev``, the word right before a class, when it is a lower-case adjective with no
     determiner of its own: a preposition, a verb or the sentence start stands before it
-    ("of *colonial* Nigeria", "in *northern* Italy"); None otherwise."""
+    ("of *colonial* Nigeria", "in *northern* Italy"; not "to *study* medicine"); None otherwise."""
     if not prev or not prev[:1].islower() or not re.fullmatch(r"[a-z]+(?:-[a-z]+)*", prev) or prev in CLOSED_WORDS \
             or _is_verb(prev):
         return None
+    if "-" not in prev and prev not in PART_ADJECTIVES and not _adjective(prev):
+        return None  # "colonial", "northern" are; "study" is a verb, "science" a noun
     two_back = re.search(r"([\w'’-]+)\s+$", earlier)
     word = two_back.group(1).lower() if two_back else ""
     if word in NEEDS_ARTICLE_AFTER or (word and _is_verb(word) and word not in DETERMINERS) or not earlier.strip():
@@ -418,8 +456,9 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_he
         # "in a country, [a] city"; "for *** and [a] university"
         listed = (not slot.prev and before.rstrip().endswith((",", " and", " or"))) or prev in ("and", "or")
         two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
-        after_verb = (_is_verb(prev) or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
-            and not (two_back and two_back.group(1).lower() in DETERMINERS)  # not "a practising [a] …"
+        infinitive = bool(two_back) and two_back.group(1).lower() == "to" and "VERB" in _pos(prev)  # "to study [an] …"
+        after_verb = (_is_verb(prev) or infinitive or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
+            and not _determiner_within(before[:slot.prev_start])  # not "a practising [a] …", "the newly founded [an] …"
         if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:
             return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
         adjective = _adjective_before(slot.prev, before[:slot.prev_start])

@@ -28,7 +28,9 @@ from engine.render.noun_phrase import (
     r_next,
     work_after,
 )
-from engine.render.phrase import Rendered, RungKind, head_is_plural, indefinite_article, render_phrase, same_case
+from engine.render.phrase import (
+    Rendered, RungKind, head_is_plural, indefinite_article, names_several, plural_of, render_phrase, same_case,
+)
 from engine.render.readability import at_sentence_start, capitalise
 from engine.types import MASK, EntityType
 
@@ -226,7 +228,9 @@ def phrase_fitted_to_its_slot(doc: DocumentState, span: SpanState) -> bool:
     after = span.after if not span.unit.comma_after else "," + span.after
     original = span.unit.head.original.strip()
     own_head = original[:1].islower() and (" " + original.lower()).endswith(" " + span.label.lower())
-    span.rendered = render_phrase(span.label, span.kind, span.slot_before, after, own_head=own_head)
+    # "the first [professors]": a class of several is said in the plural ("the first educators")
+    label = plural_of(span.label) if span.kind is RungKind.CLASS and names_several(original) else span.label
+    span.rendered = render_phrase(label, span.kind, span.slot_before, after, own_head=own_head)
     span.keys = _referent_keys(span.unit.head)
     return False
 
@@ -236,7 +240,8 @@ def same_class_again(doc: DocumentState, span: SpanState) -> bool:
     to reside in [the US]"): "a country … a country" reads as two; the second is "the same
     country"."""
     r = span.rendered
-    if span.kind is RungKind.CLASS and any(doc.shown_class.get(k) == span.label for k in span.keys) and r.new_prev is not None and r.phrase == span.label:
+    named = span.unit.head.mention.entity_type in (EntityType.LOC, EntityType.ORG)  # a role again is no same referent
+    if named and span.kind is RungKind.CLASS and any(doc.shown_class.get(k) == span.label for k in span.keys) and r.new_prev is not None and r.phrase == span.label:
         same = re.sub(r"^(?:an?|An?|AN?)\b", lambda m: "The same" if m.group(0)[0].isupper() else "the same", r.new_prev)
         if same != r.new_prev:
             span.rendered = Rendered(r.phrase, r.prev_start, same, f"'{same.strip()}' before a class shown before for the same entity")
@@ -353,6 +358,15 @@ def phrase_moved_after_its_noun_phrase(doc: DocumentState, span: SpanState) -> b
     return True
 
 
+def full_stop_of_an_abbreviation_kept(doc: DocumentState, span: SpanState) -> bool:
+    """A span ending in an abbreviation's full stop that also ends its sentence ("in
+    Washington, D.C. During the war …") keeps the full stop after its phrase."""
+    original = span.unit.decisions[-1].original
+    if original.endswith(".") and span.phrase and not span.phrase.endswith(".") and re.match(r"\s+[A-Z]", span.after):
+        span.phrase += "."
+    return False
+
+
 def phrase_written(doc: DocumentState, span: SpanState) -> bool:
     """Write the phrase in place of the span and note where each of its mentions went."""
     b, u, r = doc.builder, span.unit, span.rendered
@@ -386,6 +400,7 @@ RULES: tuple[Rule, ...] = (
     decade_after_its_noun,
     person_after_a_work,
     phrase_moved_after_its_noun_phrase,
+    full_stop_of_an_abbreviation_kept,
     phrase_written,
 )
 

@@ -26,7 +26,7 @@ def name_tokens(name: str) -> list[str]:
     text = unicodedata.normalize("NFKD", name)
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     text = re.sub(r"['’]s\b", "", text)
-    tokens = [t for t in re.split(r"[^\w]+", text) if t]
+    tokens = [t.strip("-") for t in re.split(r"[^\w-]+", text) if t.strip("-")]  # "roussel-adjovi" is one name
     return [t for t in tokens if t not in _TITLES]
 
 

@@ -80,6 +80,17 @@ CASES = [
     # the head noun of the span's own common noun phrase keeps its lack of article ("studied law")
     ("She studied international law at the university.", [("international law", "MISC")], {"international law": "law"},
      "She studied law at the university."),
+    # a class of several is said in the plural; no article after "the newly founded"
+    ("He became one of the first professors of the newly founded Academy.", [("professors", "DEM"), ("Academy", "ORG")],
+     {"professors": "educator", "Academy": "organization"},
+     "He became one of the first educators of the newly founded organization."),
+    # an infinitive's object takes its article
+    ("He moved to Zagreb to study medicine at the university.", [("medicine", "MISC")], {"medicine": "academic discipline"},
+     "He moved to Zagreb to study an academic discipline at the university."),
+    # an abbreviation's full stop that ends the sentence stays
+    ("He served in Washington, D.C. During the war he stayed.", [("Washington, D.C.", "LOC")],
+     {"Washington, D.C.": "city"},
+     "He served in a city. During the war he stayed."),
     # a masked date in a list of periods
     ("He was at odds with the party in the 1990s and early 2000s.", [("1990s", "DATETIME"), ("early 2000s", "DATETIME")],
      {"1990s": MASK, "early 2000s": "date in the 2000s"},

@@ -25,6 +25,10 @@ def test_given_a_surname_alone_then_it_does_not_join_another_full_name_to_its_pe
         "PERSON 1", "PERSON 1", "PERSON 2", "PERSON 2"]
 
 
+def test_given_a_hyphenated_surname_then_it_is_one_name():
+    assert numbers(["Camille Roussel-Adjovi", "Roussel-Adjovi", "Théo Roussel"]) == ["PERSON 1", "PERSON 1", "PERSON 2"]
+
+
 def test_given_entity_ids_then_they_decide():
     assert numbers(["Mary Forbes", "Ethel Louise Young", "Forbes"], ["e1", "e1", "e1"]) == ["PERSON 1"] * 3
     assert numbers(["Bobby Aylward", "Bob Aylward"], ["e1", "e33"]) == ["PERSON 1", "PERSON 2"]
