@@ -55,8 +55,8 @@ from engine.types import EntityType, Span
 #: the country it lies in ("Shou County", a county of China, is no second-level subdivision
 #: as the store's many counties of the United States are), which its head word does not say.
 UNSHARED = frozenset({EntityType.LOC, EntityType.DEM})
-#: The kind of organisations (``ontology/entity_types.ttl``).
-ORGANIZATION = "kindOrganization"
+#: The kinds of organisations and of works (``ontology/entity_types.ttl``), and "award" (Q618779).
+ORGANIZATION, WORK, AWARD = "kindOrganization", "kindWork", "Q618779"
 
 
 #: Kinds of item a word before a name may stand for without marking a kind of name.
@@ -187,11 +187,16 @@ class NameHeads:
 
     def _offerable(self, qid: str, entity_type: EntityType) -> bool:
         """A class that may be a rung: labelled in lower case, of a kind the entity type allows;
-        for a MISC span (a work, an event, an award) no class of organisations: "the 2018
+        for a MISC span (a work, an event, an award) no class of organisations ("the 2018
         International Congress of Mathematicians" is one meeting, whatever the store's other
-        "… Congress" items (parties, legislatures) are."""
+        "… Congress" items are) and no class of works but awards (:meth:`_award`)."""
         label = self.truth.taxonomy.label(qid)
         kinds = self.truth.class_kinds(qid)
         return (bool(label) and label[:1].islower() and self.truth.class_fits(qid, entity_type, strict=True)
                 and PERSON_ATTRIBUTE not in kinds and not barred_from_name(self.truth, qid, entity_type)
-                and not (entity_type is EntityType.MISC and ORGANIZATION in kinds))
+                and not (entity_type is EntityType.MISC and (ORGANIZATION in kinds or (WORK in kinds and not self._award(qid)))))
+
+    def _award(self, qid: str) -> bool:
+        """The class is an award or below one: "… Prize", "… Medal" name awards, while a work's
+        title ends in any word ("Ogene Love", a song; "IRB Sevens World Series", a tournament)."""
+        return AWARD in self.truth.superclasses(qid)

@@ -92,8 +92,9 @@ from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
-    FORMER, GENRES, MARKER_KINDS, WORK, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
+    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
 )
+from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
     attributive, coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
@@ -393,10 +394,8 @@ class TruthFilter:
                 for qid, _ in found:
                     if qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper():
                         continue  # a capitalised label names one thing: "East Germany national football team" is not Germany's
-                    if span.entity_type is EntityType.MISC and (PERSON_ATTRIBUTE in self.class_kinds(qid) or (
-                            self.superclasses_of_item(qid) & GENRES and WORK not in self.class_kinds(qid)
-                            and not head_written_lower(span.text, words))):
-                        continue  # a person word heads a title or award; a capitalised head no genre ("Muskogee Blues")
+                    if not_named_by_head(self, span, words, qid):
+                        continue
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
                         kinded.append((qid, gram))
                     elif not self._type_kinds(qid) and self.names_kindless(span, words, gram):

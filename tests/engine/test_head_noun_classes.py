@@ -21,6 +21,7 @@ EDGES = [
     ("Q11204", "P279", "Q43229"),                                    # legislature ⊂ organization
     ("Q149621", "P279", "Q9999996"),                                 # district (no kind)
     ("Q30185", "P279", "Q294414"), ("Q294414", "P279", "Q4164871"),  # mayor ⊂ public office ⊂ position
+    ("Q7275", "P279", "Q56061"),                                     # state ⊂ administrative territorial entity
 ]
 LABELS = {
     "Q41487": "court", "Q327333": "government agency", "Q43229": "organization",
@@ -29,6 +30,7 @@ LABELS = {
     "Q1153777": "legislative assembly", "Q9999992": "deliberative body", "Q9999993": "abstract thing",
     "Q989470": "clan", "Q38926": "news", "Q9999995": "communication", "Q11204": "legislature", "Q149621": "district",
     "Q30185": "mayor", "Q294414": "public office", "Q4164871": "position",
+    "Q7275": "state", "Q56061": "administrative territorial entity",
 }
 ALIASES = [("Q18127", "records")]
 
@@ -39,7 +41,8 @@ def engine() -> Engine:
 
 
 def test_given_court_name_then_court_and_its_superclasses_not_the_place(engine):
-    assert candidate_labels(engine, "Sinop Assize Court", EntityType.ORG) == ["court", "government agency", "organization", MASK]
+    # a court is no government agency (ontology/reader_rules.ttl)
+    assert candidate_labels(engine, "Sinop Assize Court", EntityType.ORG) == ["court", "organization", MASK]
     gujarat = candidate_labels(engine, "Gujarat High Court", EntityType.ORG)
     assert gujarat[0] == "court" and "state of India" not in gujarat  # a part never lends its class
     ladder = engine.candidates("Sinop Assize Court", EntityType.ORG)
@@ -48,6 +51,12 @@ def test_given_court_name_then_court_and_its_superclasses_not_the_place(engine):
 
 def test_given_plural_common_head_then_its_singular_class(engine):
     assert candidate_labels(engine, "Gujarat riots", EntityType.MISC) == ["riot", "event", MASK]
+
+
+def test_given_a_place_named_by_a_plural_then_no_one_of_them(engine):
+    # "the Gulf states" are several states: no "state"; one of them is one
+    assert "state" not in candidate_labels(engine, "Gulf states", EntityType.LOC)
+    assert candidate_labels(engine, "Free State", EntityType.LOC)[0] == "state"
 
 
 def test_given_no_word_links_then_the_head_noun_still_names_the_class(engine):
