@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.detect.spans import DetectedSpan
 from engine.select.features import RankCandidate, RankItem
 from engine.training.selection_data import LabelledItem
 from engine.types import EntityType, IdentifierType
@@ -24,3 +25,11 @@ def labelled_item(
     votes = tuple(len(selection.get(label, [])) for label in labels)
     gold = max(range(len(labels)), key=lambda i: votes[i])
     return LabelledItem(item, mention, gold, frozenset(i for i, v in enumerate(votes) if v), votes)
+
+
+def detected_span(text: str, sub: str, etype: EntityType, *, sources=("ner",), nth: int = 0, **kw) -> DetectedSpan:
+    """The ``nth`` occurrence of ``sub`` in ``text`` as a detected span of type ``etype``."""
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(sub, start + 1)
+    return DetectedSpan(start, start + len(sub), sub, etype, frozenset(sources), **kw)

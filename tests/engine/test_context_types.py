@@ -7,13 +7,10 @@ import pytest
 from engine.detect.context_types import context_retype, context_type
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType as E
+from tests.factories import detected_span
 
 
-def span(text: str, sub: str, etype: E, *, sources=("ner",), nth: int = 0, **kw) -> DetectedSpan:
-    start = -1
-    for _ in range(nth + 1):
-        start = text.index(sub, start + 1)
-    return DetectedSpan(start, start + len(sub), sub, etype, frozenset(sources), **kw)
+span = detected_span
 
 
 def types(text: str, spans: list[DetectedSpan]) -> list[E]:

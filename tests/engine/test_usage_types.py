@@ -5,13 +5,10 @@ from __future__ import annotations
 from engine.detect.spans import DetectedSpan
 from engine.detect.usage_types import usage_retype, usage_type
 from engine.types import EntityType as E
+from tests.factories import detected_span
 
 
-def span(text: str, sub: str, etype: E, *, sources=("ner",), nth: int = 0, **kw) -> DetectedSpan:
-    start = -1
-    for _ in range(nth + 1):
-        start = text.index(sub, start + 1)
-    return DetectedSpan(start, start + len(sub), sub, etype, frozenset(sources), **kw)
+span = detected_span
 
 
 def types(text: str, spans: list[DetectedSpan]) -> list[E]:
