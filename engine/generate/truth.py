@@ -97,7 +97,7 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
-    attributive, coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
+    after_in, attributive, coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -288,7 +288,7 @@ class TruthFilter:
         """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
         if span.entity_type is not EntityType.DEM or LANGUAGE not in self.superclasses_of_item(link.qid):
             return False
-        return any(nxt[:1].isalpha() and nxt.lower() not in LANGUAGE_NOUNS for nxt in words_after(span.text, span.context or ""))
+        return any(nxt[:1].isalpha() and nxt.lower() not in LANGUAGE_NOUNS | PREPOSITIONS for nxt in words_after(span.text, span.context or ""))
 
     def reached_as_is_a(self, cand: Candidate) -> bool:
         """The rung's class is reached from its item without an edge a reader does not read
@@ -418,9 +418,8 @@ class TruthFilter:
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
-        """A DEM/MISC span that is a country's demonym, not linked as a language nor a
-        language's name before a colon; a MISC span not followed by a noun that also names a
-        language is the language (a name, where a DEM span would be the adjective)."""
+        """A DEM/MISC span that is a country's demonym, not linked as a language nor a language's name
+        before a colon or after "in"; a MISC span not followed by a noun that names a language is it."""
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
@@ -433,11 +432,13 @@ class TruthFilter:
         if span.entity_type is EntityType.MISC and not attributive(span.text, span.context or "") and any(
                 l.method is not LinkMethod.DEMONYM and LANGUAGE in self.superclasses_of_item(l.qid) for l in links):
             return False  # a MISC span is a name: "titles her works in Isthmus Zapotec and Spanish" names the language
+        language = any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f))
+        if language and after_in(span.text, span.context or "") and not attributive(span.text, span.context or ""):
+            return False  # "novels written in Indonesian", "the news in Somali": the language
         # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
         # unless another use is an adjective ("Burmese: စည်သူအောင် … a Burmese footballer")
         after = words_after(span.text, span.context or "")
-        return not (":" in after and not any(w[:1].isalpha() and w.lower() not in LANGUAGE_NOUNS for w in after)
-                    and any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f)))
+        return not (":" in after and not any(w[:1].isalpha() and w.lower() not in LANGUAGE_NOUNS for w in after) and language)
 
     def superclasses_of_item(self, qid: str) -> frozenset[str]:
         out: set[str] = set(self.superclasses(qid))

@@ -61,6 +61,11 @@ def words_after(text: str, context: str) -> list[str]:
     return out
 
 
+def after_in(text: str, context: str) -> bool:
+    """Some use of ``text`` in ``context`` comes right after "in" ("written in *Indonesian*")."""
+    return any(re.search(r"\bin\s+$", context[:m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context))
+
+
 def attributive(text: str, context: str) -> bool:
     """A use of ``text`` is followed by a word in lower case that is no preposition nor
     "and": the span qualifies that noun ("officer rank", "officer who"), it names no holder."""
