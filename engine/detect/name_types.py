@@ -20,6 +20,13 @@ around it and its neighbours; a retyped span keeps the layers' type in ``retyped
 - **a place by its apposition or its use**: an unlinked name followed by ", the (state)
   capital", ", a city" …, or a bare name after "elected … from" or "born <date>," is a
   place ("Hermosillo, the state capital", "elected … from Theni", "born 1946, Vichy");
+- **a party in power**: a plural group name after "the", before "came to power", "seized
+  power", "won the election" ("the Nazis came to power") is the party, ORG;
+- **a numbered legislature** ("LXI Legislature of the Mexican Congress", "8th Parliament")
+  is a period of the body, MISC, as in :mod:`engine.detect.usage_types`;
+- **a person-typed name after "in"**, named nowhere else, is a place ("the squares in Donji
+  Grad"; not "in Smith's book");
+- **a person's name in another case** ("YiDA" for "Yida Huang") is the person's;
 - **a person's other surname** in brackets right after a person's name ("Johanna Hageman
   [Hargraves]") is the person's, PERSON;
 - **a title and a linked person's surname** ("President Nixon" after "President Richard
@@ -61,6 +68,12 @@ _PLACE_APPOSITION = re.compile(
 _ELECTED_FROM = re.compile(r"\belected\b[^.;()]{0,80}\bfrom\s+$", re.I)
 _BORN_AT = re.compile(r"\bborn\s+[^(),;.]{1,25},\s*$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s*|\n\s*)$")
+#: a legislature numbered by a Roman numeral or an ordinal ("LXI Legislature of the Mexican Congress")
+_NUMBERED_LEGISLATURE = re.compile(
+    r"(?:[IVXLC]{2,}|\d+(?:st|nd|rd|th))\s+(?:Legislature|Parliament|Congress|Dáil|Assembly|Session)\b")
+#: what a party does, after "the <Name>s" ("the Nazis came to power")
+_PARTY_AFTER = re.compile(r"\s+(?:came|come|comes|coming|rose|took|seized|returned)\s+(?:to\s+)?power\b|\s+won\s+the\s+election")
+_IN_BEFORE = re.compile(r"\b(?:in|near)\s+$")
 
 
 def _words(s: DetectedSpan) -> list[str]:
@@ -110,11 +123,24 @@ def name_type(text: str, spans: list[DetectedSpan], i: int) -> EntityType | None
             _PLACE_APPOSITION.match(text, s.end)
             or len(_words(s)) == 1 and (_ELECTED_FROM.search(before) or et is M and _BORN_AT.search(before))):
         return L
+    if et is D and capital and s.text.endswith("s") and before.endswith("the ") and _PARTY_AFTER.match(text, s.end):
+        return O
+    if et is O and _NUMBERED_LEGISLATURE.match(s.text):
+        return M
+    if et is P and capital and "coref" not in s.sources and _once(spans, s) and _IN_BEFORE.search(before) \
+            and not re.match(r"['’]s\b", text[s.end:s.end + 2]):
+        return L
     if et is M and capital and not s.text.isupper() and s.sources == frozenset({"syntax"}) and i \
             and spans[i - 1].entity_type is P and text[spans[i - 1].end:s.start].strip() in ("[", "(") \
             and text[s.end:s.end + 1] in ("]", ")"):
         return P
     return None
+
+
+def _stylised(s: DetectedSpan, person_words: set[str]) -> bool:
+    """``s`` is one word of a linked person's name written in another case ("YiDA" for "Yida Huang")."""
+    return s.entity_type in (M, O) and " " not in s.text and s.text.casefold() in person_words \
+        and not s.text.istitle() and not s.text.islower()
 
 
 def _titled_person(s: DetectedSpan, surnames: set[str]) -> bool:
@@ -139,9 +165,13 @@ def _no_person_left(text: str, spans: list[DetectedSpan], s: DetectedSpan) -> En
 def name_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied."""
     surnames = {s.text.split()[-1] for s in spans if s.entity_type is P and s.entity_id and len(_words(s)) >= 2}
+    person_words = {w.casefold() for s in spans if s.entity_type is P and s.entity_id and " " in s.text
+                    for w in s.text.split() if len(w) >= 3}
     out = []
     for i, s in enumerate(spans):
         new = name_type(text, spans, i)
+        if new is None and _stylised(s, person_words):
+            new = P
         if new is None and s.entity_type in (D, M) and _titled_person(s, surnames):
             new = P
         if new is None:

@@ -80,3 +80,23 @@ def test_a_word_of_a_name_no_longer_a_person_takes_its_ner_type_back():
              span(text, "Republican", E.PERSON, sources=("ner", "coref"), ner_label="NORP", entity_id="person-3"),
              span(text, "Rajan", E.PERSON, sources=("ner", "coref"), ner_label="NORP", entity_id="person-4")]
     assert types(text, spans) == [E.DEM, E.LOC, E.DEM, E.PERSON]
+
+
+def test_a_numbered_legislature_is_a_period_and_a_party_in_power_a_body():
+    text = "He sat in the LXI Legislature of the Mexican Congress until the Nazis came to power. The Germans were there."
+    spans = [span(text, "LXI Legislature of the Mexican Congress", E.ORG), span(text, "Nazis", E.DEM),
+             span(text, "Germans", E.DEM)]
+    assert types(text, spans) == [E.MISC, E.ORG, E.DEM]
+
+
+def test_a_person_typed_name_after_in_named_nowhere_else_is_a_place():
+    text = "The squares in Donji Grad were renovated. It appeared in Smith's book. Smith wrote."
+    spans = [span(text, "Donji Grad", E.PERSON, entity_id="person-2"), span(text, "Smith", E.PERSON, entity_id="person-3")]
+    assert types(text, spans) == [E.LOC, E.PERSON]
+
+
+def test_a_persons_name_in_another_case_is_the_persons():
+    text = 'Yida Huang sang. The "YiDA" name form and the "Huang" brand ended; NASA agreed.'
+    spans = [span(text, "Yida Huang", E.PERSON, entity_id="person-1"), span(text, "YiDA", E.MISC),
+             span(text, "Huang", E.MISC, nth=1), span(text, "NASA", E.ORG)]
+    assert types(text, spans) == [E.PERSON, E.PERSON, E.MISC, E.ORG]
