@@ -9,6 +9,7 @@ from engine.detect.context_types import context_retype
 from engine.detect.coref.persons import link_persons
 from engine.detect.graph_types import GraphTyper, graph_retype
 from engine.detect.merge import merge_spans
+from engine.detect.name_types import name_retype
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
 from engine.detect.retype import retype
 from engine.detect.rules import rule_spans
@@ -76,4 +77,5 @@ class CandidateFinder:
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
         spans = usage_retype(text, spans)  # how a name is used in its sentence (engine.detect.usage_types)
+        spans = name_retype(text, spans)  # a name's own words and its phrase (engine.detect.name_types)
         return Candidates(text, doc, spans)
