@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from kg.vocab import TAXONOMY_PROPS
 from engine.select.role_slot import category_in_role_slot
 from engine.select.stated import STATED, repeats_stated, stated_noun
+from engine.select.superlative import picked_out
 from engine.types import (
     MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, ScoredCandidate, Selection, Skipped,
 )
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
 SAME_TEXT = "the span's own text"
 #: Why a graph rung is refused for a direct PERSON identifier.
 DIRECT_PERSON = "a class of a directly identifying name"
+#: Why a class is refused after "the first", "the only", "the youngest" … (:mod:`engine.select.superlative`).
+PICKED_OUT = "a class is not true where a superlative picks the span out"
 
 
 #: The note of a class shown where the ranker put ``***`` first.
@@ -74,6 +77,8 @@ class SelectionPolicy:
         if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
                 and candidate.source in TAXONOMY_PROPS):
             return DIRECT_PERSON
+        if candidate.source in TAXONOMY_PROPS and mention.entity_type.is_graph and (word := picked_out(text[:mention.start])):
+            return f"{PICKED_OUT} ('{word}')"
         return category_in_role_slot(candidate, mention.entity_type, text[:mention.start], text[mention.end:mention.end + 40])
 
     def choose(self, doc: PreparedDocument, k: int, guard: DocumentLeakGuard | None = None,

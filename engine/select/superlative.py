@@ -1,0 +1,39 @@
+"""A class does not stand for a span a superlative or "first" picks out.
+
+Generalizing keeps a sentence true when the span can be replaced by anything it is: "she
+worked as an engineer" → "as a worker". It does not after "the first", "the only", "the
+youngest", "the largest" …: "one of the first women *engineers* in Maharashtra" is true, "one
+of the first women workers in Maharashtra" is not; "the youngest *mayor* of Oslo" is not "the
+youngest politician". A class rung in such a slot is refused; the span is masked instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Words that pick out one or a few of a kind ("first", "only", "youngest", "largest").
+_PICKING = re.compile(
+    r"\b(?:first|last|only|sole|earliest|latest|youngest|oldest|eldest|largest|biggest|smallest|highest|"
+    r"longest|fastest|best|greatest|leading|foremost)\b", re.I)
+#: What ends the noun phrase read backwards from the span: punctuation, a verb of the clause,
+#: a relative word.
+_BREAK = re.compile(r"[.,;:()\"“”]|\b(?:is|was|are|were|be|been|became|become|who|which|that|and|or|to|in|of|at|on|for|from|"
+                    r"with|by|as|into|during|since|after|before)\b", re.I)
+#: What stands before the picking word when it picks out a noun: "the first", "her only",
+#: "Norway's largest" ("he first arrived" is an adverb, "Youngest son Ryan" a name's title).
+_DETERMINER = re.compile(r"^(?:the|a|an|his|her|their|its|our|my|your|this|that|'s|’s)$", re.I)
+#: At most this many words between the picking word and the span ("the first [women] engineers").
+MAX_WORDS = 4
+
+
+def picked_out(before: str) -> str | None:
+    """The word that picks out the span, when one stands in its noun phrase right before it
+    (``before``: the text up to the span), else None."""
+    words = re.findall(r"'s|’s|[\w'’-]+|[^\w\s]", before[-80:])
+    for i in range(len(words) - 1, max(-1, len(words) - 2 - MAX_WORDS), -1):
+        word = words[i]
+        if _BREAK.fullmatch(word) or (word[:1].isupper() and i < len(words) - 1 and not _PICKING.fullmatch(word)):
+            return None  # the phrase ended, or a name stands between ("Youngest son Ryan")
+        if _PICKING.fullmatch(word):
+            return word.lower() if i > 0 and _DETERMINER.fullmatch(words[i - 1]) else None
+    return None
