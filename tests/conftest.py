@@ -117,6 +117,14 @@ def tiny_store(
     return kg
 
 
+def place_ladder(engine, text: str, countries: frozenset[str] = frozenset()) -> list[str]:
+    """The ladder's labels for the LOC span ``text`` in a document placed in ``countries``."""
+    from engine.generate.sources.base import DocumentState
+    from engine.types import EntityType, Span
+
+    return engine.candidates(Span(text, EntityType.LOC), state=DocumentState(countries=countries)).labels
+
+
 def candidate_labels(engine, text: str, etype, context: str | None = None) -> list[str]:
     """The ladder's labels the engine offers for ``text`` of type ``etype`` in ``context``."""
     from engine.types import Span

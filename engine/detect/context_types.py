@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 
 from engine.detect.graph_types import parser_accepts
+from engine.detect.retype import STUDY_BEFORE
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
 
@@ -77,8 +78,7 @@ _STAGE_NAME_BEFORE = re.compile(r"\b(?:stage name|pen name|credited as|married n
 _WORK_NOUN = re.compile(
     r"\b(?:films?|movies?|(?:television |TV )?series|sitcoms?|shows?|albums?|singles?|songs?|novels?|books?|plays|operas?)"
     r"\s+(?:such as\s+|including\s+)?$", re.I)
-#: a field of study ("graduated in Political Science"), a role after a copula ("was previously the Chief of Staff")
-_STUDY_BEFORE = re.compile(r"\b(?:studied|studying|study of|degree in|majored in|major in|diploma in|graduated in)\s+$", re.I)
+#: a role after a copula ("was previously the Chief of Staff"); a field of study is :data:`engine.detect.retype.STUDY_BEFORE`
 _ROLE_BEFORE = re.compile(
     r"\b(?:was|is|became|served as|appointed|elected|named)\s+(?:(?:a|an|the)\s+)?(?:(?:previously|former|current|"
     r"first|then|later)\s+(?:the\s+)?)?$", re.I)
@@ -110,7 +110,7 @@ def context_type(text: str, s: DetectedSpan, after_person: bool = False) -> Enti
         return M
     before = _before(text, s)
     if et is M and s.text[:1].isupper() and (
-            _STUDY_BEFORE.search(before) or _ROLE_BEFORE.search(before) and _ROLE_AFTER.match(text, s.end)):
+            STUDY_BEFORE.search(before) or _ROLE_BEFORE.search(before) and _ROLE_AFTER.match(text, s.end)):
         return D
     if et is P and "coref" not in s.sources and _ROLE_BEFORE.search(before) and before.rstrip().endswith((" a", " an")):
         return D  # "served as a Teachta Dála", "was a Berlin Sturmführer"

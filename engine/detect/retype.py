@@ -45,7 +45,8 @@ _WORK_BEFORE = re.compile(
     r"starred in|appeared in)\s*[\"“]?$", re.I)
 #: a list of works announced a few words before its first member ("11 albums, including Sans plus attendre, …")
 _LIST_CUE = re.compile(r"\b(?:films|movies|series|shows|songs|albums|singles|novels|books|plays|operas),?\s+(?:such as|including)\b[^.;:]*$", re.I)
-_STUDY_BEFORE = re.compile(r"\b(?:studied|studying|study of|degree in|majored in|major in|diploma in|graduated in)\s+$", re.I)
+#: words before a field of study ("studied Law", "degree in Political Science")
+STUDY_BEFORE = re.compile(r"\b(?:studied|studying|study of|degree in|majored in|major in|diploma in|graduated in)\s+$", re.I)
 _YEAR_AFTER = re.compile(r"\s*\((?:\d{4})\)")
 _LIST_SEP = re.compile(r"^(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
 _ORG_HEADS = frozenset("""FC RFC AFC CF SC AC United Rovers Wanderers School College University Institute Academy Club
@@ -70,7 +71,7 @@ def _context_type(text: str, s: DetectedSpan) -> EntityType | None:
     before = _before(text, s)
     if _WORK_BEFORE.search(before):
         return M
-    if _STUDY_BEFORE.search(before):
+    if STUDY_BEFORE.search(before):
         return D
     if _PLACE_BEFORE.search(before):
         return L

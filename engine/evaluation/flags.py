@@ -83,7 +83,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from engine.render.phrase import NEEDS_ITS_MODIFIER
+from engine.render.phrase import NEEDS_ITS_MODIFIER, PARTICIPLE_ENDS
 
 FLAG_NAMES = (
     "born date in …", "In date in …", "Date in … (start)", "DATE ***", "*** ***", "a *** noun",
@@ -106,15 +106,15 @@ PREPOSITIONS = frozenset(
 COPULAS = frozenset("is was are were be been being became become becomes".split())
 _CONJUNCTIONS = frozenset(("and", "or"))  # "for *** and university"
 DETERMINERS = frozenset("a an the his her their its our my your this that these those another any each every some no".split())
-#: Words that may follow a noun phrase without it being a modifier (closed classes and
-#: frequent verbs of biographies).
 def _participle_then_preposition(word: str, rest: str) -> bool:
     """A participle followed by a preposition ("known for", "written by"): it follows the
     noun, it is no noun the replacement modifies."""
     nxt = re.match(r"\s+([a-z]+)", rest)
-    return word.lower().endswith(("ed", "wn", "rn", "tten", "ken", "ven", "sen")) and bool(nxt) and nxt.group(1) in PREPOSITIONS
+    return word.lower().endswith(PARTICIPLE_ENDS) and bool(nxt) and nxt.group(1) in PREPOSITIONS
 
 
+#: Words that may follow a noun phrase without it being a modifier (closed classes and
+#: frequent verbs of biographies).
 FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "and or but nor so yet who whom whose which that where when while because although though if "
     "has have had having does did do will would shall should can could may might must not also "

@@ -52,8 +52,7 @@ from engine.evaluation.labels import (
     majority_label,
 )
 from engine.generate.linking import LinkMethod, contains_words, fold
-from engine.select.policy import PICKED_OUT
-from engine.select.role_slot import SLOT_REASONS
+from engine.select.policy import PASSED_OVER_REASONS
 from engine.types import MASK, EntityType, SanitizeResult
 from engine.io.wikireplace import WRDocument, WRMention, load_wikireplace
 
@@ -342,7 +341,7 @@ def score_document(report: SanitizeEvaluation, doc: WRDocument, result: Sanitize
     skipped: dict[tuple[int, int], list[str]] = defaultdict(list)
     passed_over: dict[tuple[int, int], list[str]] = defaultdict(list)
     for sk in result.skipped:
-        (passed_over if any(r in sk.reason for r in (*SLOT_REASONS, PICKED_OUT)) else skipped)[(sk.mention_start, sk.mention_end)].append(sk.label)
+        (passed_over if any(r in sk.reason for r in PASSED_OVER_REASONS) else skipped)[(sk.mention_start, sk.mention_end)].append(sk.label)
     for i, r in enumerate(result.replacements):
         key = (r.mention.start, r.mention.end)
         m = wr.get(key)

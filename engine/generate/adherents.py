@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.generate.truth import TruthFilter
+from engine.text.articles import indefinite_article
 from engine.types import Candidate
 
 #: religion (Q9174)
@@ -31,4 +32,4 @@ def _with_article(label: str) -> str:
     words = label.split()
     if label[:1].isupper() and not any(w[:1].islower() for w in words[1:]):
         return label  # a name: "Christianity", "Sunni Islam"
-    return ("an " if label[:1].lower() in "aeiou" else "a ") + label
+    return f"{indefinite_article(label)} {label}"

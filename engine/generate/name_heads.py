@@ -46,6 +46,7 @@ from dataclasses import dataclass
 
 from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.truth_senses import barred_from_name
 from engine.generate.truth_text import WORD, head_index, is_ordinal, span_words
 from engine.types import EntityType, Span
@@ -55,12 +56,12 @@ from engine.types import EntityType, Span
 #: the country it lies in ("Shou County", a county of China, is no second-level subdivision
 #: as the store's many counties of the United States are), which its head word does not say.
 UNSHARED = frozenset({EntityType.LOC, EntityType.DEM})
-#: The kinds of organisations and of works (``ontology/entity_types.ttl``), and "award" (Q618779).
-ORGANIZATION, WORK, AWARD = "kindOrganization", "kindWork", "Q618779"
+#: award (Q618779): "… Prize", "… Medal" name awards.
+AWARD = "Q618779"
 
 
 #: Kinds of item a word before a name may stand for without marking a kind of name.
-NAMING_KINDS = frozenset({"kindPlace", PERSON_ATTRIBUTE})
+NAMING_KINDS = frozenset({PLACE, PERSON_ATTRIBUTE})
 
 
 def written_words(text: str) -> list[str]:

@@ -19,8 +19,8 @@ import re
 from typing import Callable
 
 from engine.generate.linking import fold
-from engine.generate.sense import PLACE
 from engine.generate.truth import TruthFilter
+from engine.generate.truth_rules import PLACE
 from engine.types import Candidate, EntityType
 
 #: "<head> of|in [the] <place>"

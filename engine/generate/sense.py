@@ -39,11 +39,9 @@ from itertools import pairwise
 from engine.generate.context import COUNTRY_CLASSES
 from engine.generate.linking import fold
 from engine.generate.truth import TruthFilter, words_after
+from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.types import Link, Span
 
-PLACE = "kindPlace"
-ORGANIZATION = "kindOrganization"
-WORK = "kindWork"
 #: sport (Wikidata Q349): a word of a class label or a sentence that names one of its subclasses names a sport
 SPORT = "Q349"
 #: Right before the span: someone plays, signs or appears for it ("played five league games

@@ -432,13 +432,13 @@ class TruthFilter:
         if span.entity_type is EntityType.MISC and not attributive(span.text, span.context or "") and any(
                 l.method is not LinkMethod.DEMONYM and LANGUAGE in self.superclasses_of_item(l.qid) for l in links):
             return False  # a MISC span is a name: "titles her works in Isthmus Zapotec and Spanish" names the language
-        language = any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f))
-        if language and after_in(span.text, span.context or "") and not attributive(span.text, span.context or ""):
+        def language() -> bool:  # asked only where the sentence reads the span as one
+            return any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f))
+        if after_in(span.text, span.context or "") and not attributive(span.text, span.context or "") and language():
             return False  # "novels written in Indonesian", "the news in Somali": the language
-        # a language's name before a colon is the language ("simplified Chinese: 黄义达"), as in rule 9,
-        # unless another use is an adjective ("Burmese: စည်သူအောင် … a Burmese footballer")
+        # before a colon, the language ("simplified Chinese: 黄义达"; rule 9), unless another use is an adjective
         after = words_after(span.text, span.context or "")
-        return not (":" in after and not any(w[:1].isalpha() and w.lower() not in LANGUAGE_NOUNS for w in after) and language)
+        return not (":" in after and not any(w[:1].isalpha() and w.lower() not in LANGUAGE_NOUNS for w in after) and language())
 
     def superclasses_of_item(self, qid: str) -> frozenset[str]:
         out: set[str] = set(self.superclasses(qid))

@@ -19,13 +19,14 @@ ROLE = "kindRole"
 #: Kinds that mark a class for a rule of their own; they say nothing of what a type allows.
 MARKER_KINDS = frozenset({TIME_BOUND, REGIME, ROLE})
 PERSON_ATTRIBUTE = "kindPersonAttribute"
-WORK = "kindWork"
+#: The kinds of places, organisations, structures and works (``ontology/entity_types.ttl``).
+PLACE, ORGANIZATION, STRUCTURE, WORK = "kindPlace", "kindOrganization", "kindStructure", "kindWork"
 #: Genre and music genre: a work's title names none by its head word ("Muskogee Blues").
 GENRES = frozenset({"Q483394", "Q188451"})
 #: Kinds of things and of people, not of fields: what a field of study is never read as
 #: ("studied sculpture" is no visual artwork, "studied pharmacy" no organization, "a degree in
 #: civil engineering" no degree in a profession).
-THING_KINDS = frozenset({"kindWork", "kindOrganization", "kindStructure", "kindPlace", "kindPersonAttribute"})
+THING_KINDS = frozenset({WORK, ORGANIZATION, STRUCTURE, PLACE, PERSON_ATTRIBUTE})
 
 
 def rule_files() -> list[Path]:

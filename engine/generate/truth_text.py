@@ -61,9 +61,14 @@ def words_after(text: str, context: str) -> list[str]:
     return out
 
 
+def _starts(text: str, context: str) -> list[int]:
+    """Where each use of ``text`` as whole words begins in ``context``."""
+    return [m.start() for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context)]
+
+
 def after_in(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` comes right after "in" ("written in *Indonesian*")."""
-    return any(re.search(r"\bin\s+$", context[:m.start()]) for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context))
+    return any(re.search(r"\bin\s+$", context[:at]) for at in _starts(text, context))
 
 
 def attributive(text: str, context: str) -> bool:
@@ -85,10 +90,7 @@ _FIELD_BEFORE = re.compile(
 def in_field_slot(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` follows words that make it a field of study or
     of teaching (:data:`_FIELD_BEFORE`): the span names the field, not a thing of it."""
-    for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context):
-        if _FIELD_BEFORE.search(context[max(0, m.start() - 60):m.start()]):
-            return True
-    return False
+    return any(_FIELD_BEFORE.search(context[max(0, at - 60):at]) for at in _starts(text, context))
 
 
 ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")

@@ -28,7 +28,7 @@ label as a modifier    group politician" → "a politician"): a modifier says li
 Words are classified with lemminflect's English lexicon (is the next word a noun or
 adjective, or a verb? is a noun plural?) — a small pure-Python library that ships its
 lexicon and loads in under a second; articles follow the spelling rules of
-:func:`engine.render.readability.indefinite_article` ("an MP", "a university", "an hour").
+:func:`engine.text.articles.indefinite_article` ("an MP", "a university", "an hour").
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from functools import lru_cache
 from kg.vocab import TAXONOMY_PROPS
 
 from engine.render.readability import at_sentence_start, capitalise
-from engine.render.readability import indefinite_article as _indefinite_article
+from engine.text.articles import indefinite_article
 from engine.types import MASK, Candidate
 
 _PERSON = re.compile(r"PERSON(?: \d+| X)?")
@@ -129,9 +129,8 @@ def _pos(word: str) -> frozenset[str]:
 #: Nouns that say nothing without the modifier before them: "of Romani *descent*" reads "of
 #: *** descent", not "of descent".
 NEEDS_ITS_MODIFIER = frozenset({"descent", "origin", "origins", "ancestry", "heritage", "extraction", "background"})
-MASK_TEXT = "***"
 #: Endings of past participles ("known", "based", "written", "born").
-_PARTICIPLE_ENDS = ("ed", "wn", "rn", "tten", "ken", "ven", "sen")
+PARTICIPLE_ENDS = ("ed", "wn", "rn", "tten", "ken", "ven", "sen")
 
 
 def is_noun_like(word: str, following: str = "") -> bool:
@@ -151,7 +150,7 @@ def is_noun_like(word: str, following: str = "") -> bool:
         return not w.endswith(("ed", "ly", "ing"))  # an unknown word: a noun (a name, a loan word)
     if not parts & {"NOUN", "ADJ", "PROPN"}:
         return False
-    if following.lower() in PREPOSITIONS and ("NOUN" not in parts or ("VERB" in parts and w.endswith(_PARTICIPLE_ENDS))):
+    if following.lower() in PREPOSITIONS and ("NOUN" not in parts or ("VERB" in parts and w.endswith(PARTICIPLE_ENDS))):
         return False  # a participle or adjective after the noun: "a physicist *known for*", "famous for"
     if "VERB" in parts or "AUX" in parts:
         if w.endswith("ing") or (w.endswith("ed") and "ADJ" not in parts):
@@ -216,15 +215,20 @@ def _modifies_like_an_adjective(prev: str) -> bool:
     return bool(w) and prev[:1].islower() and w not in CLOSED_WORDS and not _is_verb(w) and is_noun_like(w)
 
 
+def _head_at(words: list[str]) -> int:
+    """Position of a class label's head noun: the last word before a preposition, a
+    participle or a relative word ("city *of* …", "countries *bordering* …"), else the last."""
+    for i, w in enumerate(words):
+        if i and (w in PREPOSITIONS or w.endswith("ing") or w in ("who", "which", "that")):
+            return i - 1
+    return len(words) - 1
+
+
 def head_is_plural(label: str) -> bool:
     """Whether a class label's head noun is plural ("countries bordering the Baltic Sea",
     but not "city of the United States" or "city with millions of inhabitants")."""
     words = label.split()
-    head = words[0] if words else ""
-    for i, w in enumerate(words):
-        if i and (w in PREPOSITIONS or w.endswith("ing") or w in ("who", "which", "that")):
-            break
-        head = w
+    head = words[_head_at(words)] if words else ""
     if not head or not head[:1].islower():
         return False
     return _is_plural_noun(head)
@@ -254,7 +258,7 @@ def plural_of(label: str) -> str:
     if head_is_plural(label):
         return label
     words = label.split()
-    at = next((i - 1 for i, w in enumerate(words) if i and w in PREPOSITIONS), len(words) - 1)
+    at = _head_at(words)
     from lemminflect import getInflection
 
     forms = getInflection(words[at], tag="NNS")
@@ -272,11 +276,6 @@ def names_several(original: str) -> bool:
 def load_lemma_tables() -> None:
     """Load lemminflect's tables now (about 1 s of CPU on first use), not in the first document."""
     _lemmas("cities")
-
-
-def indefinite_article(phrase: str) -> str:
-    """``a`` or ``an`` before ``phrase`` ("an MP", "a university", "an hour", "an earth scientist")."""
-    return _indefinite_article(phrase)
 
 
 # --- slots -----------------------------------------------------------------------------------
@@ -394,7 +393,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_he
     prev = slot.prev.lower()
     tail = before[slot.prev_start:]
     if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and slot.next_word.lower() in NEEDS_ITS_MODIFIER:
-        return Rendered(MASK_TEXT, note="modifier masked: the noun after it says nothing without it")
+        return Rendered(MASK, note="modifier masked: the noun after it says nothing without it")
     if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and not slot.sentence_start:
         art = indefinite_article(slot.next_word)
         if prev in ("a", "an") and prev != art:

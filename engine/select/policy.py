@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kg.vocab import TAXONOMY_PROPS
-from engine.select.role_slot import category_in_role_slot
+from engine.select.role_slot import SLOT_REASONS, category_in_role_slot
 from engine.select.stated import STATED, repeats_stated, stated_noun
 from engine.select.superlative import picked_out
 from engine.types import (
@@ -48,6 +48,8 @@ SAME_TEXT = "the span's own text"
 DIRECT_PERSON = "a class of a directly identifying name"
 #: Why a class is refused after "the first", "the only", "the youngest" … (:mod:`engine.select.superlative`).
 PICKED_OUT = "a class is not true where a superlative picks the span out"
+#: Every reason a rung is passed over in its slot, not withheld as a leak (``Skipped.reason``).
+PASSED_OVER_REASONS = (*SLOT_REASONS, PICKED_OUT)
 
 
 #: The note of a class shown where the ranker put ``***`` first.

@@ -7,9 +7,8 @@ import pytest
 
 from engine.engine import Engine
 from engine.generate.context import document_countries
-from engine.generate.sources.base import DocumentState
 from engine.types import MASK, EntityType, IdentifierType, Mention, Span
-from tests.conftest import tiny_store
+from tests.conftest import place_ladder, tiny_store
 
 EDGES = [
     ("Q230", "P31", "Q6256"), ("Q230", "P31", "Q7270"),       # Georgia (country): country, republic
@@ -33,8 +32,7 @@ def engine() -> Engine:
     return Engine.from_store(tiny_store(EDGES, LABELS, shipped_overlay=True))
 
 
-def ladder(engine: Engine, text: str, countries: frozenset[str] = frozenset()) -> list[str]:
-    return engine.candidates(Span(text, EntityType.LOC), state=DocumentState(countries=countries)).labels
+ladder = place_ladder
 
 
 def test_given_an_american_document_then_georgia_is_the_us_state(engine):

@@ -6,9 +6,8 @@ import pytest
 
 from engine.engine import Engine
 from engine.generate.homonyms import competing, homonyms_of, shared_rungs
-from engine.generate.sources.base import DocumentState
-from engine.types import MASK, Candidate, EntityType, Link, LinkMethod, Span
-from tests.conftest import tiny_store
+from engine.types import MASK, Candidate, Link, LinkMethod
+from tests.conftest import place_ladder, tiny_store
 
 EDGES = [
     ("Q350", "P31", "Q1187811"), ("Q350", "P31", "Q515"), ("Q350", "P17", "Q145"),    # Cambridge, England: college town, city
@@ -29,8 +28,7 @@ def engine() -> Engine:
     return Engine.from_store(tiny_store(EDGES, LABELS, shipped_overlay=True))
 
 
-def ladder(engine: Engine, text: str, countries: frozenset[str] = frozenset()) -> list[str]:
-    return engine.candidates(Span(text, EntityType.LOC), state=DocumentState(countries=countries)).labels
+ladder = place_ladder
 
 
 def test_given_two_senses_then_only_the_rungs_both_hold(engine):
