@@ -56,6 +56,7 @@ PROPERTY_LABELS = {
     "P106": "occupation", "P27": "citizenship", "P19": "birthplace", "P20": "place of death", "P69": "educated at",
     "P463": "member of", "P102": "political party", "P140": "religion", "P172": "ethnic group", "P21": "sex or gender",
     "P39": "position held", "P166": "award received", "P569": "birth date", "P570": "death date", NAME: "name",
+    "P119": "burial place",  # read from cues; the background does not hold it
 }
 
 _YEAR = re.compile(r"^(-?\d{1,6})-\d\d-\d\d")

@@ -17,10 +17,21 @@ member, joined …       P463 member of, P102 party
 party                  P102 party
 award, prize, won …    P166 award received
 elected, appointed …   P39 position held, P106 occupation
+buried, interred …     LOC/ORG → P119 burial place (not in the background)
 no cue                 LOC/ORG/DEM/MISC → *any* item property (the anchor decides which
                        facts can match); DATETIME → nothing (event dates other than
                        birth and death are not modelled)
 =====================  ============================================================
+
+A span read only through a relation the background does not hold (a burial place)
+constrains only that relation, so it is listed as uncounted, as a date is on a store
+without dates: "interred at a cemetery" does not stand for "some fact of the subject's is
+a cemetery", which the store's few persons who died in one would make rare. Where
+another cue also matches ("died and was buried in …" for a LOC: the nearest decides),
+the cue tables above apply as usual. A cue is read this way only where the relation's
+values can be no value of a property the background holds: "played for" is not, since
+a university's team is read as the university ("played college baseball for the
+University of Michigan" says where the subject studied).
 
 What a rung discloses:
 
@@ -81,6 +92,8 @@ _CUES: tuple[tuple[re.Pattern[str], dict[str, tuple[str, ...]]], ...] = (
     (re.compile(r"\bparty\b"), {"ORG": ("P102",)}),
     (re.compile(r"\b(member|joined|fellow|affiliated)\b"), {"ORG": ("P463", "P102")}),
     (re.compile(r"\b(elected|appointed|served as|position|office|became|nominated)\b"), {"DEM": ("P39", "P106"), "MISC": ("P39", "P106")}),
+    # relations the background does not hold: a span read only through them is listed as uncounted
+    (re.compile(r"\b(buried|interred|entombed|laid to rest|burial|grave)\b"), {"LOC": ("P119",), "ORG": ("P119",)}),
 )
 #: Properties of the background a class of each kind can be the value of; kinds not listed
 #: (places, organisations, structures, person attributes) and classes of no kind: all.

@@ -133,10 +133,23 @@ def test_given_no_mask_constraint_matching_nobody_then_it_is_not_counted(backgro
     ("She was born in Bergen and died in Oslo.", "Oslo", EntityType.LOC, ("P20",)),
     ("She studied at the University of Oslo.", "University of Oslo", EntityType.ORG, ("P69",)),
     ("In 1995 she moved.", "1995", EntityType.DATETIME, ()),
+    ("She died in Oslo and was buried in Bergen.", "Bergen", EntityType.LOC, ("P119",)),
+    ("He is interred at Laurel Hill Cemetery.", "Laurel Hill Cemetery", EntityType.LOC, ("P119",)),
 ])
 def test_given_cue_then_span_speaks_about_that_property(text: str, span: str, kind: EntityType, expected: tuple[str, ...]) -> None:
     start = text.index(span)
     assert cue_props(text, start, start + len(span), kind) == expected
+
+
+def test_given_a_burial_cue_then_the_span_is_listed_not_counted(background) -> None:
+    """The background holds no burial places: a cemetery a rung names narrows nothing."""
+    text = "He is interred at Laurel Hill Cemetery."
+    start = text.index("Laurel")
+    props = cue_props(text, start, len(text) - 1, EntityType.LOC)
+    burial = Constraint(props, ("Q900001",), start, len(text) - 1, "LOC", "cemetery", "test", of_class=True)
+    result = anonymity_set(background, [burial])
+    assert result.uncounted == (burial,) and result.k == len(background.everyone)
+    assert burial.describe().startswith("burial place at or below")
 
 
 def test_given_no_cue_then_graph_span_constrains_any_fact() -> None:
