@@ -90,7 +90,7 @@ class DocumentSanitizer:
         ms, merged = resolve_mentions(text, mentions, overlap)
         entity = group_entities(ms)
         doc = PreparedDocument(text, ms, entity, {}, merged)
-        state = document_state(self.engine.linker, (Span(text[m.start:m.end], m.entity_type) for m in ms))
+        state = document_state(self.engine.linker, (Span(text[m.start:m.end], m.entity_type) for m in ms), text)
         facts = DocumentFacts.of(len(text), [(m.entity_type, m.identifier_type) for m in ms])
         given = caller_grouped(ms, entity)  # other PERSON groups are matched by name (surname alone)
         sentences = SentenceIndex(text)

@@ -107,7 +107,7 @@ def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]
     for rec in read_documents(Path(data), "wikireplace"):
         if isinstance(rec, DocRecord) and rec.doc_id in doc_ids:
             spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in rec.mentions)
-            out[rec.doc_id] = document_state(engine.linker, spans)
+            out[rec.doc_id] = document_state(engine.linker, spans, rec.text)
     return out
 
 

@@ -47,9 +47,9 @@ def item_countries(taxonomy, qid: str) -> frozenset[str]:
     return frozenset(taxonomy.values(qid, "P17"))
 
 
-def document_state(linker: Linker, spans: Iterable[Span]) -> DocumentState:
+def document_state(linker: Linker, spans: Iterable[Span], text: str = "") -> DocumentState:
     """The state a document's ladders are built in: its :func:`document_countries` and
-    :func:`mentioned_countries`, each place span linked once for both."""
+    :func:`mentioned_countries`, each place span linked once for both, and its ``text``."""
     spans = list(spans)
     memo: dict[tuple[str, EntityType], list[Link]] = {}
 
@@ -58,7 +58,8 @@ def document_state(linker: Linker, spans: Iterable[Span]) -> DocumentState:
             memo[(text, etype)] = [link for link in linker.link(Span(text, etype)) if link.method in NAMING]
         return memo[(text, etype)]
 
-    return DocumentState(countries=document_countries(linker, spans, naming), mentioned=mentioned_countries(linker, spans, naming))
+    return DocumentState(countries=document_countries(linker, spans, naming), mentioned=mentioned_countries(linker, spans, naming),
+                         text=text)
 
 
 def mentioned_countries(linker: Linker, spans: Iterable[Span], naming: Naming | None = None) -> frozenset[str]:

@@ -38,6 +38,10 @@ class DocumentState:
     #: countries of every place and nationality the document names, ambiguous ones too
     #: (:func:`engine.generate.context.mentioned_countries`)
     mentioned: frozenset[str] = frozenset()
+    #: the document's text, for rules that read beyond a span's sentence (empty: unknown)
+    text: str = ""
+    #: the sports the document names (:func:`engine.generate.sense.document_sports`), once read
+    sports: frozenset[str] | None = None
 
 
 class CandidateSource(ABC):

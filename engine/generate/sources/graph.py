@@ -29,7 +29,7 @@ from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
-from engine.generate.sense import acronym_for_common_noun, contradiction
+from engine.generate.sense import SPORTS_TEAM, acronym_for_common_noun, contradiction, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
@@ -102,9 +102,11 @@ class GraphSource(CandidateSource):
         if not links:
             # "Radioactive Records", "Breen Gym": no word links, the head noun may still name a class
             head = self._head_noun(span, key, notes) if self.truth is not None else None
+            head = head or self._team(span, key, state, notes)
             return head or SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         if self.truth is not None:
-            return self._truthful(span, links, key, notes, state.countries, state.mentioned)
+            found = self._truthful(span, links, key, notes, state.countries, state.mentioned)
+            return found if found.candidates else self._team(span, key, state, notes, found.links) or found
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
             if not candidates and self.remote is not None:
@@ -208,6 +210,18 @@ class GraphSource(CandidateSource):
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def _team(self, span: Span, key: str, state: DocumentState, notes: list[str], links: tuple[Link, ...] = ()) -> SourceResult | None:
+        """"sports team" and the classes above it, for an ORG span nothing else classes that
+        its sentence has someone play for, in a document that names a sport
+        (:func:`engine.generate.sense.plays_for_team`); ``None`` otherwise."""
+        if self.truth is None or not plays_for_team(span, state, self.truth):
+            return None
+        candidates = self._head_ladder(span, key, SPORTS_TEAM)
+        if not candidates:
+            return None
+        reason = f"the sentence plays for {span.text!r} in a document about sport: a {candidates[0].label}"
+        return SourceResult(candidates[: self.max_ladder], links=links, reason="; ".join([reason] + notes))
 
     def _country_in_org_slot(self, span: Span, whole: list[Link], key: str) -> SourceResult | None:
         """An ORG span that names a country ("the president of *the United States*", "played
