@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.engine import Engine
 from engine.generate.linking import contains_words, fold
-from engine.generate.sources.base import DocumentState
+from engine.generate.context import document_state
 from engine.generate.sources.datetime import GENERIC, datetime_ladder
 from engine.types import MASK, EntityType, Span
 from engine.io.wikireplace import WRDocument
@@ -109,7 +109,8 @@ def evaluate_generation(engine: Engine, docs: list[WRDocument], *, progress: boo
     report = GenerationReport()
     for doc in tqdm(docs, desc="documents", disable=not progress):
         for annotator, mentions in doc.mentions.items():
-            state = DocumentState()
+            # the state sanitizing builds its ladders in: the document's countries and text
+            state = document_state(engine.linker, (Span(m.text, m.entity_type) for m in mentions), doc.text)
             heuristic_entities: dict[str, set[str | None]] = defaultdict(set)
             for m in mentions:
                 if not m.masked:

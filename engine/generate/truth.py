@@ -96,7 +96,7 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 )
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
-    LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, dated_before, dated_since, head_grams,
+    ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     after_in, attributive, coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
@@ -391,10 +391,11 @@ class TruthFilter:
                 found = self.index.lookup(form)
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
-                for qid, _ in found:
-                    if qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper():
-                        continue  # a capitalised label names one thing: "East Germany national football team" is not Germany's
-                    if not_named_by_head(self, span, words, qid):
+                for qid, method in found:
+                    # a capitalised label names one thing ("East Germany national football team"); "head", clipped from "head teacher", heads other roles
+                    if (qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper()
+                            or span.entity_type is EntityType.DEM and method is LinkMethod.ALIAS and clipped(form, self.taxonomy.label(qid) or "")
+                            or not_named_by_head(self, span, words, qid)):
                         continue
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
                         kinded.append((qid, gram))
@@ -411,10 +412,9 @@ class TruthFilter:
         Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
         *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
         name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death; nor
-        is a lower-case head inside a title in sentence case ("La *luna* de Guadix", a film)."""
-        if len(gram.split()) >= 2:
-            return True
-        return head_written_lower(span.text, words) and not sentence_case_title(span.text, words)
+        is a lower-case head in a sentence-case title ("La *luna* de Guadix"); an article makes no phrase ("*The Sound* of the Loom")."""
+        return (len([w for w in gram.split() if w not in ARTICLES]) >= 2
+                or head_written_lower(span.text, words) and not sentence_case_title(span.text, words))
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:

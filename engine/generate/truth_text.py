@@ -137,6 +137,17 @@ def sentence_case_title(text: str, words: list[str]) -> bool:
     return raw[at][:1].islower() and any(w[:1].isupper() for w in raw[at + 1:])
 
 
+#: Articles that may open a head phrase without being one of its words ("the sound").
+ARTICLES = frozenset({"the", "a", "an"})
+
+
+def clipped(form: str, label: str) -> bool:
+    """``form`` (an alias) is a shorter run of whole words of ``label``: "head" for "head
+    teacher", a clipping whose word names other things as often ("head of news")."""
+    form, label = fold(form), fold(label)
+    return form != label and re.search(rf"(?<!\w){re.escape(form)}(?!\w)", label) is not None
+
+
 def span_words(text: str) -> list[str]:
     """Folded words of a span, without brackets and trailing punctuation."""
     text = re.sub(r"\([^)]*\)", " ", fold(text))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine.engine import Engine
-from engine.generate.sense import plays_for
+from engine.generate.teams import plays_for
 from engine.types import EntityType, Span
 from tests.conftest import candidate_labels as labels, tiny_store
 

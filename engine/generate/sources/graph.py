@@ -29,7 +29,8 @@ from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
-from engine.generate.sense import SPORTS_TEAM, acronym_for_common_noun, contradiction, plays_for_team
+from engine.generate.sense import acronym_for_common_noun, contradiction
+from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
@@ -105,7 +106,7 @@ class GraphSource(CandidateSource):
             head = head or self._team(span, key, state, notes)
             return head or SourceResult([], reason="; ".join([f"no item of the graph matches {span.text!r}"] + notes))
         if self.truth is not None:
-            found = self._truthful(span, links, key, notes, state.countries, state.mentioned)
+            found = self._truthful(span, links, key, notes, state)
             return found if found.candidates else self._team(span, key, state, notes, found.links) or found
         for link in links[: self.max_tries]:
             candidates = self.ladder_for(link.qid, key)
@@ -119,10 +120,9 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
-    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str], countries: frozenset[str] = frozenset(),
-                  mentioned: frozenset[str] = frozenset()) -> SourceResult:
+    def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str], state: DocumentState) -> SourceResult:
         """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept;
-        ``countries``: the document's, which may say which homonym a name is (:mod:`engine.generate.homonyms`)."""
+        ``state``: the document's, whose countries may say which homonym a name is (:mod:`engine.generate.homonyms`)."""
         truth = self.truth
         assert truth is not None
         if truth.is_nationality(span, links):
@@ -147,7 +147,7 @@ class GraphSource(CandidateSource):
         if adjective:  # "a Bosnian retired footballer": not the language
             fitting = [l for l in fitting if l not in adjective]
             notes.append(f"{span.text!r} is followed by a noun: an adjective, not the language {adjective[0].qid}")
-        ruled_out = [(l, why) for l in fitting if (why := contradiction(span, l, truth))]
+        ruled_out = [(l, why) for l in fitting if (why := contradiction(span, l, truth, state))]
         if ruled_out:  # "played five league games for Blackpool": the club, not the town
             fitting = [l for l in fitting if l not in {l for l, _ in ruled_out}]
             notes += [why for _, why in ruled_out]
@@ -177,7 +177,7 @@ class GraphSource(CandidateSource):
                 # a name (capitalised): a common noun's senses are weighed by other rules ("captain")
                 others = homonyms_of(link, fitting) if span.entity_type in NAME_TYPES and span.text[:1].isupper() else []
                 others = competing(link, others, self.linker.index.prominences)
-                if others and not settled_by_document(link, others, countries, self.linker.taxonomy):
+                if others and not settled_by_document(link, others, state.countries, self.linker.taxonomy):
                     # "Paris": the capital or the Texan town; only what both are is true of the name
                     candidates = shared_rungs(candidates, others, self._sense_holds) or self._common_classes(span, link, others)
                     notes.append(f"{len(others)} other item(s) of the type are named {link.matched!r}: only the rungs every one holds")
@@ -197,10 +197,10 @@ class GraphSource(CandidateSource):
             return head
         if holder_only is not None:
             return holder_only
-        country = self._country_in_org_slot(span, whole, key)
+        country = self._country_in_org_slot(span, whole, key, state)
         if country is not None:
             return country
-        composed, named = unclassed_rungs(span, whole, truth, self.chains, countries, mentioned)
+        composed, named = unclassed_rungs(span, whole, truth, self.chains, state.countries, state.mentioned)
         if named is not None:  # "Konya": the store knows its country, not its class
             kept = [c for c in composed if fold(c.label) != key and truth.in_context(c, span)]
             if kept:
@@ -211,29 +211,30 @@ class GraphSource(CandidateSource):
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
 
-    def _team(self, span: Span, key: str, state: DocumentState, notes: list[str], links: tuple[Link, ...] = ()) -> SourceResult | None:
-        """"sports team" and the classes above it, for an ORG span nothing else classes that
-        its sentence has someone play for, in a document that names a sport
-        (:func:`engine.generate.sense.plays_for_team`); ``None`` otherwise."""
+    def _team(self, span: Span, key: str, state: DocumentState, notes: list[str], links: tuple[Link, ...] = (),
+              team: str = SPORTS_TEAM) -> SourceResult | None:
+        """The class ``team`` ("sports team", "national sports team") and those above it, for an ORG span
+        a document about sport speaks of as a team (:func:`engine.generate.teams.plays_for_team`)."""
         if self.truth is None or not plays_for_team(span, state, self.truth):
             return None
-        candidates = self._head_ladder(span, key, SPORTS_TEAM)
-        if not candidates:
-            return None
-        reason = f"the sentence plays for {span.text!r} in a document about sport: a {candidates[0].label}"
-        return SourceResult(candidates[: self.max_ladder], links=links, reason="; ".join([reason] + notes))
+        candidates = self._head_ladder(span, key, team)
+        reason = f"a document about sport speaks of {span.text!r} as a team: a {candidates[0].label}" if candidates else ""
+        return SourceResult(candidates[: self.max_ladder], links=links, reason="; ".join([reason] + notes)) if candidates else None
 
-    def _country_in_org_slot(self, span: Span, whole: list[Link], key: str) -> SourceResult | None:
-        """An ORG span that names a country ("the president of *the United States*", "played
-        against *France*"): the state, or the national side that plays for it; either way the
-        country rungs of its place ladder hold ("country", "country in Western Europe"), not
-        its other place classes ("colonial power", "Mediterranean country")."""
+    def _country_in_org_slot(self, span: Span, whole: list[Link], key: str, state: DocumentState | None = None) -> SourceResult | None:
+        """An ORG span that names a country ("the president of *the United States*"): the state,
+        whose country rungs hold ("country", "country in Western Europe"), not its other place
+        classes ("colonial power"); in a document about sport, where someone plays for or against
+        it ("a Test against *New Zealand*"), the national side (:meth:`_team`)."""
         if span.entity_type is not EntityType.ORG or span.text.isupper():
             return None  # an acronym names many things: "SA" is the Sturmabteilung before Saudi Arabia
         taxonomy = self.linker.taxonomy
         link = next((l for l in whole if l.method in NAME_LINKS and set(taxonomy.parents(l.qid, "P31")) & STATE_CLASSES), None)
         if link is None:
             return None
+        side = self._team(span, key, state, [], (link,), NATIONAL_TEAM) if state is not None else None
+        if side is not None:  # "a Test against New Zealand": the national side, no sovereign state
+            return side
         rungs = [c for c in self.with_composed(link.qid, key, EntityType.LOC, self.ladder_for(link.qid, key, EntityType.LOC))
                  if c.qid in STATE_CLASSES or c.rule in COUNTRY_RULES]
         if not rungs:

@@ -1,0 +1,132 @@
+"""A name a sentence about sport speaks of as a team.
+
+The store often lacks a club ("Velež Mostar", "Nagano Parceiro", "Newport RFC"), or knows
+only the town it is named after ("Blackpool", "Foggia"). The sentence still says what it is
+when someone plays, signs or appears for it, plays against it, spends a season at it, moves
+to it from another club or joins it for seasons (:func:`in_team_slot`), directly or later in
+a list ("for Myanmar national football team and Yadanarbon"). Such words speak of a band, an
+orchestra or a record label as well ("played with the Stones", "signed with Sony Music
+Taiwan"), so the span is read as a team only in a document that names a sport
+(:func:`plays_for_team`; a player's word counts: "footballer" names football). The graph
+source then offers "sports team", or "national sports team" for a country, and the sense
+rules (:mod:`engine.generate.sense`) rule out the town.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from engine.generate.linking import fold
+from engine.generate.sources.base import DocumentState
+from engine.generate.truth import TruthFilter
+from engine.types import EntityType, Span
+
+#: sport (Wikidata Q349): a word of a class label or a sentence that names one of its subclasses names a sport
+SPORT = "Q349"
+#: sports team (Wikidata Q12973014): what a name someone plays for is, in a document about sport
+SPORTS_TEAM = "Q12973014"
+#: national sports team (Wikidata Q1194951): what a country someone plays for or against is
+NATIONAL_TEAM = "Q1194951"
+#: Right before the span: someone plays, signs or appears for it ("played five league games
+#: for", "plays basketball for the", "signed with"), in the same clause.
+_FOR_TEAM = re.compile(
+    r"\b(?:play(?:s|ed|ing)?|sign(?:s|ed|ing)?|appear(?:s|ed|ing|ances?)|games?|matches|goals?|caps?|seasons?|starts?)\b"
+    r"[^.;:()\[\]]{0,40}?\b(?:for|with)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: Right before the span, other ways a sentence about sport speaks of a team: an opponent
+#: ("his début against Neath RFC", "a Serie A match against Foggia"), a debut for or with it
+#: ("made his debut in Serie A on 15 April 1995 with Genoa"), a season or spell at or
+#: with it ("spent the 1996/97 season at"), a move between clubs ("moved from Pontypool to",
+#: "loaned to").
+_TEAM_SLOT = re.compile(
+    r"(?:\b(?:match(?:es)?|games?|d[ée]but(?:ed)?|play(?:s|ed|ing)?|won|lost|drew|win|defeat(?:ed)?|victory|goals?|scored)\b"
+    r"[^.;:()\[\]]{0,40}?\bagainst"
+    r"|\bd[ée]but(?:ed|s)?\b[^.;:()\[\]]{0,40}?\b(?:for|with)"
+    r"|\b(?:seasons?|spells?|stints?)\b[^.;:()\[\]]{0,30}?\b(?:at|with|between)"
+    r"|\b(?:transferred|loaned|moved|switched)\s+from\s+[^.;:()\[\]]{1,40}?\s+to"
+    r"|\b(?:transferred|loaned)\s+to)\s+(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: "joined" right before the span: a team only where its sentence also speaks of seasons, a
+#: club or a team ("joined Pontypool RFC in 1983, spending nine seasons at the club"); a
+#: party, a firm or a broadcaster is joined as often.
+_JOINED = re.compile(r"\b(?:re-?)?joined\s+(?:the\s+)?$", re.IGNORECASE)
+_TEAM_WORDS = re.compile(r"\b(?:seasons?|club|team|squad|league|d[ée]but|caps?|appearances?)\b", re.IGNORECASE)
+#: The joint of a list right before a span ("Myanmar national football team *and* Yadanarbon",
+#: "the Athletics *and the* Providence Grays", "Genoa*,* Roma").
+_LIST_JOINT = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?$")
+#: Words a list's member does not hold: a preposition or a verb's particle starts another slot.
+_NOT_IN_MEMBER = frozenset({"at", "in", "from", "to", "by", "of", "on", "into", "with", "for", "as", "between", "against", "and"})
+#: How many words a list's member may have, and how many members are read back.
+_MEMBER_WORDS, _MEMBERS = 6, 4
+#: A capitalised word right after a use of the span: the use is part of a longer name.
+_NAME_GOES_ON = re.compile(r"[ \t]+[A-Z0-9]")
+_WORDS = re.compile(r"[a-z][a-z'-]*")
+
+def plays_for(span: Span) -> bool:
+    """The sentence has someone play, sign or appear for the span (any use of its text
+    that is not the start of a longer name: "playing with the Philadelphia Athletics" does
+    not play for "Philadelphia")."""
+    context = span.context or ""
+    return any(_FOR_TEAM.search(context[: m.start()]) and not _NAME_GOES_ON.match(context, m.end())
+               for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context))
+
+
+def sports_named(text: str, truth: TruthFilter) -> frozenset[str]:
+    """Sports (items below ``sport``) named by a word or two-word run of ``text``, or by the
+    stem of a player's word ("footballer", "cricketers")."""
+    words = _WORDS.findall(fold(text))
+    grams = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
+    grams |= {w[: -len(end)] for w in words for end in ("er", "ers") if w.endswith(end) and len(w) > len(end) + 3}
+    return frozenset(q for g in grams for q, _ in truth.index.lookup(g) if SPORT in truth.superclasses_of_item(q) and q != SPORT)
+
+
+def document_sports(state: DocumentState, truth: TruthFilter) -> frozenset[str]:
+    """The sports the document's text names (:func:`sports_named`), read once per document
+    and kept in ``state``; empty when the state holds no text."""
+    if state.sports is None:
+        state.sports = sports_named(state.text, truth) if state.text else frozenset()
+    return state.sports
+
+
+def in_team_slot(span: Span) -> bool:
+    """The sentence speaks of the span as a team would be spoken of: someone plays, signs or
+    appears for it, plays against it, spends a season at it or moves to it from elsewhere
+    (:data:`_FOR_TEAM`, :data:`_TEAM_SLOT`), or joins it and the rest of the sentence speaks
+    of seasons, a club or a team (:data:`_JOINED`); directly or as a later member of a list
+    ("for Myanmar national football team and Yadanarbon")."""
+    context = span.context or ""
+    for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context):
+        if _NAME_GOES_ON.match(context, m.end()):
+            continue
+        if _JOINED.search(context[: m.start()]) and _TEAM_WORDS.search(context[m.end():]):
+            return True
+        if any(_FOR_TEAM.search(before) or _TEAM_SLOT.search(before) for before in _list_starts(context[: m.start()])):
+            return True
+    return False
+
+
+def _list_starts(before: str, depth: int = 0) -> list[str]:
+    """``before`` and, when it ends in a list's joint, the text before each reading of the
+    list's earlier members (shortest first), as far as :data:`_MEMBERS` members back."""
+    out = [before]
+    joint = _LIST_JOINT.search(before)
+    if joint is None or depth >= _MEMBERS:
+        return out
+    body = before[: joint.start()]
+    words = list(re.finditer(r"\S+", body))
+    for k, word in enumerate(reversed(words)):
+        if k >= _MEMBER_WORDS or word.group().lower().strip(",") in _NOT_IN_MEMBER:
+            break
+        out += _list_starts(body[: word.start()], depth + 1)
+    return out
+
+
+def plays_for_team(span: Span, state: DocumentState, truth: TruthFilter) -> bool:
+    """The span is a team: its sentence speaks of it as one (:func:`in_team_slot`: "He
+    played for Velež Mostar", "his début against Neath RFC") and the document names a sport
+    (a footballer's biography). Without a sport the same words may speak of a band or a
+    record label ("played with the Stones", "signed with Sony Music Taiwan")."""
+    return span.entity_type is EntityType.ORG and in_team_slot(span) and bool(document_sports(state, truth))
