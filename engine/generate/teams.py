@@ -20,7 +20,7 @@ from itertools import pairwise
 from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter
-from engine.types import EntityType, Span
+from engine.types import EntityType, LinkMethod, Span
 
 #: sport (Wikidata Q349): a word of a class label or a sentence that names one of its subclasses names a sport
 SPORT = "Q349"
@@ -29,10 +29,11 @@ SPORTS_TEAM = "Q12973014"
 #: national sports team (Wikidata Q1194951): what a country someone plays for or against is
 NATIONAL_TEAM = "Q1194951"
 #: Right before the span: someone plays, signs or appears for it ("played five league games
-#: for", "plays basketball for the", "signed with"), in the same clause.
+#: for", "plays basketball for the", "signed with"), in the same clause (no "while", "and" …
+#: between: "missed the 1918 season while serving with the United States Army").
 _FOR_TEAM = re.compile(
-    r"\b(?:play(?:s|ed|ing)?|sign(?:s|ed|ing)?|appear(?:s|ed|ing|ances?)|games?|matches|goals?|caps?|seasons?|starts?)\b"
-    r"[^.;:()\[\]]{0,40}?\b(?:for|with)\s+(?:the\s+)?$",
+    r"\b(?:play(?:s|ed|ing)?|sign(?:s|ed|ing)?|appear(?:s|ed|ing|ances?)|games?|matches|goals?|caps?|seasons?|starts?|selected|called up)\b"
+    r"(?:(?!\b(?:while|when|whilst|after|before|because|and)\b)[^.;:()\[\]]){0,40}?\b(?:for|with)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
 #: Right before the span, other ways a sentence about sport speaks of a team: an opponent
@@ -44,16 +45,16 @@ _TEAM_SLOT = re.compile(
     r"(?:\b(?:match(?:es)?|games?|d[ée]but(?:ed)?|play(?:s|ed|ing)?|won|lost|drew|win|defeat(?:ed)?|victory|goals?|scored)\b"
     r"[^.;:()\[\]]{0,40}?\bagainst"
     r"|\bd[ée]but(?:ed|s)?\b[^.;:()\[\]]{0,40}?\b(?:for|with)"
-    r"|\b(?:seasons?|spells?|stints?)\b[^.;:()\[\]]{0,30}?\b(?:at|with|between)"
+    r"|\b(?:seasons?|spells?|stints?)\s+(?:\S+\s+)?(?:at|with|between)"
     r"|\b(?:transferred|loaned|moved|switched)\s+from\s+[^.;:()\[\]]{1,40}?\s+to"
     r"|\b(?:transferred|loaned)\s+to)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-#: "joined" right before the span: a team only where its sentence also speaks of seasons, a
-#: club or a team ("joined Pontypool RFC in 1983, spending nine seasons at the club"); a
-#: party, a firm or a broadcaster is joined as often.
+#: "joined" right before the span: a team only where the rest of its sentence speaks of a club,
+#: a team or a league ("joined Pontypool RFC in 1983, spending nine seasons at the club"); a
+#: party, a firm, a broadcaster or a ballet company (which has seasons too) is joined as often.
 _JOINED = re.compile(r"\b(?:re-?)?joined\s+(?:the\s+)?$", re.IGNORECASE)
-_TEAM_WORDS = re.compile(r"\b(?:seasons?|club|team|squad|league|d[ée]but|caps?|appearances?)\b", re.IGNORECASE)
+_TEAM_WORDS = re.compile(r"\b(?:club|team|squad|league|caps?|appearances?)\b", re.IGNORECASE)
 #: The joint of a list right before a span ("Myanmar national football team *and* Yadanarbon",
 #: "the Athletics *and the* Providence Grays", "Genoa*,* Roma").
 _LIST_JOINT = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?$")
@@ -75,12 +76,16 @@ def plays_for(span: Span) -> bool:
 
 
 def sports_named(text: str, truth: TruthFilter) -> frozenset[str]:
-    """Sports (items below ``sport``) named by a word or two-word run of ``text``, or by the
-    stem of a player's word ("footballer", "cricketers")."""
+    """Sports (items below ``sport``) named by a word or two-word run of ``text`` (by its label,
+    or by an alias of two words), or by the stem of a player's word ("footballer", "cricketers")."""
     words = _WORDS.findall(fold(text))
     grams = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
     grams |= {w[: -len(end)] for w in words for end in ("er", "ers") if w.endswith(end) and len(w) > len(end) + 3}
-    return frozenset(q for g in grams for q, _ in truth.index.lookup(g) if SPORT in truth.superclasses_of_item(q) and q != SPORT)
+    # a sport's own name, or an alias of two words or more: a one-word alias is often a clipping
+    # with other senses ("track" for track and field, in "track 11" of an album)
+    return frozenset(q for g in grams for q, method in truth.index.lookup(g)
+                     if (method is LinkMethod.EXACT or " " in g) and q != SPORT
+                     and SPORT in truth.is_a_closure(q, "P279") | truth.is_a_closure(q, "P31"))  # over no tg:notIsA edge
 
 
 def document_sports(state: DocumentState, truth: TruthFilter) -> frozenset[str]:

@@ -55,7 +55,7 @@ def test_given_neighbouring_professions_then_not_one_another(engine: Engine) -> 
     assert "theory" not in labels(engine, "analytic number theory", EntityType.MISC, "He worked on analytic number theory.")
 
 
-def test_shipped_reader_rules_carry_the_batch_9_rules() -> None:
+def test_shipped_reader_rules_carry_the_batch_9_and_10_rules() -> None:
     rules = TruthRules.load()
-    assert {("Q2732142", "Q170790"), ("Q1607826", "Q2500638")} <= rules.not_is_a
+    assert {("Q2732142", "Q170790"), ("Q1607826", "Q2500638"), ("Q806349", "Q158852"), ("Q41425", "Q349")} <= rules.not_is_a
     assert "Q17737" in rules.homonym_heads
