@@ -50,11 +50,12 @@ _TEAM_SLOT = re.compile(
     r"|\b(?:transferred|loaned)\s+to)\s+(?:the\s+)?$",
     re.IGNORECASE,
 )
-#: "joined" right before the span: a team only where the rest of its sentence speaks of a club,
-#: a team or a league ("joined Pontypool RFC in 1983, spending nine seasons at the club"); a
-#: party, a firm, a broadcaster or a ballet company (which has seasons too) is joined as often.
+#: "joined" right before the span: a team only where the rest of its sentence speaks of seasons,
+#: a club, a team or a league ("joined Pontypool RFC in 1983, spending nine seasons at the club");
+#: a party, a firm or a broadcaster is joined as often (a ballet company has seasons too, but a
+#: document about ballet names no sport: ballet is no sport, ``ontology/reader_rules.ttl``).
 _JOINED = re.compile(r"\b(?:re-?)?joined\s+(?:the\s+)?$", re.IGNORECASE)
-_TEAM_WORDS = re.compile(r"\b(?:club|team|squad|league|caps?|appearances?)\b", re.IGNORECASE)
+_TEAM_WORDS = re.compile(r"\b(?:seasons?|club|team|squad|league|caps?|appearances?)\b", re.IGNORECASE)
 #: The joint of a list right before a span ("Myanmar national football team *and* Yadanarbon",
 #: "the Athletics *and the* Providence Grays", "Genoa*,* Roma").
 _LIST_JOINT = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?$")
