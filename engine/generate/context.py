@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from engine.generate.linking import Linker
+from engine.generate.linking import Linker, fold
 from engine.generate.sources.base import DocumentState
 from engine.types import EntityType, Link, LinkMethod, Span
 
@@ -147,3 +147,33 @@ def in_named_region(linker: Linker, span: Span, links: Sequence[Link]) -> list[L
     inside = [link for link in links if item_countries(linker.taxonomy, link.qid) & countries]
     unknown = [link for link in links if not item_countries(linker.taxonomy, link.qid)]
     return inside + [link for link in unknown if link not in inside]
+
+
+#: "Place, " right before a span: capitalised words, then a comma ("Rosario, *Santa Fe*").
+_PLACE_BEFORE = r"((?:[A-Z][\w.'’-]*)(?:\s+[A-Z][\w.'’-]*)*),\s+"
+#: How far up the administrative parents (P131) a place is followed.
+_REGION_HOPS = 6
+
+
+def around_named_place(linker: Linker, span: Span, links: Sequence[Link]) -> list[Link]:
+    """``links`` of a place span that follows another place and a comma ("born in Rosario,
+    *Santa Fe*"), with the item of its name (label or alias) that the first place lies in
+    (over ``P131``) first: the span names the region around it (Santa Fe Province), not
+    another place of the name (a city of Argentina, a city of New Mexico). Unchanged when no
+    place precedes, when it links to nothing, or when no item of the span's name contains it."""
+    links = list(links)
+    context = span.context or ""
+    m = re.search(_PLACE_BEFORE + re.escape(span.text) + r"(?!\w)", context) if links and context else None
+    before = [link for link in linker.link(Span(m.group(1), EntityType.LOC)) if link.method in NAMING] if m else []
+    if not before:
+        return links
+    taxonomy, around, frontier = linker.taxonomy, set(), {before[0].qid}
+    for _ in range(_REGION_HOPS):
+        frontier = {p for q in frontier for p in taxonomy.values(q, "P131")} - around
+        around |= frontier
+    named = [(qid, method) for qid, method in linker.index.lookup(fold(span.text)) if qid in around]
+    if not named:
+        return links
+    qid, method = named[0]
+    first = next((link for link in links if link.qid == qid), None) or Link(qid, taxonomy.label(qid) or span.text, method, span.text, 1.0)
+    return [first] + [link for link in links if link.qid != qid]

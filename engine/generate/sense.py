@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 
+from engine.generate.apposition import noun_before
 from engine.generate.context import COUNTRY_CLASSES
 from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
@@ -75,6 +76,29 @@ def _related(a: frozenset[str], b: frozenset[str], truth: TruthFilter) -> bool:
     return any(x == y or x in truth.superclasses(y) or y in truth.superclasses(x) for x in a for y in b)
 
 
+def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
+    """Why the noun the sentence puts right before the name rules ``link`` out, or None: the
+    noun names a class of a kind the entity type allows (:func:`engine.generate.apposition.noun_before`),
+    and the linked item, which the store classes, is neither one of it nor of a class below
+    or above it ("the newspaper *ABC*" is not the television network; "the club *Genoa*" not
+    the city). An apposition after the name is not read: it may say what the item was
+    ("*Huế*, the former imperial capital") or belong to another name ("Saint-Amand in
+    *Burgundy*, a village")."""
+    words = noun_before(span)
+    if not words or not truth.taxonomy.parents(link.qid, "P31"):
+        return None
+    noun = " ".join(words)
+    named = [q for q, _ in truth.head_classes(Span(noun, span.entity_type, context=noun), whole=True)
+             if truth.class_fits(q, span.entity_type, strict=True)]
+    if not named:
+        return None
+    closure = truth.superclasses_of_item(link.qid)
+    direct = frozenset(truth.taxonomy.parents(link.qid, "P31"))
+    if any(q in closure or direct & truth.superclasses(q) for q in named):
+        return None
+    return f"the sentence calls {span.text!r} a {noun}: not {link.qid} ({link.label})"
+
+
 def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentState | None = None) -> str | None:
     """Why the span's sentence rules out ``link`` as its referent (module docstring), or None.
     ``state``: the document's; in a document about sport, an ORG span in any team slot
@@ -83,6 +107,9 @@ def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentSta
     if not context:
         return None
     kinds = truth.item_kinds(link.qid)
+    stated = stated_otherwise(span, link, truth)
+    if stated:
+        return stated
     if WORK in kinds and any(nxt.lower() in WRECK_NOUNS for nxt in words_after(span.text, context)):
         return f"{span.text!r} is followed by a noun of a wreck or disaster: not the work {link.qid} ({link.label})"
     if not (plays_for(span) or (state is not None and plays_for_team(span, state, truth))):

@@ -24,7 +24,7 @@ import re
 from kg.chains import HISTORICAL_COUNTRY, ChainIndex
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
-from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, in_named_region, prefer_in_document
+from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, prefer_in_document
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -95,7 +95,7 @@ class GraphSource(CandidateSource):
             links = prefer_in_document(links, state.countries, self.linker.taxonomy)
         if self.truth is not None and span.entity_type is EntityType.LOC and links:
             # "Manchester, Connecticut": the place after the comma says which Manchester
-            links = in_named_region(self.linker, span, links)
+            links = around_named_place(self.linker, span, in_named_region(self.linker, span, links))
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
