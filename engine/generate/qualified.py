@@ -10,7 +10,9 @@ the United States" would give it away (:mod:`engine.privacy.leaks`) and "state" 
 The head is offered only when the store has a class of that label, of a kind the entity
 type allows, that the overlay does not bar (``tg:neverOffer``); and only when what follows
 "of"/"in" is the name of a place in the store ("member of the European Parliament" names
-an institution after "of": no head of it is offered).
+an institution after "of": no head of it is offered). When the item is disjoint with the
+class the head names (``owl:disjointWith``: a city with millions of inhabitants is no town),
+neither the head nor the qualified rung is offered ("town in Hungary" for Budapest).
 """
 
 from __future__ import annotations
@@ -48,8 +50,11 @@ def with_unqualified(candidates: list[Candidate], truth: TruthFilter, entity_typ
         head, place = parts
         if fold(head) in shown or not _names_place(truth, place):
             continue
-        qid = next((q for q, _ in truth.index.lookup(fold(head))
-                    if truth.is_class(q) and q not in never_offer and truth.class_fits(q, entity_type, strict=True)), None)
+        named = [q for q, _ in truth.index.lookup(fold(head)) if truth.is_class(q)]
+        if cand.link_qid and any(truth.blocked_for(cand.link_qid) & truth.superclasses(q) for q in named):
+            out.remove(cand)  # "town in Hungary" for Budapest, a city with millions: no town (owl:disjointWith)
+            continue
+        qid = next((q for q in named if q not in never_offer and truth.class_fits(q, entity_type, strict=True)), None)
         if qid is None:
             continue
         label = label_of(qid) or head

@@ -40,3 +40,14 @@ def test_given_the_sentence_names_another_class_before_the_name_then_not_the_lin
 def test_given_a_region_after_a_place_and_a_comma_then_the_region_around_it(engine: Engine) -> None:
     got = labels(engine, "Santa Fe", EntityType.LOC, "Born in Rosario, Santa Fe, the son of a dockworker, he left school.")
     assert "political territorial entity" in got and "city" not in got
+
+
+def test_given_an_item_disjoint_with_a_qualified_rungs_head_then_neither_is_offered() -> None:
+    """Budapest, a city with millions of inhabitants, is filed as a "town in Hungary": no town."""
+    edges = [("Q1781", "P31", "Q1637706"), ("Q1781", "P31", "Q13218690"), ("Q1637706", "P279", "Q515"),
+             ("Q3957", "P279", "Q486972"), ("Q515", "P279", "Q486972"), ("Q28", "P31", "Q6256")]
+    names = {"Q1781": "Budapest", "Q1637706": "city with millions of inhabitants", "Q13218690": "town in Hungary",
+             "Q3957": "town", "Q515": "city", "Q486972": "human settlement", "Q28": "Hungary", "Q6256": "country"}
+    engine = Engine.from_store(tiny_store(edges, names, shipped_overlay=True))
+    got = labels(engine, "Budapest", EntityType.LOC, "He was born in Budapest.")
+    assert "city with millions of inhabitants" in got and "town in Hungary" not in got and "town" not in got
