@@ -92,7 +92,10 @@ def _merge(text: str, prev: Mention, m: Mention) -> Mention:
 
 
 def group_entities(mentions: Sequence[Mention]) -> list[int]:
-    """Entity index per mention: same entity_id, or connected through ``related`` ids."""
+    """Entity index per mention: same entity_id, or connected through ``related`` ids; a
+    group whose mentions are of different graph types (LOC, ORG, DEM, MISC) is one entity
+    per type: the caller's entity "Genoa" holds the city (LOC) and its club (ORG), and the
+    club's mentions are no city."""
     parent = list(range(len(mentions)))
 
     def find(x: int) -> int:
@@ -120,8 +123,9 @@ def group_entities(mentions: Sequence[Mention]) -> list[int]:
         for rel in m.related:
             if rel in by_mention:
                 union(i, by_mention[rel])
-    roots: dict[int, int] = {}
-    return [roots.setdefault(find(i), len(roots)) for i in range(len(mentions))]
+    roots: dict[tuple[int, str], int] = {}
+    return [roots.setdefault((find(i), m.entity_type.value if m.entity_type.is_graph else ""), len(roots))
+            for i, m in enumerate(mentions)]
 
 
 def caller_grouped(mentions: Sequence[Mention], entity: Sequence[int]) -> set[int]:

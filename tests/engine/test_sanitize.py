@@ -55,6 +55,13 @@ def test_given_entity_ids_and_related_then_grouped():
     assert group_entities(ms) == [0, 0, 1, 0]
 
 
+def test_given_one_entity_of_two_graph_types_then_one_entity_per_type():
+    """The caller's "Genoa" holds the city (LOC) and its club (ORG): the club is no city."""
+    ms = [Mention(0, 5, T.LOC, entity_id="genoa"), Mention(10, 15, T.ORG, entity_id="genoa"),
+          Mention(20, 25, T.ORG, entity_id="genoa"), Mention(30, 35, T.LOC, entity_id="genoa")]
+    assert group_entities(ms) == [0, 1, 1, 0]
+
+
 def test_given_overlapping_spans_then_nothing_of_either_leaks(first_rung):
     text = "Contact Percy Parke Lewis today."
     ms = [Mention(8, 19, T.PERSON, I.DIRECT), Mention(14, 25, T.PERSON, I.DIRECT)]
