@@ -137,7 +137,7 @@ def in_named_region(linker: Linker, span: Span, links: Sequence[Link]) -> list[L
     region = named_region(span)
     if region is None or not links:
         return links
-    found = {link.qid for link in linker.link(Span(region, EntityType.LOC)) if link.method in NAMING}
+    found = {link.qid for link in _naming(linker)(region, EntityType.LOC)}
     if len(found) != 1:
         return links
     countries = item_countries(linker.taxonomy, next(iter(found)))
@@ -164,7 +164,7 @@ def around_named_place(linker: Linker, span: Span, links: Sequence[Link]) -> lis
     links = list(links)
     context = span.context or ""
     m = re.search(_PLACE_BEFORE + re.escape(span.text) + r"(?!\w)", context) if links and context else None
-    before = [link for link in linker.link(Span(m.group(1), EntityType.LOC)) if link.method in NAMING] if m else []
+    before = _naming(linker)(m.group(1), EntityType.LOC) if m else []
     if not before:
         return links
     taxonomy, around, frontier = linker.taxonomy, set(), {before[0].qid}

@@ -46,12 +46,11 @@ from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter, words_after
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
-from engine.generate.teams import plays_for, plays_for_team, sports_named
+from engine.generate.teams import WORDS, plays_for, plays_for_team, sports_named
 from engine.types import Link, Span
 
 #: Nouns after a name that belong to a wreck or a disaster, never to a creative work.
 WRECK_NOUNS = frozenset({"bodies", "victims", "survivors", "passengers", "crew", "wreck", "wreckage", "sinking", "disaster", "crash"})
-_WORDS = re.compile(r"[a-z][a-z'-]*")
 
 
 #: Words an abbreviation skips ("MP": member of parliament).
@@ -67,7 +66,7 @@ def acronym_for_common_noun(text: str, link: Link) -> bool:
     label = link.label.strip()
     if len(letters) < 2 or any(c.islower() for c in letters) or not label[:1].islower():
         return False
-    initials = "".join(w[0] for w in _WORDS.findall(fold(label)) if w not in _FUNCTION_WORDS)
+    initials = "".join(w[0] for w in WORDS.findall(fold(label)) if w not in _FUNCTION_WORDS)
     return fold("".join(letters)) != initials
 
 
@@ -85,7 +84,8 @@ def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
     ("*Huế*, the former imperial capital") or belong to another name ("Saint-Amand in
     *Burgundy*, a village")."""
     words = noun_before(span)
-    if not words or not truth.taxonomy.parents(link.qid, "P31"):
+    direct = frozenset(truth.taxonomy.parents(link.qid, "P31"))
+    if not words or not direct:
         return None
     noun = " ".join(words)
     named = [q for q, _ in truth.head_classes(Span(noun, span.entity_type, context=noun), whole=True)
@@ -93,7 +93,6 @@ def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
     if not named:
         return None
     closure = truth.superclasses_of_item(link.qid)
-    direct = frozenset(truth.taxonomy.parents(link.qid, "P31"))
     if any(q in closure or direct & truth.superclasses(q) for q in named):
         return None
     return f"the sentence calls {span.text!r} a {noun}: not {link.qid} ({link.label})"

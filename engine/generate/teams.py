@@ -15,6 +15,7 @@ rules (:mod:`engine.generate.sense`) rule out the town.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from itertools import pairwise
 
 from engine.generate.linking import fold
@@ -65,21 +66,28 @@ _NOT_IN_MEMBER = frozenset({"at", "in", "from", "to", "by", "of", "on", "into", 
 _MEMBER_WORDS, _MEMBERS = 6, 4
 #: A capitalised word right after a use of the span: the use is part of a longer name.
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z0-9]")
-_WORDS = re.compile(r"[a-z][a-z'-]*")
+#: The lower-case words of a folded text.
+WORDS = re.compile(r"[a-z][a-z'-]*")
+
+
+def _uses(span: Span) -> Iterator[tuple[str, str]]:
+    """(text before, text after) each use of the span's text in its sentence that is not the
+    start of a longer name ("playing with the Philadelphia Athletics" is no use of "Philadelphia")."""
+    context = span.context or ""
+    for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context):
+        if not _NAME_GOES_ON.match(context, m.end()):
+            yield context[: m.start()], context[m.end():]
+
 
 def plays_for(span: Span) -> bool:
-    """The sentence has someone play, sign or appear for the span (any use of its text
-    that is not the start of a longer name: "playing with the Philadelphia Athletics" does
-    not play for "Philadelphia")."""
-    context = span.context or ""
-    return any(_FOR_TEAM.search(context[: m.start()]) and not _NAME_GOES_ON.match(context, m.end())
-               for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context))
+    """The sentence has someone play, sign or appear for the span (:func:`_uses`)."""
+    return any(_FOR_TEAM.search(before) for before, _ in _uses(span))
 
 
 def sports_named(text: str, truth: TruthFilter) -> frozenset[str]:
     """Sports (items below ``sport``) named by a word or two-word run of ``text`` (by its label,
     or by an alias of two words), or by the stem of a player's word ("footballer", "cricketers")."""
-    words = _WORDS.findall(fold(text))
+    words = WORDS.findall(fold(text))
     grams = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
     grams |= {w[: -len(end)] for w in words for end in ("er", "ers") if w.endswith(end) and len(w) > len(end) + 3}
     # a sport's own name, or an alias of two words or more: a one-word alias is often a clipping
@@ -103,13 +111,10 @@ def in_team_slot(span: Span) -> bool:
     (:data:`_FOR_TEAM`, :data:`_TEAM_SLOT`), or joins it and the rest of the sentence speaks
     of seasons, a club or a team (:data:`_JOINED`); directly or as a later member of a list
     ("for Myanmar national football team and Yadanarbon")."""
-    context = span.context or ""
-    for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context):
-        if _NAME_GOES_ON.match(context, m.end()):
-            continue
-        if _JOINED.search(context[: m.start()]) and _TEAM_WORDS.search(context[m.end():]):
+    for before, after in _uses(span):
+        if _JOINED.search(before) and _TEAM_WORDS.search(after):
             return True
-        if any(_FOR_TEAM.search(before) or _TEAM_SLOT.search(before) for before in _list_starts(context[: m.start()])):
+        if any(_FOR_TEAM.search(start) or _TEAM_SLOT.search(start) for start in _list_starts(before)):
             return True
     return False
 

@@ -40,7 +40,7 @@ class DocumentState:
     mentioned: frozenset[str] = frozenset()
     #: the document's text, for rules that read beyond a span's sentence (empty: unknown)
     text: str = ""
-    #: the sports the document names (:func:`engine.generate.sense.document_sports`), once read
+    #: the sports the document names (:func:`engine.generate.teams.document_sports`), once read
     sports: frozenset[str] | None = None
 
 

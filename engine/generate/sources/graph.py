@@ -215,11 +215,11 @@ class GraphSource(CandidateSource):
               team: str = SPORTS_TEAM) -> SourceResult | None:
         """The class ``team`` ("sports team", "national sports team") and those above it, for an ORG span
         a document about sport speaks of as a team (:func:`engine.generate.teams.plays_for_team`)."""
-        if self.truth is None or not plays_for_team(span, state, self.truth):
+        candidates = self._head_ladder(span, key, team) if self.truth is not None and plays_for_team(span, state, self.truth) else []
+        if not candidates:
             return None
-        candidates = self._head_ladder(span, key, team)
-        reason = f"a document about sport speaks of {span.text!r} as a team: a {candidates[0].label}" if candidates else ""
-        return SourceResult(candidates[: self.max_ladder], links=links, reason="; ".join([reason] + notes)) if candidates else None
+        reason = f"a document about sport speaks of {span.text!r} as a team: a {candidates[0].label}"
+        return SourceResult(candidates[: self.max_ladder], links=links, reason="; ".join([reason] + notes))
 
     def _country_in_org_slot(self, span: Span, whole: list[Link], key: str, state: DocumentState | None = None) -> SourceResult | None:
         """An ORG span that names a country ("the president of *the United States*"): the state,
