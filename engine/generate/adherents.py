@@ -12,13 +12,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.generate.truth import TruthFilter
+from engine.generate.truth import RELIGION, TruthFilter
 from engine.text.articles import indefinite_article
 from engine.types import Candidate
-
-#: religion (Q9174)
-RELIGION = "Q9174"
-
 
 def as_followers(candidates: list[Candidate], truth: TruthFilter, item: str) -> list[Candidate]:
     """``candidates`` said of a follower when ``item`` is a religion, else unchanged."""

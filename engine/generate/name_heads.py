@@ -48,7 +48,7 @@ from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.truth_senses import barred_from_name
-from engine.generate.truth_text import WORD, head_index, is_ordinal, span_words
+from engine.generate.truth_text import WORD, head_index, is_ordinal, later_head, span_words
 from engine.types import EntityType, Span
 
 
@@ -111,6 +111,13 @@ class NameHeads:
             return None  # "Hamlet 2": a number ends the name; a common noun's head is read as a class (head_classes)
         if numbered(span):
             return None  # "the 18th Party Congress": one edition, not one of the bodies named so
+        later = later_head(words)
+        if later is not None and raw[later][:1].isupper():  # "University of the Philippines College of Medicine": a college
+            if self._homonym(words[later]):
+                return None
+            found = self.shared(words[later], "head", span.entity_type)
+            if found.classes:
+                return found
         found = self.shared(words[at], "head", span.entity_type)
         if found.classes:
             return found

@@ -92,15 +92,19 @@ from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
-    FORMER, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
+    FORMER, GENRES, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
 )
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
-    after_in, attributive, coordinated, head_index, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, plural_name_head, sentence_case_title, span_words,
+    after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
+
+
+#: religion (Q9174): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
+RELIGION = "Q9174"
 
 
 class TruthFilter:
@@ -236,9 +240,15 @@ class TruthFilter:
             return True
         if FORMER in self.item_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
             return False
+        if qid in self.all_holders and entity_type is EntityType.MISC:
+            return False  # a MISC span names a title, a grade, an award category ("an officer of the Order of …"), no person
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
             if cand.link_qid and self.item_kinds(cand.link_qid) & self.rules.part_not_whole:
                 return False  # a part of an event or a work is not the whole (``tg:partOfNotIsA``)
+            # a strict type's whole is of its kinds: a pastor is part of Christianity, no religion (a religion's whole is its followers': adherents.py)
+            rule = self.rules.types.get(entity_type)
+            if rule is not None and rule.strict and not self.item_kinds(qid) and RELIGION not in self.superclasses_of_item(cand.link_qid or qid):
+                return False
             return self.item_fits(qid, entity_type)
         if cand.qid is not None and self.named_individual(cand.qid, cand.label):
             return False
@@ -280,8 +290,9 @@ class TruthFilter:
             return False
         if REGIME in kinds and not dated_since(span.context, TIME_BOUND_BEFORE):
             return False
-        if span.entity_type is EntityType.MISC and kinds & THING_KINDS and in_field_slot(span.text, span.context or ""):
-            return False  # "studied sculpture": the field, no visual artwork
+        if span.entity_type is EntityType.MISC and (kinds & THING_KINDS or GENRES & self.superclasses(qid)) \
+                and in_field_slot(span.text, span.context or ""):
+            return False  # "studied sculpture": the field, no visual artwork; "studying folklore": no genre
         return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
 
     def language_as_adjective(self, span: Span, link: Link) -> bool:
@@ -380,7 +391,11 @@ class TruthFilter:
         if not whole and coordinated(words):
             return out  # "physical education and sports": no one head noun names the whole
         named_plural = plural_name_head(span.text, words)
-        for gram in head_grams(words, whole=whole):
+        later = None if whole else later_head(words)
+        if later is not None and not any(self.is_class(q) and (q in self.rules.homonym_heads or self.class_fits(q, span.entity_type, strict=True))
+                                         for q, _ in self.index.lookup(words[later])):
+            later = None  # "Ministry of Foreign Affairs of Japan": "affairs" names no class of the type
+        for gram in head_grams(words[later:] if later is not None else words, whole=whole):
             if len(gram) < 3:
                 continue
             kinded: list[tuple[str, str]] = []
@@ -391,6 +406,8 @@ class TruthFilter:
                 found = self.index.lookup(form)
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
+                # a class of a kind the type forbids under the same word is the sense a reader hears ("state of emergency": the polity)
+                heard = any(self.is_class(q) and self._type_kinds(q) and not self.class_fits(q, span.entity_type, strict=True) for q, _ in found)
                 for qid, method in found:
                     # a capitalised label names one thing ("East Germany national football team"); "head", clipped from "head teacher", heads other roles
                     if (qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper()
@@ -399,7 +416,7 @@ class TruthFilter:
                         continue
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
                         kinded.append((qid, gram))
-                    elif not self._type_kinds(qid) and self.names_kindless(span, words, gram):
+                    elif not self._type_kinds(qid) and not heard and self.names_kindless(span, words, gram):
                         kindless.append((qid, gram))
             if kinded:  # a class of an allowed kind goes before one of no kind the same words name
                 return out + kinded
@@ -446,26 +463,7 @@ class TruthFilter:
             out |= self.superclasses(c)
         return frozenset(out)
 
-    def negated_by_modifier(self, span_text: str, label: str) -> bool:
-        """The rung's words follow a non-subsective modifier in the span ("vice president" →
-        "president"), also over the nouns between them ("Deputy Judge President" is no president);
-        a preposition ends the modifier's reach ("President of the Former …")."""
-        # (word, is it a prefix joined by a hyphen: "anti-apartheid activist" is an activist)
-        parts = [(w, j < len(ws) - 1) for part in span_words(span_text) for ws in [part.split("-")] for j, w in enumerate(ws)]
-        words = [w for w, _ in parts]
-        lab = fold(label).split()
-        n = len(lab)
-        for i in range(1, len(words) - n + 1):
-            if words[i:i + n] != lab:
-                continue
-            if words[i - 1] in NON_SUBSECTIVE:
-                return True
-            for before, joined in reversed(parts[:i - 1]):
-                if before in PREPOSITIONS:
-                    break
-                if before in NON_SUBSECTIVE and not joined:
-                    return True
-        return False
+    negated_by_modifier = staticmethod(negated_by_modifier)
 
     # --- rule 4: specific before general --------------------------------------------------
     def above(self, general: Candidate, specific: Candidate) -> bool:

@@ -237,3 +237,41 @@ def description_head(description: str | None) -> list[str]:
 def participle(word: str) -> bool:
     """A lower-case word that may be a participle ending a description's head phrase ("created", "consisting")."""
     return word[:1].islower() and word.endswith(("ed", "ing"))
+
+
+def negated_by_modifier(span_text: str, label: str) -> bool:
+    """The rung's words follow a non-subsective modifier in the span ("vice president" →
+    "president"), also over the nouns between them ("Deputy Judge President" is no president);
+    a preposition ends the modifier's reach ("President of the Former …")."""
+    # (word, is it a prefix joined by a hyphen: "anti-apartheid activist" is an activist)
+    parts = [(w, j < len(ws) - 1) for part in span_words(span_text) for ws in [part.split("-")] for j, w in enumerate(ws)]
+    words = [w for w, _ in parts]
+    lab = fold(label).split()
+    n = len(lab)
+    for i in range(1, len(words) - n + 1):
+        if words[i:i + n] != lab:
+            continue
+        if words[i - 1] in NON_SUBSECTIVE:
+            return True
+        for before, joined in reversed(parts[:i - 1]):
+            if before in PREPOSITIONS:
+                break
+            if before in NON_SUBSECTIVE and not joined:
+                return True
+    return False
+
+
+def later_head(words: list[str]) -> int | None:
+    """Where a name made of two names of institutions has its head: the word before its
+    second "of" when the first one's complement, a name of its own, stands between
+    ("University of the Philippines *College* of Medicine" is a college of that university;
+    "Polytechnic School of the University of São Paulo" and "Museum of Archaeology,
+    Anthropology and History of Peru" keep their first head). Whether that word names a
+    class is the caller's to ask ("Ministry of Foreign *Affairs* of Japan" keeps its first head)."""
+    ofs = [i for i, w in enumerate(words) if w == "of"]
+    if len(ofs) < 2 or ofs[0] == 0:
+        return None
+    between = [w for w in words[ofs[0] + 1:ofs[1] - 1] if w not in ARTICLES]
+    if not between or any(w in CONJUNCTIONS or not w.isalpha() for w in between):
+        return None
+    return ofs[1] - 1
