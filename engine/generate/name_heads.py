@@ -49,7 +49,7 @@ from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.truth_senses import barred_from_name
 from engine.generate.truth_text import WORD, head_index, is_ordinal, later_head, span_words
-from engine.types import EntityType, Span
+from engine.types import EntityType, LinkMethod, Span
 
 
 #: Types whose spans are not generalized by their name's words: a place's classes depend on
@@ -105,6 +105,8 @@ class NameHeads:
         if len(words) < 2 or len(raw) != len(words) or is_ordinal(raw[0]):
             return None  # a bare word is no name with a head; "15th Legislative Assembly": one term
         at = head_index(words)
+        if at == len(words) - 1 and at > 0 and self._names_place(raw[at]):
+            at -= 1  # "Royal Philatelic Society London": the place after a name says where, the head stands before it
         if self._homonym(words[at]):
             return None  # "Electoral College": a homonym head says nothing its senses share of a name
         if not any(ch.isalpha() for ch in words[at]) or not raw[at][:1].isupper():
@@ -134,6 +136,11 @@ class NameHeads:
         if len(written) < 2 or not (written.isalpha() and written.isupper()):
             return False
         return not any(self.truth.item_kinds(qid) & NAMING_KINDS for qid, _ in self.truth.index.lookup(word))
+
+    def _names_place(self, written: str) -> bool:
+        """A capitalised word that is the exact name of a place in the store ("London")."""
+        return written[:1].isupper() and any(
+            method is LinkMethod.EXACT and PLACE in self.truth.item_kinds(qid) for qid, method in self.truth.index.lookup(fold(written)))
 
     def _homonym(self, word: str) -> bool:
         """The word names a class the reader rules call a homonym head (``tg:homonymHead``)."""

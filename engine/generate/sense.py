@@ -46,7 +46,7 @@ from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter, words_after
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
-from engine.generate.teams import WORDS, plays_for, plays_for_team, sports_named
+from engine.generate.teams import SPORTS_TEAM, WORDS, plays_for, plays_for_team, sports_named
 from engine.types import Link, Span
 
 #: Nouns after a name that belong to a wreck or a disaster, never to a creative work.
@@ -113,11 +113,15 @@ def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentSta
         return f"{span.text!r} is followed by a noun of a wreck or disaster: not the work {link.qid} ({link.label})"
     if not (plays_for(span) or (state is not None and plays_for_team(span, state, truth))):
         return None
-    if PLACE in kinds and ORGANIZATION not in kinds and not set(truth.taxonomy.parents(link.qid, "P31")) & COUNTRY_CLASSES:
+    # nor a place Wikidata also files as a body (a municipality), nor an item of no kind whose classes name no sport
+    # ("caps for Great Britain": the nation; a club filed as an "association football club" of no kind, or under no class, stays)
+    classes = truth.taxonomy.parents(link.qid, "P31")
+    if (PLACE in kinds or not kinds and classes and not any(sports_named(truth.taxonomy.label(c) or "", truth) for c in classes)) \
+            and SPORTS_TEAM not in truth.superclasses_of_item(link.qid) and not set(classes) & COUNTRY_CLASSES:
         return f"the sentence plays for {span.text!r}: a team, not the place {link.qid} ({link.label})"
     named = sports_named(re.sub(rf"(?<!\w){re.escape(span.text)}(?!\w)", " ", context), truth)  # not the name's own words ("Athletics")
     if named:
-        own = frozenset().union(*(sports_named(truth.taxonomy.label(c) or "", truth) for c in truth.taxonomy.parents(link.qid, "P31")))
+        own = frozenset().union(*(sports_named(truth.taxonomy.label(c) or "", truth) for c in classes))
         if own and not _related(own, named, truth):
             return f"the sentence names another sport than that of {link.qid} ({link.label})"
     return None

@@ -38,7 +38,8 @@ _FOR_TEAM = re.compile(
     re.IGNORECASE,
 )
 #: Right before the span, other ways a sentence about sport speaks of a team: an opponent
-#: ("his début against Neath RFC", "a Serie A match against Foggia"), a debut for or with it
+#: ("his début against Neath RFC", "a Serie A match against Foggia"), a side of a match ("a
+#: One Day International between Sri Lanka and Pakistan"), a debut for or with it
 #: ("made his debut in Serie A on 15 April 1995 with Genoa"), a season or spell at or
 #: with it ("spent the 1996/97 season at"), a move between clubs ("moved from Pontypool to",
 #: "loaned to").
@@ -46,6 +47,7 @@ _TEAM_SLOT = re.compile(
     r"(?:\b(?:match(?:es)?|games?|d[ée]but(?:ed)?|play(?:s|ed|ing)?|won|lost|drew|win|defeat(?:ed)?|victory|goals?|scored)\b"
     r"[^.;:()\[\]]{0,40}?\bagainst"
     r"|\bd[ée]but(?:ed|s)?\b[^.;:()\[\]]{0,40}?\b(?:for|with)"
+    r"|\b(?:match(?:es)?|games?|internationals?|tests?|finals?|fixtures?|ties?|series)\b[^.;:()\[\]]{0,40}?\bbetween"
     r"|\b(?:seasons?|spells?|stints?)\s+(?:\S+\s+)?(?:at|with|between)"
     r"|\b(?:transferred|loaned|moved|switched)\s+from\s+[^.;:()\[\]]{1,40}?\s+to"
     r"|\b(?:transferred|loaned)\s+to)\s+(?:the\s+)?$",

@@ -97,7 +97,7 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
-    after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
+    after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -440,7 +440,7 @@ class TruthFilter:
         if span.entity_type not in (EntityType.DEM, EntityType.MISC):
             return False
         forms = [fold(span.text)] + normalised_forms(span.text)
-        if not any(self.index.demonyms.get(f) for f in forms):
+        if not any(self.index.demonyms.get(f) for f in forms) or names_its_country(span.text, span.context or ""):
             return False
         links = list(links)
         first = next(iter(links), None)

@@ -20,7 +20,11 @@ YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{MONTHS}|in|ad)\s+(\d{{3}})\b
 LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
                              "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker",
                              "film", "films", "cinema", "literature", "poetry", "poem", "poems", "song", "songs", "novel",
-                             "novels", "newspaper", "newspapers", "press", "theatre", "theater"})
+                             "novels", "newspaper", "newspapers", "press", "theatre", "theater", "editions", "translations",
+                             "versions", "texts", "subtitles", "dictionary", "grammar"})
+#: Nouns of what a country has, not its people: a demonym before one names the country ("the Tanzanian border").
+COUNTRY_NOUNS = frozenset({"border", "borders", "frontier", "coast", "coastline", "waters", "territory", "government",
+                           "embassy", "consulate", "capital", "economy", "parliament", "constitution", "state"})
 #: Words after which a name's head noun has ended ("Order of Santiago" → "order").
 PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
 WORD = re.compile(r"[\w'’.-]+")
@@ -275,3 +279,10 @@ def later_head(words: list[str]) -> int | None:
     if not between or any(w in CONJUNCTIONS or not w.isalpha() for w in between):
         return None
     return ofs[1] - 1
+
+
+def names_its_country(text: str, context: str) -> bool:
+    """Every use of the demonym ``text`` in ``context`` stands before a noun of what a country
+    has (:data:`COUNTRY_NOUNS`): it names the country, no nationality ("along the Tanzanian border")."""
+    after = words_after(text, context)
+    return bool(after) and all(w.lower() in COUNTRY_NOUNS for w in after)

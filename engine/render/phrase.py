@@ -102,6 +102,8 @@ COPULAS = frozenset("is was are were be been being became become becomes remaine
 DETERMINERS = frozenset(
     "a an the his her their its our my your this that these those another any each every some no".split()
 )
+#: Auxiliaries that, after a noun phrase, make it the subject of their clause ("[a] team has won").
+AUXILIARIES = frozenset("has had have will would could did does can should may might must".split())
 #: After these a singular class label needs an article ("born in [a] city").
 NEEDS_ARTICLE_AFTER = PREPOSITIONS | COPULAS
 #: Prepositions after which "date in the 1980s" reads as "the 1980s".
@@ -194,6 +196,20 @@ def _past_after_subject(word: str, subject: str) -> bool:
 
 #: Words "'s" contracts "is" after ("she's a geologist"); after any other word it is a possessive.
 _IS_CONTRACTED_AFTER = frozenset("he she it that there who what here this".split())
+
+
+#: Prepositions that open a sentence's adverbial phrase ("At the end of the season …").
+_OPENERS = frozenset("at in on after before during by from since until with for following".split())
+
+
+def _after_opening_phrase(before: str) -> bool:
+    """``before`` ends a sentence's opening prepositional phrase that no comma closes and no
+    verb continues ("At the end of the season "): what follows is the clause's subject."""
+    sentence = re.split(r"[.!?]\s+", before)[-1]
+    words = [w.lower() for w in re.findall(r"[\w'’*-]+", sentence)]
+    if len(words) < 2 or words[0] not in _OPENERS or "," in sentence or words[-1].endswith(("'s", "’s")):
+        return False
+    return not any(w in COPULAS or w in AUXILIARIES or _is_verb(w) for w in words[1:])
 
 
 def _possessive(prev: str, before: str) -> bool:
@@ -458,7 +474,9 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_he
         infinitive = bool(two_back) and two_back.group(1).lower() == "to" and "VERB" in _pos(prev)  # "to study [an] …"
         after_verb = (_is_verb(prev) or infinitive or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
             and not _determiner_within(before[:slot.prev_start])  # not "a practising [a] …", "the newly founded [an] …"
-        if prev in NEEDS_ARTICLE_AFTER or after_verb or listed:
+        # "At the end of the season [a] sports team was relegated": the subject after an opening phrase
+        subject = slot.next_word.lower() in COPULAS | AUXILIARIES and _after_opening_phrase(before)
+        if prev in NEEDS_ARTICLE_AFTER or after_verb or listed or subject:
             return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
         adjective = _adjective_before(slot.prev, before[:slot.prev_start])
         if adjective is not None:  # "of colonial [Nigeria]" → "of a colonial country"

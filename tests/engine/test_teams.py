@@ -17,13 +17,14 @@ EDGES = [
     ("Q41425", "P279", "Q349"), ("Q2736", "P279", "Q349"), ("Q5372", "P279", "Q349"), ("Q1081491", "P279", "Q349"), ("Q3312129", "P279", "Q349"),
     ("Q664", "P31", "Q6256"), ("Q664", "P31", "Q3624078"),
     ("Q93347", "P31", "Q515"), ("Q93347", "P17", "Q225"),
+    ("Q23666", "P31", "Q6266"), ("Q10962", "P279", "Q349"),
 ]
 LABELS = {
     "Q12973014": "sports team", "Q327245": "team", "Q43229": "organization", "Q1194951": "national sports team",
     "Q349": "sport", "Q2736": "association football", "Q5372": "basketball", "Q1081491": "football",
     "Q3312129": "track and field", "Q41425": "ballet",
     "Q664": "New Zealand", "Q6256": "country", "Q3624078": "sovereign state", "Q93347": "Mostar", "Q515": "city",
-    "Q225": "Bosnia and Herzegovina",
+    "Q225": "Bosnia and Herzegovina", "Q23666": "Great Britain", "Q6266": "nation", "Q10962": "rugby league",
 }
 ALIASES = [("Q2736", "football"), ("Q3312129", "track")]
 
@@ -47,6 +48,8 @@ def ladder(engine: Engine, text: str, sentence: str, document: str) -> list[str]
     ("he split the season between the Athletics and the Providence Grays.", "Providence Grays"),
     ("He made his debut in Serie A on 15 April 1995 with Genoa against Cagliari.", "Genoa"),
     ("Moseley joined Pontypool RFC in 1983, spending nine seasons at the club.", "Pontypool RFC"),
+    ("He made his debut in a One Day International between Sri Lanka and Pakistan in 1994.", "Sri Lanka"),
+    ("He made his debut in a One Day International between Sri Lanka and Pakistan in 1994.", "Pakistan"),
 ])
 def test_given_a_sentence_that_speaks_of_a_team_then_team_slot(sentence: str, span: str) -> None:
     assert in_team_slot(Span(span, EntityType.ORG, context=sentence))
@@ -85,3 +88,10 @@ def test_given_a_country_a_side_plays_against_then_its_national_side(engine: Eng
     assert ladder(engine, "New Zealand", selected, "She was a basketball player. " + selected)[0] == "national sports team"
     embassy = "He was ambassador of New Zealand."
     assert "country" in ladder(engine, "New Zealand", embassy, "He was a basketball player. " + embassy)
+
+
+def test_given_a_nation_a_side_plays_for_then_no_nation(engine: Engine) -> None:
+    """"caps for Great Britain": the rugby league side, not the nation Wikidata files the island as."""
+    sentence = "Entwistle won 14 caps for Great Britain, touring Australia in 1958."
+    assert "nation" not in ladder(engine, "Great Britain", sentence, "He was a rugby league footballer. " + sentence)
+    assert "nation" in ladder(engine, "Great Britain", "Great Britain joined the treaty.", "He was a rugby league footballer.")
