@@ -186,13 +186,13 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store, wi
     assert report.per_type["DATETIME"]["false"] == 0
 
 
-#: Measured false rate of offered rungs on the in-sample truth set (seed store): 0.0292 (80 of
-#: 2,742), since the development batch and the received-blind batches 4, 7, 8, 9 and 10 joined it
+#: Measured false rate of offered rungs on the in-sample truth set (seed store): 0.0295 (96 of
+#: 3,249), since the development batch and the received-blind batches 4 and 7 to 12 joined it
 #: with errors no rule addresses (other senses of a name, Wikidata data errors: "Budapest →
 #: enclave"); the product's target, 0.02, is not met.
 TRUTH_FALSE_RATE_BOUND = 0.03
 #: Judged blind, out of sample, before any rule addressed them (``evaluate truth --batch``).
-OUT_OF_SAMPLE_BATCHES = frozenset({"received-blind-1", "received-blind-2", "received-blind-5", "received-blind-11"})
+OUT_OF_SAMPLE_BATCHES = frozenset({"received-blind-1", "received-blind-2", "received-blind-5"})
 
 
 @pytest.mark.parametrize("general, specific, narrows", [
