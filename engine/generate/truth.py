@@ -407,7 +407,8 @@ class TruthFilter:
                 if any(qid in self.rules.homonym_heads for qid, _ in found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
                 # a class of a kind the type forbids under the same word is the sense a reader hears ("state of emergency": the polity)
-                heard = any(self.is_class(q) and self._type_kinds(q) and not self.class_fits(q, span.entity_type, strict=True) for q, _ in found)
+                heard = span.entity_type in (EntityType.MISC, EntityType.DEM) and any(  # an ORG "state of Cao Wei" is the polity
+                    self.is_class(q) and self._type_kinds(q) and not self.class_fits(q, span.entity_type, strict=True) for q, _ in found)
                 for qid, method in found:
                     # a capitalised label names one thing ("East Germany national football team"); "head", clipped from "head teacher", heads other roles
                     if (qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper()
