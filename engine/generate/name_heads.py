@@ -48,7 +48,7 @@ from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.truth_senses import barred_from_name
-from engine.generate.truth_text import WORD, head_index, is_ordinal, later_head, span_words
+from engine.generate.truth_text import NAME_METHODS, WORD, head_index, is_ordinal, later_head, span_words
 from engine.types import EntityType, LinkMethod, Span
 
 
@@ -113,7 +113,9 @@ class NameHeads:
             return None  # "Hamlet 2": a number ends the name; a common noun's head is read as a class (head_classes)
         if numbered(span):
             return None  # "the 18th Party Congress": one edition, not one of the bodies named so
-        later = later_head(words)
+        truth = self.truth
+        later = later_head(words, lambda w: any(m in NAME_METHODS and PLACE in truth.item_kinds(q) for q, m in truth.index.lookup(w)),
+                           lambda w: any((truth.taxonomy.label(q) or "A")[:1].islower() for q, _ in truth.index.lookup(w)))
         if later is not None and raw[later][:1].isupper():  # "University of the Philippines College of Medicine": a college
             if self._homonym(words[later]):
                 return None

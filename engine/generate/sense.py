@@ -47,7 +47,7 @@ from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter, words_after
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.teams import SPORTS_TEAM, WORDS, plays_for, plays_for_team, sports_named
-from engine.types import Link, Span
+from engine.types import Link, LinkMethod, Span
 
 #: Nouns after a name that belong to a wreck or a disaster, never to a creative work.
 WRECK_NOUNS = frozenset({"bodies", "victims", "survivors", "passengers", "crew", "wreck", "wreckage", "sinking", "disaster", "crash"})
@@ -113,12 +113,16 @@ def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentSta
         return f"{span.text!r} is followed by a noun of a wreck or disaster: not the work {link.qid} ({link.label})"
     if not (plays_for(span) or (state is not None and plays_for_team(span, state, truth))):
         return None
-    # nor a place Wikidata also files as a body (a municipality), nor an item of no kind whose classes name no sport
-    # ("caps for Great Britain": the nation; a club filed as an "association football club" of no kind, or under no class, stays)
+    # a place (a town a club is named after), even one Wikidata also files as a body (a municipality), is no team; nor, in a
+    # document about sport, any item of classes that name no sport ("caps for Great Britain": the nation; "played for
+    # Kilmarnock and Aberdeen": not Dartmouth College, whose alias it is), while a club filed under no class, or as an
+    # "association football club", stays
     classes = truth.taxonomy.parents(link.qid, "P31")
-    if (PLACE in kinds or not kinds and classes and not any(sports_named(truth.taxonomy.label(c) or "", truth) for c in classes)) \
-            and SPORTS_TEAM not in truth.superclasses_of_item(link.qid) and not set(classes) & COUNTRY_CLASSES:
-        return f"the sentence plays for {span.text!r}: a team, not the place {link.qid} ({link.label})"
+    # and the document names a sport, and the name is not the item's own, of a kind (a university's team plays as "University of Michigan")
+    sporting = state is not None and (not kinds or link.method is not LinkMethod.EXACT) and plays_for_team(span, state, truth)
+    if (PLACE in kinds or sporting and classes) and SPORTS_TEAM not in truth.superclasses_of_item(link.qid) \
+            and not any(sports_named(truth.taxonomy.label(c) or "", truth) for c in classes) and not set(classes) & COUNTRY_CLASSES:
+        return f"the sentence plays for {span.text!r}: a team, not {link.qid} ({link.label})"
     named = sports_named(re.sub(rf"(?<!\w){re.escape(span.text)}(?!\w)", " ", context), truth)  # not the name's own words ("Athletics")
     if named:
         own = frozenset().union(*(sports_named(truth.taxonomy.label(c) or "", truth) for c in classes))

@@ -44,7 +44,8 @@ _FOR_TEAM = re.compile(
 #: with it ("spent the 1996/97 season at"), a move between clubs ("moved from Pontypool to",
 #: "loaned to").
 _TEAM_SLOT = re.compile(
-    r"(?:\b(?:match(?:es)?|games?|d[ée]but(?:ed)?|play(?:s|ed|ing)?|won|lost|drew|win|defeat(?:ed)?|victory|goals?|scored)\b"
+    r"(?:\b(?:match(?:es)?|games?|d[ée]but(?:ed)?|play(?:s|ed|ing)?|won|lost|drew|win|defeat(?:ed)?|victory|goals?|scored?|"
+    r"runs|wickets|innings|tries|points|centur(?:y|ies)|\d+)\b"
     r"[^.;:()\[\]]{0,40}?\bagainst"
     r"|\bd[ée]but(?:ed|s)?\b[^.;:()\[\]]{0,40}?\b(?:for|with)"
     r"|\b(?:match(?:es)?|games?|internationals?|tests?|finals?|fixtures?|ties?|series)\b[^.;:()\[\]]{0,40}?\bbetween"
@@ -107,14 +108,18 @@ def document_sports(state: DocumentState, truth: TruthFilter) -> frozenset[str]:
     return state.sports
 
 
+#: Right after the span: the noun of a side ("the Wales side that won the Grand Slam").
+_SIDE_AFTER = re.compile(r"\s+(?:side|team|squad|XV|XI)\b")
+
+
 def in_team_slot(span: Span) -> bool:
     """The sentence speaks of the span as a team would be spoken of: someone plays, signs or
-    appears for it, plays against it, spends a season at it or moves to it from elsewhere
+    appears for it, plays or scores against it, calls it a side, spends a season at it or moves to it from elsewhere
     (:data:`_FOR_TEAM`, :data:`_TEAM_SLOT`), or joins it and the rest of the sentence speaks
     of seasons, a club or a team (:data:`_JOINED`); directly or as a later member of a list
     ("for Myanmar national football team and Yadanarbon")."""
     for before, after in _uses(span):
-        if _JOINED.search(before) and _TEAM_WORDS.search(after):
+        if _JOINED.search(before) and _TEAM_WORDS.search(after) or _SIDE_AFTER.match(after):
             return True
         if any(_FOR_TEAM.search(start) or _TEAM_SLOT.search(start) for start in _list_starts(before)):
             return True

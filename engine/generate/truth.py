@@ -92,12 +92,12 @@ from kg.chains import PreloadedTaxonomy
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
-    FORMER, GENRES, MARKER_KINDS, NATIONALITY, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
+    FORMER, GENRES, MARKER_KINDS, NATIONALITY, PLACE, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
 )
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
-    after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
+    NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -391,10 +391,9 @@ class TruthFilter:
         if not whole and coordinated(words):
             return out  # "physical education and sports": no one head noun names the whole
         named_plural = plural_name_head(span.text, words)
-        later = None if whole else later_head(words)
-        if later is not None and not any(self.is_class(q) and (q in self.rules.homonym_heads or self.class_fits(q, span.entity_type, strict=True))
-                                         for q, _ in self.index.lookup(words[later])):
-            later = None  # "Ministry of Foreign Affairs of Japan": "affairs" names no class of the type
+        later = None if whole else later_head(  # "University of Malawi College of Medicine"
+            words, lambda w: any(m in NAME_METHODS and PLACE in self.item_kinds(q) for q, m in self.index.lookup(w)),
+            lambda w: any((self.taxonomy.label(q) or "A")[:1].islower() for q, _ in self.index.lookup(w)))
         for gram in head_grams(words[later:] if later is not None else words, whole=whole):
             if len(gram) < 3:
                 continue

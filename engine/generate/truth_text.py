@@ -5,8 +5,10 @@ after each use of a span."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engine.generate.linking import fold
+from engine.types import LinkMethod
 
 #: A sentence naming a year before this one is "dated": no time-bound status is offered
 #: for it (rule 7). The store's classes are today's; a generation back is where regimes,
@@ -29,7 +31,8 @@ COUNTRY_NOUNS = frozenset({"border", "borders", "frontier", "coast", "coastline"
 PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
 WORD = re.compile(r"[\w'’.-]+")
 #: Modifiers that make a noun name something it is not: a vice president is no president.
-NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti"})
+NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti",
+                            "lieutenant"})  # a lieutenant colonel is no colonel, a lieutenant governor no governor
 
 
 def dated_before(context: str | None, year: int) -> bool:
@@ -265,18 +268,24 @@ def negated_by_modifier(span_text: str, label: str) -> bool:
     return False
 
 
-def later_head(words: list[str]) -> int | None:
-    """Where a name made of two names of institutions has its head: the word before its
-    second "of" when the first one's complement, a name of its own, stands between
-    ("University of the Philippines *College* of Medicine" is a college of that university;
-    "Polytechnic School of the University of São Paulo" and "Museum of Archaeology,
-    Anthropology and History of Peru" keep their first head). Whether that word names a
-    class is the caller's to ask ("Ministry of Foreign *Affairs* of Japan" keeps its first head)."""
+#: How words name a place for :func:`later_head`: as its own label ("Malawi"; an alias may be a
+#: month's or a person's word: "April").
+NAME_METHODS = (LinkMethod.EXACT,)
+
+
+def later_head(words: list[str], names_place: Callable[[str], bool], names_class: Callable[[str], bool]) -> int | None:
+    """Where the later of two names a name is made of starts: the word before its second "of",
+    when a place's name is the first one's complement (``names_place``) and that word names a
+    class (``names_class``): "University of the Philippines *College* of Medicine" is a college
+    of that university. "Polytechnic School of the University of São Paulo", "Faculty of Fine
+    Arts of the University of Tehran" and "Ministry of Foreign Affairs of Japan" keep their
+    first head (a name of more than two parts, or "the" before the complement, may be read
+    either way: "Architectural Institute of Japan Prize" is not split)."""
     ofs = [i for i, w in enumerate(words) if w == "of"]
     if len(ofs) < 2 or ofs[0] == 0:
         return None
     between = [w for w in words[ofs[0] + 1:ofs[1] - 1] if w not in ARTICLES]
-    if not between or any(w in CONJUNCTIONS or not w.isalpha() for w in between):
+    if not between or not names_place(" ".join(between)) or not names_class(words[ofs[1] - 1]):
         return None
     return ofs[1] - 1
 
