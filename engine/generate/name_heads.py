@@ -48,8 +48,8 @@ from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.truth_senses import barred_from_name
-from engine.generate.truth_text import NAME_METHODS, WORD, head_index, is_ordinal, later_head, span_words
-from engine.types import EntityType, LinkMethod, Span
+from engine.generate.truth_text import WORD, head_index, is_ordinal, span_words
+from engine.types import EntityType, Span
 
 
 #: Types whose spans are not generalized by their name's words: a place's classes depend on
@@ -113,9 +113,7 @@ class NameHeads:
             return None  # "Hamlet 2": a number ends the name; a common noun's head is read as a class (head_classes)
         if numbered(span):
             return None  # "the 18th Party Congress": one edition, not one of the bodies named so
-        truth = self.truth
-        later = later_head(words, lambda w: any(m in NAME_METHODS and PLACE in truth.item_kinds(q) for q, m in truth.index.lookup(w)),
-                           lambda w: any((truth.taxonomy.label(q) or "A")[:1].islower() for q, _ in truth.index.lookup(w)))
+        later = self.truth.later_head(words)
         if later is not None and raw[later][:1].isupper():  # "University of the Philippines College of Medicine": a college
             if self._homonym(words[later]):
                 return None
@@ -141,8 +139,7 @@ class NameHeads:
 
     def _names_place(self, written: str) -> bool:
         """A capitalised word that is the exact name of a place in the store ("London")."""
-        return written[:1].isupper() and any(
-            method is LinkMethod.EXACT and PLACE in self.truth.item_kinds(qid) for qid, method in self.truth.index.lookup(fold(written)))
+        return written[:1].isupper() and self.truth.names_place(fold(written))
 
     def _homonym(self, word: str) -> bool:
         """The word names a class the reader rules call a homonym head (``tg:homonymHead``)."""

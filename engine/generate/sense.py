@@ -111,15 +111,15 @@ def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentSta
         return stated
     if WORK in kinds and any(nxt.lower() in WRECK_NOUNS for nxt in words_after(span.text, context)):
         return f"{span.text!r} is followed by a noun of a wreck or disaster: not the work {link.qid} ({link.label})"
-    if not (plays_for(span) or (state is not None and plays_for_team(span, state, truth))):
+    team_in_sport = state is not None and plays_for_team(span, state, truth)
+    if not (team_in_sport or plays_for(span)):
         return None
     # a place (a town a club is named after), even one Wikidata also files as a body (a municipality), is no team; nor, in a
-    # document about sport, any item of classes that name no sport ("caps for Great Britain": the nation; "played for
-    # Kilmarnock and Aberdeen": not Dartmouth College, whose alias it is), while a club filed under no class, or as an
-    # "association football club", stays
+    # document about sport, an item of no kind, or one the name is not the own label of, whose classes name no sport ("caps
+    # for Great Britain": the nation; "played for Kilmarnock and Aberdeen": not Dartmouth College, whose alias it is; a
+    # university's team plays as "University of Michigan"), while a club filed under no class, or as an "association football club", stays
     classes = truth.taxonomy.parents(link.qid, "P31")
-    # and the document names a sport, and the name is not the item's own, of a kind (a university's team plays as "University of Michigan")
-    sporting = state is not None and (not kinds or link.method is not LinkMethod.EXACT) and plays_for_team(span, state, truth)
+    sporting = team_in_sport and (not kinds or link.method is not LinkMethod.EXACT)
     if (PLACE in kinds or sporting and classes) and SPORTS_TEAM not in truth.superclasses_of_item(link.qid) \
             and not any(sports_named(truth.taxonomy.label(c) or "", truth) for c in classes) and not set(classes) & COUNTRY_CLASSES:
         return f"the sentence plays for {span.text!r}: a team, not {link.qid} ({link.label})"

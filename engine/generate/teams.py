@@ -119,7 +119,7 @@ def in_team_slot(span: Span) -> bool:
     of seasons, a club or a team (:data:`_JOINED`); directly or as a later member of a list
     ("for Myanmar national football team and Yadanarbon")."""
     for before, after in _uses(span):
-        if _JOINED.search(before) and _TEAM_WORDS.search(after) or _SIDE_AFTER.match(after):
+        if (_JOINED.search(before) and _TEAM_WORDS.search(after)) or _SIDE_AFTER.match(after):
             return True
         if any(_FOR_TEAM.search(start) or _TEAM_SLOT.search(start) for start in _list_starts(before)):
             return True

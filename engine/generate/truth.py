@@ -97,7 +97,7 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
-    NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
+    NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -378,7 +378,7 @@ class TruthFilter:
 
         The class must belong to a kind the entity type allows; one that belongs to no kind
         (the seed keeps many classes without a superclass: "legislative assembly", "clan")
-        is taken when the words leave no doubt that they name it (:meth:`names_kindless`).
+        is taken when the words leave no doubt that they name it (:func:`engine.generate.truth_text.names_kindless`).
         A lower-case label without class facts ("midfielder", "collection") is taken alike.
         After such a match the shorter runs are still read, down to the first that names a
         class of an allowed kind ("high school", then "school"). ``whole``: the span's
@@ -391,9 +391,7 @@ class TruthFilter:
         if not whole and coordinated(words):
             return out  # "physical education and sports": no one head noun names the whole
         named_plural = plural_name_head(span.text, words)
-        later = None if whole else later_head(  # "University of Malawi College of Medicine"
-            words, lambda w: any(m in NAME_METHODS and PLACE in self.item_kinds(q) for q, m in self.index.lookup(w)),
-            lambda w: any((self.taxonomy.label(q) or "A")[:1].islower() for q, _ in self.index.lookup(w)))
+        later = None if whole else self.later_head(words)  # "University of Malawi College of Medicine"
         for gram in head_grams(words[later:] if later is not None else words, whole=whole):
             if len(gram) < 3:
                 continue
@@ -416,22 +414,21 @@ class TruthFilter:
                         continue
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
                         kinded.append((qid, gram))
-                    elif not self._type_kinds(qid) and not heard and self.names_kindless(span, words, gram):
+                    elif not self._type_kinds(qid) and not heard and names_kindless(span.text, words, gram):
                         kindless.append((qid, gram))
             if kinded:  # a class of an allowed kind goes before one of no kind the same words name
                 return out + kinded
             out += kindless
         return out
 
-    def names_kindless(self, span: Span, words: list[str], gram: str) -> bool:
-        """A head noun names a class of no kind only when the words leave no doubt: a head
-        phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
-        Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
-        *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
-        name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death; nor
-        is a lower-case head in a sentence-case title ("La *luna* de Guadix"); an article makes no phrase ("*The Sound* of the Loom")."""
-        return (len([w for w in gram.split() if w not in ARTICLES]) >= 2
-                or head_written_lower(span.text, words) and not sentence_case_title(span.text, words))
+    def names_place(self, words: str) -> bool:
+        """The words are a place's own label in the store ("Malawi", "London")."""
+        return any(m in NAME_METHODS and PLACE in self.item_kinds(q) for q, m in self.index.lookup(words))
+
+    def later_head(self, words: list[str]) -> int | None:
+        """:func:`engine.generate.truth_text.later_head` over the store: a place's own label
+        before a word that names a class (an item labelled in lower case)."""
+        return later_head(words, self.names_place, lambda w: any((self.taxonomy.label(q) or "A")[:1].islower() for q, _ in self.index.lookup(w)))
 
     # --- rule 3: nationality --------------------------------------------------------------
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:

@@ -295,3 +295,14 @@ def names_its_country(text: str, context: str) -> bool:
     has (:data:`COUNTRY_NOUNS`): it names the country, no nationality ("along the Tanzanian border")."""
     after = words_after(text, context)
     return bool(after) and all(w.lower() in COUNTRY_NOUNS for w in after)
+
+
+def names_kindless(text: str, words: list[str], gram: str) -> bool:
+    """A head noun ``gram`` of the span ``text`` (words ``words``) names a class of no kind only when the words leave no doubt: a head
+    phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
+    Region*"), or a head noun written in lower case, a common noun ("Sima *clan*", "his
+    *death*", "defensive *midfielder*"). A capitalised single word may be a word of a
+    name: "BBC *News*" is no news, "The *Craft*" no craft, "Love Never *Dies*" no death; nor
+    is a lower-case head in a sentence-case title ("La *luna* de Guadix"); an article makes no phrase ("*The Sound* of the Loom")."""
+    return (len([w for w in gram.split() if w not in ARTICLES]) >= 2
+            or head_written_lower(text, words) and not sentence_case_title(text, words))

@@ -104,6 +104,8 @@ DETERMINERS = frozenset(
 )
 #: Auxiliaries that, after a noun phrase, make it the subject of their clause ("[a] team has won").
 AUXILIARIES = frozenset("has had have will would could did does can should may might must".split())
+#: The words after a noun phrase that make it their clause's subject.
+SUBJECT_VERBS = COPULAS | AUXILIARIES
 #: After these a singular class label needs an article ("born in [a] city").
 NEEDS_ARTICLE_AFTER = PREPOSITIONS | COPULAS
 #: Prepositions after which "date in the 1980s" reads as "the 1980s".
@@ -209,7 +211,7 @@ def _after_opening_phrase(before: str) -> bool:
     words = [w.lower() for w in re.findall(r"[\w'’*-]+", sentence)]
     if len(words) < 2 or words[0] not in _OPENERS or "," in sentence or words[-1].endswith(("'s", "’s")):
         return False
-    return not any(w in COPULAS or w in AUXILIARIES or _is_verb(w) for w in words[1:])
+    return not any(w in SUBJECT_VERBS or _is_verb(w) for w in words[1:])
 
 
 def _possessive(prev: str, before: str) -> bool:
@@ -475,7 +477,7 @@ def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_he
         after_verb = (_is_verb(prev) or infinitive or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
             and not _determiner_within(before[:slot.prev_start])  # not "a practising [a] …", "the newly founded [an] …"
         # "At the end of the season [a] sports team was relegated": the subject after an opening phrase
-        subject = slot.next_word.lower() in COPULAS | AUXILIARIES and _after_opening_phrase(before)
+        subject = slot.next_word.lower() in SUBJECT_VERBS and _after_opening_phrase(before)
         if prev in NEEDS_ARTICLE_AFTER or after_verb or listed or subject:
             return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
         adjective = _adjective_before(slot.prev, before[:slot.prev_start])
