@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.detect.spans import DetectedSpan
 from engine.select.features import RankCandidate, RankItem
-from engine.training.selection_data import LabelledItem
+from taxogen_tools.training.selection_data import LabelledItem
 from engine.types import EntityType, IdentifierType
 from engine.io.wikireplace import WRMention
 

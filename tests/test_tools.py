@@ -51,7 +51,7 @@ def test_given_rule_switched_off_then_ablation_lists_the_rungs_it_removed():
     import importlib.util
 
     from engine.engine import Engine
-    from engine.evaluation.truth import Judgment
+    from taxogen_tools.evaluation.truth import Judgment
     from tests.conftest import tiny_store
 
     spec = importlib.util.spec_from_file_location("truth_rule_ablation", ROOT / "tools" / "truth_rule_ablation.py")

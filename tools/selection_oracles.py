@@ -26,8 +26,8 @@ import numpy as np
 
 from engine.engine import Engine
 from engine.select.ranker import DEFAULT_ROUNDS, lightgbm_params, split_scores
-from engine.evaluation.selection import evaluate, grouped_folds
-from engine.training.ranker import FeatureTable, prepare, relevance
+from taxogen_tools.evaluation.selection import evaluate, grouped_folds
+from taxogen_tools.training.ranker import FeatureTable, prepare, relevance
 
 
 def per_candidate(items, columns) -> np.ndarray:

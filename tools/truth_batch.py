@@ -41,7 +41,7 @@ DOCS = ROOT.parent / "shared" / "data" / "wikireplace" / "wikireplace_dev.json"
 def draw(store: str | Path, seed: int, quota: dict[str, int], docs: str | Path = DOCS) -> list[dict]:
     """The drawn spans: doc_id, span, entity_type, context (its sentence) and rungs."""
     from engine import Engine
-    from engine.evaluation.truth import load_truth_set
+    from taxogen_tools.evaluation.truth import load_truth_set
     from engine.generate.context import document_state
     from engine.generate.sources.base import DocumentState
     from engine.io.docio import DocRecord, read_documents
@@ -89,7 +89,7 @@ def draw_received(store: str | Path, seed: int, limit: int, docs: str | Path = D
     from types import SimpleNamespace
 
     from engine import Engine
-    from engine.evaluation.truth import judgment_key, load_truth_set
+    from taxogen_tools.evaluation.truth import judgment_key, load_truth_set
     from engine.io.docio import DocRecord, read_documents
     from engine.io.wikireplace import load_wikireplace
     from engine.text.sentences import SentenceIndex

@@ -119,7 +119,7 @@ def ladders(engine, spans: Iterable[SpanKey]) -> dict[SpanKey, list[str]]:
 
 def removals(make_engine: Callable, spans: dict[SpanKey, str], table: dict, rules: Iterable[str]) -> dict[str, list[tuple]]:
     """Per rule: the (type, span, rung, judged true/false/None) only the engine without it offers."""
-    from engine.evaluation.truth import judgment_key
+    from taxogen_tools.evaluation.truth import judgment_key
 
     base = ladders(make_engine(), spans)
     out: dict[str, list[tuple]] = {}
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from engine.engine import Engine
-    from engine.evaluation.truth import load_truth_set
+    from taxogen_tools.evaluation.truth import load_truth_set
 
     judgments = load_truth_set(args.truth)
     table = {j.key: j for j in judgments}

@@ -24,7 +24,7 @@ def bench_candidates_cmd(
     """Warm candidate generation: spans per second and latency percentiles."""
     import time as _time
 
-    from engine.bench.sanitize import bench_candidates, wikireplace_spans
+    from taxogen_tools.bench.sanitize import bench_candidates, wikireplace_spans
 
     with figures_page(docs, "bench-candidates", "Candidate generation speed (bench candidates)"):
         t0 = _time.perf_counter()
@@ -45,7 +45,7 @@ def bench_rank_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Mentions ranked per second, warm, with embeddings cached and uncached."""
-    from engine.bench.sanitize import bench_rank
+    from taxogen_tools.bench.sanitize import bench_rank
 
     with figures_page(docs, "bench-rank", "Ranking speed (bench rank)"):
         engine = build_engine(config, store)
@@ -63,7 +63,7 @@ def bench_sanitize_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Headline: unseen documents per CPU second (documents' caches emptied, label table kept), cold (nothing kept), warm, their ratio; then latencies."""
-    from engine.bench.sanitize import bench_sanitize
+    from taxogen_tools.bench.sanitize import bench_sanitize
 
     with figures_page(docs, "bench-sanitize", "Sanitizing throughput per CPU second (bench sanitize)"):
         engine = build_engine(config, store)
@@ -85,7 +85,7 @@ def bench_endpoint_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Requests, retries, time and results against a local SPARQL server with injected faults."""
-    from engine.bench.endpoint import run
+    from taxogen_tools.bench.endpoint import run
 
     with figures_page(docs, "bench-endpoint", "Endpoint client under injected faults (bench endpoint)"):
         typer.echo(json.dumps(run(seed if seed and seed.exists() else None), indent=2))
@@ -100,7 +100,7 @@ def bench_raw_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Raw text in: taxogen beside Presidio (analyzer + anonymizer, same spaCy model), one core, in one run."""
-    from engine.bench.raw import bench_raw, format_raw
+    from taxogen_tools.bench.raw import bench_raw, format_raw
 
     if not data.is_file():
         fail(ValueError(f"cannot read WikiReplace file {data}"))
@@ -118,7 +118,7 @@ def bench_serve_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """taxogen serve: time to ready, first raw-text request after ready, a repeat, and their ratio."""
-    from engine.bench.serve import bench_serve
+    from taxogen_tools.bench.serve import bench_serve
 
     if not data.is_file():
         fail(ValueError(f"cannot read WikiReplace file {data}"))
@@ -141,7 +141,7 @@ def bench_scale_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Build Wikidata-shaped synthetic stores at fractions of the real counts; print build and engine figures."""
-    from engine.bench.scale import bench_filter, extrapolate, format_result, load_average, measure_store, run_scale
+    from taxogen_tools.bench.scale import bench_filter, extrapolate, format_result, load_average, measure_store, run_scale
 
     with figures_page(docs, "bench-scale", "Build and engine at fractions of Wikidata's size (bench scale)"):
         if store is not None:
@@ -200,7 +200,7 @@ def bench_filter_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Time only the build's parallel filter over a dump (lines/s, per-CPU figures, load average)."""
-    from engine.bench.scale import bench_filter
+    from taxogen_tools.bench.scale import bench_filter
 
     with figures_page(docs, "bench-filter", "The build's parallel dump filter (bench filter)"):
         if not source.is_file():
@@ -222,12 +222,12 @@ def bench_kg_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Build time, chain-lookup latency (p50/p99), the ratio to a plain Python BFS, and the SPARQL endpoint."""
-    from kg.bench import bench_kg
+    from taxogen_tools.bench.kg import bench_kg
 
     with figures_page(docs, "bench-kg", "Chain lookups and the SPARQL endpoint (bench kg)"):
         result = bench_kg(seed, store, n=n)
         if endpoint:
-            from kg.sparql.bench import bench_endpoint
+            from taxogen_tools.bench.sparql import bench_endpoint
             from kg.store import KGStore
 
             result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
@@ -243,7 +243,7 @@ def bench_privacy_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Background index build time and size, and guard time per document (p50/p99)."""
-    from engine.bench.privacy import bench_privacy
+    from taxogen_tools.bench.privacy import bench_privacy
 
     with figures_page(docs, "bench-privacy", "Privacy guard: index build and time per document (bench privacy)"):
         if not data.is_file():

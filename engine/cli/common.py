@@ -107,7 +107,7 @@ def typed_command(ctx: Optional[typer.Context] = None, program: str = "taxogen")
     process's arguments."""
     from typer.main import get_current_context
 
-    from engine.evaluation.figures_page import command_line
+    from taxogen_tools.evaluation.figures_page import command_line
 
     ctx = ctx or get_current_context(silent=True)
     if ctx is None:
@@ -146,14 +146,14 @@ def figures_page(docs: Optional[Path], name: str, title: str) -> Iterator[None]:
     """With ``docs`` (``--docs DIR``): tee everything the block prints to stdout (``typer.echo``,
     ``print``; not stderr) and, when it ends without error, write it to
     ``DIR/figures/<name>.md`` with the command line, the date and the commit
-    (:func:`engine.evaluation.figures_page.write_figures_page`). Nothing is written when the
+    (:func:`taxogen_tools.evaluation.figures_page.write_figures_page`). Nothing is written when the
     block fails or exits non-zero. Without ``docs`` the block just runs."""
     if docs is None:
         yield
         return
     if docs.exists() and not docs.is_dir():
         fail(ValueError(f"--docs {docs}: not a directory"))
-    from engine.evaluation.figures_page import git_revision
+    from taxogen_tools.evaluation.figures_page import git_revision
 
     command, revision = typed_command(), git_revision()  # the code that runs, not the tree at the end
     tee = _Tee(sys.stdout)
@@ -168,7 +168,7 @@ def figures_page(docs: Optional[Path], name: str, title: str) -> Iterator[None]:
 
 
 def _write_page(docs: Path, name: str, title: str, text: str, command: str, revision: str) -> None:
-    from engine.evaluation.figures_page import write_figures_page
+    from taxogen_tools.evaluation.figures_page import write_figures_page
 
     try:
         path = write_figures_page(docs, name, title, text, command=command, revision=revision)

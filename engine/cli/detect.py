@@ -76,7 +76,7 @@ def evaluate_detection_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
-    from engine.evaluation.detection import evaluate_detection
+    from taxogen_tools.evaluation.detection import evaluate_detection
 
     with figures_page(docs, "evaluate-detection", "Detection on raw text (evaluate detection)"):
         per_type = _type_thresholds(type_threshold)
@@ -160,7 +160,7 @@ def bench_detect_cmd(
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """Detection time per document (warm), gazetteer build and first-document cost."""
-    from engine.bench.detect import bench_detect
+    from taxogen_tools.bench.detect import bench_detect
 
     with figures_page(docs, "bench-detect", "Detection speed (bench detect)"):
         engine = build_engine(config, store)
@@ -179,7 +179,7 @@ def train_detect_cmd(
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Train the masking decider on every document of DATA (first annotator as gold)."""
-    from engine.training.detect import train_decider
+    from taxogen_tools.training.detect import train_decider
 
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
@@ -210,7 +210,7 @@ def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
 
 def _gold(data: Path):
     """The annotated documents of a WikiReplace file, or exit 1 with one line."""
-    from engine.evaluation.detection import gold_documents
+    from taxogen_tools.evaluation.detection import gold_documents
     from engine.errors import SanitizerError
     from engine.io.wikireplace import load_wikireplace
 

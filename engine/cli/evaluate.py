@@ -24,7 +24,7 @@ def evaluate_generation_cmd(
 ) -> None:
     """Compare our ladders with WikiReplace's options (rules and graph types)."""
     from engine.errors import SanitizerError
-    from engine.evaluation.generation import evaluate_generation
+    from taxogen_tools.evaluation.generation import evaluate_generation
     from engine.io.wikireplace import load_wikireplace
 
     with figures_page(docs, "evaluate-generation", "Our ladders against WikiReplace's options (evaluate generation)"):
@@ -73,7 +73,7 @@ def evaluate_truth_cmd(
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
     from engine.errors import SanitizerError
-    from engine.evaluation.truth import batch_spans, document_contexts, evaluate_truth, load_truth_set
+    from taxogen_tools.evaluation.truth import batch_spans, document_contexts, evaluate_truth, load_truth_set
 
     with figures_page(docs, "evaluate-truth", "Truth of the offered and chosen rungs (evaluate truth)"):
         try:
@@ -109,7 +109,7 @@ def evaluate_truth_cmd(
 
 
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
-    """One line per (key, name): mean, then std and min–max (see ``engine.evaluation.selection.spread``)."""
+    """One line per (key, name): mean, then std and min–max (see ``taxogen_tools.evaluation.selection.spread``)."""
     for key, name in rows:
         s = spreads[key]
         typer.echo(f"    {name:<28} {s['mean']:.4f}  (±{s['std']:.4f}, {s['min']:.4f}–{s['max']:.4f})")
@@ -131,8 +131,8 @@ def evaluate_selection_cmd(
 ) -> None:
     """Majority-vote accuracy, all-selections accuracy and MRR, per entity type, with the first-rung baseline."""
     from engine.errors import SanitizerError
-    from engine.evaluation.selection import evaluate_selection
-    from engine.training.ranker import say
+    from taxogen_tools.evaluation.selection import evaluate_selection
+    from taxogen_tools.training.ranker import say
 
     with figures_page(docs, "evaluate-selection", "Replacement selection on WikiReplace's ladders (evaluate selection)"):
         engine = build_engine(config, store, model="none")
@@ -191,9 +191,9 @@ def evaluate_sanitize_cmd(
 ) -> None:
     """End to end: sanitize the documents with our ladders and ranker, score what a reader receives and keeps."""
     from engine.errors import SanitizerError
-    from engine.evaluation.report import echo_sanitize_report
-    from engine.evaluation.sanitize_eval import evaluate_sanitize
-    from engine.training.ranker import say
+    from taxogen_tools.evaluation.report import echo_sanitize_report
+    from taxogen_tools.evaluation.sanitize_eval import evaluate_sanitize
+    from taxogen_tools.training.ranker import say
 
     with figures_page(docs, "evaluate-sanitize", "End to end: what a reader receives (evaluate sanitize)"):
         engine = build_engine(config, store, model="none")
@@ -221,7 +221,7 @@ def evaluate_privacy_cmd(
 ) -> None:
     """k per document (anonymity set in the store) and the utility kept, for five releases."""
     from engine.errors import SanitizerError
-    from engine.evaluation.privacy_eval import evaluate_privacy, format_table
+    from taxogen_tools.evaluation.privacy_eval import evaluate_privacy, format_table
 
     with figures_page(docs, "evaluate-privacy", "k-anonymity and utility of five releases (evaluate privacy)"):
         if not data.is_file():

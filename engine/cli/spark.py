@@ -132,7 +132,7 @@ def bench_spark_cmd(
     """Spark documents/s at each master on documents never seen before (or copies whose
     predecessors were forgotten), with the session (JVM) start-up and the engine load on
     the workers measured separately; the ratio of each master to local[1]."""
-    from engine.spark.bench import bench_spark
+    from taxogen_tools.bench.spark import bench_spark
     from engine.spark.session import require_spark
 
     with figures_page(docs, "bench-spark", "Sanitizing on Spark (bench spark)"), _errors():

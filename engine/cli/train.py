@@ -25,9 +25,9 @@ def train(
     import time as _time
 
     from engine.errors import InputError, SanitizerError
-    from engine.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
-    from engine.evaluation.served import prepare_served
-    from engine.training.ranker import prepare, say, train_model
+    from taxogen_tools.evaluation.sanitize_eval import TRAIN_MODES, rounds_for
+    from taxogen_tools.evaluation.served import prepare_served
+    from taxogen_tools.training.ranker import prepare, say, train_model
 
     t0 = _time.perf_counter()
     engine = build_engine(config, store, model="none")

@@ -262,7 +262,7 @@ class FeatureBuilder:
         self.groups = tuple(groups)
         self.graph = graph or GraphStats()
         #: the model's label prior; without one the ``prior`` columns are neutral (a training
-        #: table: :func:`engine.evaluation.selection.train_ranker` fills them per fold)
+        #: table: :func:`taxogen_tools.evaluation.selection.train_ranker` fills them per fold)
         self.prior = prior
         self.names = feature_names(self.groups)
         self._col = {name: j for j, name in enumerate(self.names)}

@@ -8,7 +8,7 @@
   one engine per Python worker, results identical to ``taxogen sanitize``).
 - :mod:`engine.spark.kgfilter`: ``taxogen spark kg-filter`` (the dump filter of ``kg build``,
   run in parallel over the dump's splits).
-- :mod:`engine.spark.bench`: ``taxogen bench spark`` (documents/s at ``local[1]``, ``local[2]``).
+- :mod:`taxogen_tools.bench.spark`: ``taxogen bench spark`` (documents/s at ``local[1]``, ``local[2]``).
 
 pyspark is the optional extra ``spark`` (``pip install 'taxogen[spark]'``); nothing here is
 imported by the rest of the engine.

@@ -1,7 +1,7 @@
-"""The annotators against each other (engine.evaluation.agreement_bound)."""
+"""The annotators against each other (taxogen_tools.evaluation.agreement_bound)."""
 
-from engine.evaluation.agreement_bound import agreement_estimate, one_vs_others
-from engine.evaluation.sanitize_eval import MentionScore
+from taxogen_tools.evaluation.agreement_bound import agreement_estimate, one_vs_others
+from taxogen_tools.evaluation.sanitize_eval import MentionScore
 
 
 def test_one_vs_others_compares_each_annotator_with_the_rest():

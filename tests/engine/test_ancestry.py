@@ -1,6 +1,6 @@
 """The annotators' class mapped onto the nearest offered generalization (served training)."""
 
-from engine.evaluation.ancestry import ancestor_rung, class_items, superclass_depths
+from taxogen_tools.evaluation.ancestry import ancestor_rung, class_items, superclass_depths
 from engine.types import MASK, Candidate
 
 # public university ⊂ university ⊂ higher education institution ⊂ educational institution

@@ -1,10 +1,10 @@
-"""taxogen bench raw: taxogen beside Presidio on the same raw documents, one run (engine.bench.raw)."""
+"""taxogen bench raw: taxogen beside Presidio on the same raw documents, one run (taxogen_tools.bench.raw)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.bench.raw import bench_raw, format_raw
+from taxogen_tools.bench.raw import bench_raw, format_raw
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.bench.scale import WIKIDATA, generate_dump
+from taxogen_tools.bench.scale import WIKIDATA, generate_dump
 from engine.cli import app
 from kg import build_from_dump
 from kg.ntfilter import filter_block
@@ -80,7 +80,7 @@ def test_given_a_graph_twenty_times_larger_then_engine_start_up_and_memory_stay_
 
 
 def test_given_a_filter_run_then_the_extrapolation_takes_the_filter_rates_from_it() -> None:
-    from engine.bench.scale import DUMP_LINES, ScaleResult, extrapolate
+    from taxogen_tools.bench.scale import DUMP_LINES, ScaleResult, extrapolate
 
     scale = ScaleResult(fraction="1/10")
     scale.kept_triples = 1000

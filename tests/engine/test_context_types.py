@@ -128,7 +128,7 @@ def test_a_title_with_a_number_in_a_list_of_works_and_an_event_with_a_numeral():
 def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_path, seed_store):
     """The type accuracy ``taxogen evaluate detection`` prints, with recall and precision kept."""
     from engine import Engine
-    from engine.evaluation.detection import evaluate_detection, gold_documents
+    from taxogen_tools.evaluation.detection import evaluate_detection, gold_documents
     from engine.io.wikireplace import load_wikireplace
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
@@ -140,7 +140,7 @@ def test_type_accuracy_on_the_shared_documents_in_cross_validation(wikireplace_p
 
 
 def test_given_a_span_wider_than_the_mention_then_only_the_covering_figure_counts_it() -> None:
-    from engine.evaluation.detection import GoldDoc, type_accuracy
+    from taxogen_tools.evaluation.detection import GoldDoc, type_accuracy
     from engine.io.wikireplace import WRMention
     from engine.types import EntityType, IdentifierType
 

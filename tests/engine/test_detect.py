@@ -9,7 +9,7 @@ import pytest
 
 from engine.detect.coref.persons import link_persons
 from engine.detect.decide import Decider, gold_label
-from engine.evaluation.detection import GoldDoc, fold_ids, score
+from taxogen_tools.evaluation.detection import GoldDoc, fold_ids, score
 from engine.detect.gazetteer import Gazetteer, GazetteerEntry, store_entries
 from engine.detect.merge import merge_spans
 from engine.detect.rules import rule_spans
@@ -316,7 +316,7 @@ def test_given_generation_suffixes_then_father_and_son_stay_apart():
 
 @pytest.mark.slow  # trains LightGBM six times (about 4 s)
 def test_given_training_documents_when_thresholds_tuned_then_test_documents_never_looked_at():
-    from engine.evaluation.detection import TUNE_GRID, Prepared, tune_type_thresholds
+    from taxogen_tools.evaluation.detection import TUNE_GRID, Prepared, tune_type_thresholds
     from engine.detect.features import FEATURES
 
     rng = np.random.default_rng(1)  # re-seeded before each tuning below

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from engine.evaluation.detection import type_accuracy
+from taxogen_tools.evaluation.detection import type_accuracy
 from engine.detect.retype import retype
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType as E

@@ -1,10 +1,10 @@
-"""``engine.evaluation.selection.evaluate_selection``: the library behind ``taxogen evaluate selection``."""
+"""``taxogen_tools.evaluation.selection.evaluate_selection``: the library behind ``taxogen evaluate selection``."""
 
 import json
 
 from engine.config import EngineConfig
 from engine.engine import Engine
-from engine.evaluation.selection import evaluate_selection
+from taxogen_tools.evaluation.selection import evaluate_selection
 
 
 def test_given_cv_then_report_has_folds_pooled_metrics_and_agreement(tmp_path, wikireplace_path, sample_kg):

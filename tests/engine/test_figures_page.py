@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.evaluation.figures_page import (
+from taxogen_tools.evaluation.figures_page import (
     FiguresPage, PrintedLines, command_line, git_revision, write_figures_page,
 )
 
@@ -101,3 +101,14 @@ def test_given_printed_lines_then_they_pass_through_and_are_kept():
 
 def test_given_arguments_then_the_command_line_is_shell_quoted():
     assert command_line(["evaluate", "truth", "--store", "my store"]) == "taxogen evaluate truth --store 'my store'"
+
+
+def test_given_machine_paths_then_the_page_names_none(tmp_path: Path) -> None:
+    from taxogen_tools.evaluation.figures_page import portable_paths
+
+    root = tmp_path / "repo"
+    line = f"taxogen bench kg --store /srv/stores/fresh --data {tmp_path}/shared/data/x.json --docs {root}/docs ratio 1/30"
+    assert portable_paths(line, root) == "taxogen bench kg --store <fresh> --data ../shared/data/x.json --docs docs ratio 1/30"
+    page = write_figures_page(tmp_path / "out", "bench-kg", "Graph", "store: /srv/stores/fresh", command="taxogen bench kg --store /srv/x")
+    text = page.read_text(encoding="utf-8")
+    assert "/srv" not in text and "<fresh>" in text and "<x>" in text

@@ -1,6 +1,6 @@
 
 from engine.engine import Engine
-from engine.evaluation.generation import evaluate_generation, in_order
+from taxogen_tools.evaluation.generation import evaluate_generation, in_order
 from engine.io.wikireplace import load_wikireplace
 
 

@@ -88,7 +88,7 @@ def test_every_gold_loc_and_org_span_is_refused_a_date_or_number_type(wikireplac
     number ("Five Nations" — which engine.detect.retype then makes a name)."""
     from engine.generate.sources.numbers import is_number_token
 
-    from engine.evaluation.detection import gold_documents
+    from taxogen_tools.evaluation.detection import gold_documents
     from engine.io.wikireplace import load_wikireplace
 
     docs = gold_documents(load_wikireplace(wikireplace_path))
@@ -117,7 +117,7 @@ def test_no_gold_loc_or_org_span_of_the_shared_documents_gets_a_date_or_number_t
     QUANTITY — and so would be replaced from a date or number ladder — is one the date or
     number parser accepts; no span of any type escapes that check."""
     from engine import Engine
-    from engine.evaluation.detection import gold_documents
+    from taxogen_tools.evaluation.detection import gold_documents
     from engine.io.wikireplace import load_wikireplace
 
     docs = gold_documents(load_wikireplace(wikireplace_path))

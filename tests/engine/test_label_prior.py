@@ -6,7 +6,7 @@ import pytest
 from engine.select.features import FEATURE_GROUPS, FeatureBuilder, feature_names
 from engine.select.label_prior import BASE_RATE, NEUTRAL, SMOOTHING, LabelPrior
 from engine.select.ranker import Ranker
-from engine.training.ranker import FeatureTable, scoring_rows, train_ranker
+from taxogen_tools.training.ranker import FeatureTable, scoring_rows, train_ranker
 from engine.types import EntityType
 from tests.factories import labelled_item
 

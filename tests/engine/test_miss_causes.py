@@ -1,10 +1,10 @@
-"""Each missed mention of ``evaluate sanitize`` gets one cause (engine.evaluation.miss_causes)."""
+"""Each missed mention of ``evaluate sanitize`` gets one cause (taxogen_tools.evaluation.miss_causes)."""
 
-from engine.evaluation.miss_causes import (
+from taxogen_tools.evaluation.miss_causes import (
     BLANKET, LEAK, NO_CLASS, NO_ITEM, NO_RUNG, OTHER_RUNGS, PARTIAL, RANK_CLASS_FOR_MASK, RANK_MASK_FOR_OFFERED,
     RANK_OTHER, WRONG_TYPE, blanket_groups, cause_of, miss_causes,
 )
-from engine.evaluation.sanitize_eval import MentionScore
+from taxogen_tools.evaluation.sanitize_eval import MentionScore
 
 
 def ms(doc="d", typ="LOC", majority="city", output="***", ladder=("***",), votes=(0, 0), skipped=(), rule=""):

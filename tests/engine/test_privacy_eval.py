@@ -6,7 +6,7 @@ import pytest
 
 from engine.config import EngineConfig
 from engine.engine import Engine
-from engine.evaluation.privacy_eval import evaluate_privacy, format_table
+from taxogen_tools.evaluation.privacy_eval import evaluate_privacy, format_table
 
 pytestmark = pytest.mark.slow
 

@@ -6,9 +6,9 @@ import pytest
 from engine.errors import RankerError
 from engine.select.features import FeatureBuilder
 from engine.select.ranker import Ranker, shipped_model_dir, split_scores
-from engine.evaluation.selection import agreement_ceiling, evaluate, grouped_folds, repeated_cv
-from engine.training.ranker import FeatureTable, relevance, train_ranker
-from engine.training.selection_data import labelled_items
+from taxogen_tools.evaluation.selection import agreement_ceiling, evaluate, grouped_folds, repeated_cv
+from taxogen_tools.training.ranker import FeatureTable, relevance, train_ranker
+from taxogen_tools.training.selection_data import labelled_items
 from engine.io.wikireplace import load_wikireplace
 from tests.factories import labelled_item
 

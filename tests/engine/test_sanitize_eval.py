@@ -5,9 +5,9 @@ import pytest
 
 from engine.config import EngineConfig
 from engine.engine import Engine
-from engine.evaluation.flags import FLAG_NAMES, Region, count_sentences, flag_text
-from engine.evaluation.labels import canonical, equivalent, map_selection, rung_index
-from engine.evaluation.sanitize_eval import LeakChecker, MentionScore, SanitizeEvaluation, score_document
+from taxogen_tools.evaluation.flags import FLAG_NAMES, Region, count_sentences, flag_text
+from taxogen_tools.evaluation.labels import canonical, equivalent, map_selection, rung_index
+from taxogen_tools.evaluation.sanitize_eval import LeakChecker, MentionScore, SanitizeEvaluation, score_document
 from engine.types import EntityType as T, IdentifierType as I, Mention, Replacement, SanitizeResult
 from engine.io.wikireplace import WRDocument, WRMention
 

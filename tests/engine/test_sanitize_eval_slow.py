@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 from engine.cli import app
 from engine.config import EngineConfig
 from engine.engine import Engine
-from engine.evaluation.labels import canonical
+from taxogen_tools.evaluation.labels import canonical
 from engine.types import Mention
-from engine.evaluation.served import prepare_document, served_items
+from taxogen_tools.evaluation.served import prepare_document, served_items
 from engine.select.features import ALL_GROUPS, FeatureBuilder
 from engine.io.wikireplace import load_wikireplace
 

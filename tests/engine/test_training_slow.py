@@ -8,9 +8,9 @@ from typer.testing import CliRunner
 from engine.cli import app
 from engine.engine import Engine
 from engine.select.features import ALL_GROUPS
-from engine.evaluation.selection import evaluate, grouped_folds
+from taxogen_tools.evaluation.selection import evaluate, grouped_folds
 from engine.select.ranker import split_scores
-from engine.training.ranker import prepare, train_ranker
+from taxogen_tools.training.ranker import prepare, train_ranker
 
 pytestmark = pytest.mark.slow
 

@@ -171,7 +171,7 @@ def test_given_seed_store_then_truth_set_false_rate_stays_bounded(seed_store, wi
     of sample are scored by ``taxogen evaluate truth --batch``, and the blind batch of
     received replacements that no rule has addressed yet is left out here: its false rate
     is a measurement, reported, not bounded)."""
-    from engine.evaluation.truth import (
+    from taxogen_tools.evaluation.truth import (
         document_contexts,
         evaluate_truth,
         load_truth_set,

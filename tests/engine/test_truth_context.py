@@ -18,7 +18,7 @@ import pytest
 
 from engine.engine import Engine
 from engine.errors import InputError
-from engine.evaluation.truth import Judgment, batch_spans
+from taxogen_tools.evaluation.truth import Judgment, batch_spans
 from engine.generate.context import named_region
 from engine.generate.truth import (
     dated_before,

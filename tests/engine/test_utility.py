@@ -1,5 +1,5 @@
 """What the reader keeps of a masked mention: class sizes in the store, information kept,
-true classes and unjudged rungs (engine.evaluation.utility, engine.evaluation.class_sizes)."""
+true classes and unjudged rungs (taxogen_tools.evaluation.utility, taxogen_tools.evaluation.class_sizes)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from engine.config import EngineConfig
 from engine.engine import Engine
-from engine.evaluation.class_sizes import ClassSizes
-from engine.evaluation.truth import Judgment
-from engine.evaluation.utility import (
+from taxogen_tools.evaluation.class_sizes import ClassSizes
+from taxogen_tools.evaluation.truth import Judgment
+from taxogen_tools.evaluation.utility import (
     GRAPH_GROUP,
     REFERENCE_DAYS,
     MentionUtility,
@@ -171,7 +171,7 @@ def test_given_mentions_of_several_types_then_groups_are_per_type_graph_and_all(
 
 @pytest.mark.slow
 def test_given_documents_when_evaluate_sanitize_then_utility_rows_are_consistent(sample_kg, tmp_path):
-    from engine.evaluation.sanitize_eval import evaluate_sanitize
+    from taxogen_tools.evaluation.sanitize_eval import evaluate_sanitize
 
     text = "Anna Berg was born in Oslo in 1985 and studied at the University of Oslo."
     spans = [("PERSON", "Anna Berg", "DIRECT", {"PERSON 1": ["a1", "a2"]}), ("LOC", "Oslo", "QUASI", {"city": ["a1", "a2"]}),

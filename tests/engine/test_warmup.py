@@ -1,4 +1,4 @@
-"""Warming the engine up before serving (engine.warmup) and bench serve (engine.bench.serve)."""
+"""Warming the engine up before serving (engine.warmup) and bench serve (taxogen_tools.bench.serve)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_warm_up_loads_what_a_raw_text_request_needs():
 @pytest.mark.slow
 @pytest.mark.server
 def test_bench_serve_first_request_after_ready_is_not_much_slower_than_a_repeat(wikireplace_path):
-    from engine.bench.serve import bench_serve
+    from taxogen_tools.bench.serve import bench_serve
 
     # a timing on a shared machine: one more run when another process took the core meanwhile
     for _ in range(2):

@@ -117,7 +117,7 @@ def test_given_graph_parameters_then_they_select_store_graphs(client):
 
 
 def test_given_sample_graph_then_label_service_bench_compares_equal_rows(sample_kg):
-    from kg.sparql.bench import bench_label_service
+    from taxogen_tools.bench.sparql import bench_label_service
 
     out = bench_label_service(sample_kg, n=2)
     assert out["same_rows"] is True and out["rows"] > 0

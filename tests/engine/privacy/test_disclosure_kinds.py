@@ -71,6 +71,6 @@ def test_given_a_place_rung_then_every_property_stays(engine: Engine) -> None:
 
 
 def test_given_an_evaluation_engine_with_another_ranker_then_it_keeps_the_truth_filter(engine: Engine) -> None:
-    from engine.evaluation.sanitize_eval import with_ranker
+    from taxogen_tools.evaluation.sanitize_eval import with_ranker
 
     assert with_ranker(engine, None).truth is engine.truth is not None

@@ -7,7 +7,7 @@ The texts are the shared documents' own sentences (shortened); the rungs are fix
 
 import pytest
 
-from engine.evaluation.flags import Region, flag_text
+from taxogen_tools.evaluation.flags import Region, flag_text
 from engine.types import MASK
 from tests.engine.render.test_document import engine, run  # noqa: F401  (fixture)
 

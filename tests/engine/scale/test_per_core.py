@@ -100,7 +100,7 @@ def test_given_bfloat16_then_vectors_match_float32():
 
 @pytest.mark.slow
 def test_given_sample_graph_then_bench_sanitize_heads_with_unseen_warm_and_their_ratio(sample_kg, tmp_path):
-    from engine.bench.sanitize import bench_sanitize
+    from taxogen_tools.bench.sanitize import bench_sanitize
     from engine.engine import Engine
 
     doc = {"doc_id": "d", "text": "Ada Lovelace was born in London in 1815. She lived in Paris.", "annotations": {"a": {"entity_mentions": [

@@ -1,8 +1,8 @@
-"""bench spark's scaling ratios (engine.spark.bench.scaling_ratios): no Spark needed."""
+"""bench spark's scaling ratios (taxogen_tools.bench.spark.scaling_ratios): no Spark needed."""
 
 
 def test_bench_spark_ratios_are_each_master_over_local_1_from_the_same_run():
-    from engine.spark.bench import scaling_ratios
+    from taxogen_tools.bench.spark import scaling_ratios
 
     results = {"local[1]": {"run": {"documents_per_second": 4.0}}, "local[2]": {"run": {"documents_per_second": 7.0}}}
     assert scaling_ratios(results) == {"local[2]/local[1]": 1.75}
@@ -40,7 +40,7 @@ def test_given_copies_then_each_document_comes_again_after_the_whole_input_with_
 
 
 def test_given_no_repeat_then_copies_make_1500_documents_unless_they_would_share_a_batch():
-    from engine.spark.bench import default_copies
+    from taxogen_tools.bench.spark import default_copies
 
     assert default_copies(75) == 20 and default_copies(155) == 10 and default_copies(1500) == 1 and default_copies(5000) == 1
     assert default_copies(3) == 1 and default_copies(20, batch=32) == 1

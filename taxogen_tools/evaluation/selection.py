@@ -21,8 +21,8 @@ import numpy as np
 from engine.engine import Engine
 from engine.select.features import ALL_GROUPS, DEFAULT_GROUPS
 from engine.select.ranker import DEFAULT_ROUNDS, Ranker, shipped_model_dir, split_scores
-from engine.training.ranker import FeatureTable, prepare, say, scoring_rows, store_fingerprint, train_ranker
-from engine.training.selection_data import LabelledItem
+from taxogen_tools.training.ranker import FeatureTable, prepare, say, scoring_rows, store_fingerprint, train_ranker
+from taxogen_tools.training.selection_data import LabelledItem
 from engine.io.wikireplace import majority
 
 

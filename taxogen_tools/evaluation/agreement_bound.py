@@ -2,10 +2,10 @@
 
 Most WikiReplace mentions have one generalization annotator; 231 of the shared file's
 have nine. On those, each annotator's choice is compared with the majority of the other
-annotators (leave one out, labels compared by :func:`engine.evaluation.labels.canonical`,
-ties broken as in :func:`engine.evaluation.labels.majority_label`): how often one careful
+annotators (leave one out, labels compared by :func:`taxogen_tools.evaluation.labels.canonical`,
+ties broken as in :func:`taxogen_tools.evaluation.labels.majority_label`): how often one careful
 person matches the others' consensus — the measure ``evaluate selection`` prints for
-WikiReplace's own ladders (:func:`engine.evaluation.selection.agreement_ceiling`, whose
+WikiReplace's own ladders (:func:`taxogen_tools.evaluation.selection.agreement_ceiling`, whose
 estimate assumes every choice is offered), here joined with our ladders' ceiling.
 
 That rate bounds what any ranker can expect on a mention labelled by one annotator: even
@@ -28,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from engine.evaluation.labels import canonical, majority_label
+from taxogen_tools.evaluation.labels import canonical, majority_label
 
 #: A mention counts as multi-annotated from this many generalization annotators on.
 MIN_ANNOTATORS = 3
@@ -66,7 +66,7 @@ class TypeAgreement:
 
 def agreement_estimate(mentions: Sequence) -> dict[str, TypeAgreement]:
     """Per entity type and ``ALL``: see the module docstring. ``mentions`` are
-    :class:`engine.evaluation.sanitize_eval.MentionScore` (``votes`` = :func:`one_vs_others`).
+    :class:`taxogen_tools.evaluation.sanitize_eval.MentionScore` (``votes`` = :func:`one_vs_others`).
     A type without multi-annotated mentions takes the rate of all types."""
     by_type: dict[str, list] = defaultdict(list)
     for m in mentions:

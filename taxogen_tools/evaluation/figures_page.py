@@ -58,6 +58,30 @@ def git_revision(repo: str | Path | None = None) -> str:
     return head.stdout.strip() + ("+dirty" if dirty else "")
 
 
+#: An absolute path as commands print it: a slash-led run of path characters.
+_ABSOLUTE = re.compile(r"(?<![\w.~/-])/(?:[\w.+@-]+/)*[\w.+@-]+/?")
+
+
+def portable_paths(text: str, root: str | Path | None = None) -> str:
+    """``text`` with the machine's absolute paths made portable: a path inside the repository
+    (``root``, default this package's tree) becomes relative to it, one beside it
+    ``../…``, any other ``<name>`` (its last part: ``/work/stores/fresh`` → ``<fresh>``), so a
+    figures page names no directory of the machine that wrote it."""
+    base = Path(root if root is not None else PACKAGE_ROOT).resolve()
+
+    def portable(m: re.Match[str]) -> str:
+        path = Path(m.group(0))
+        for anchor, prefix in ((base, ""), (base.parent / "shared", "../shared/")):
+            try:
+                rel = path.relative_to(anchor)
+            except ValueError:
+                continue
+            return (prefix + rel.as_posix() if str(rel) != "." else prefix or ".").rstrip("/") or "."
+        return f"<{path.name or path}>"
+
+    return _ABSOLUTE.sub(portable, text)
+
+
 def command_line(argv: Sequence[str] | None = None, program: str = "taxogen") -> str:
     """The command as a user would type it: ``program`` and the arguments (default: this
     process's), shell-quoted."""
@@ -104,19 +128,19 @@ class FiguresPage:
             raise ValueError("a table of figures needs its headers")
 
     def to_markdown(self) -> str:
-        """The page's Markdown text."""
+        """The page's Markdown text (machine paths shown as :func:`portable_paths` writes them)."""
         when = self.when.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         out = [f"# {self.title}", "",
                "Written by the command below; run it again to regenerate this page.", "",
-               "```bash", self.command, "```", "",
+               "```bash", portable_paths(self.command), "```", "",
                f"- date: {when}", f"- commit: `{self.revision}`", ""]
         if self.note:
             out += [self.note.strip(), ""]
         if isinstance(self.figures, str):
             fence = "````" if "```" in self.figures else "```"
-            out += [fence + "text", self.figures.rstrip("\n"), fence]
+            out += [fence + "text", portable_paths(self.figures.rstrip("\n")), fence]
         else:
-            out += _table(self.headers or (), self.figures)
+            out += _table(self.headers or (), [[portable_paths(str(v)) for v in row] for row in self.figures])
         return "\n".join(out) + "\n"
 
 

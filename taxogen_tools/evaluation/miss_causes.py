@@ -36,11 +36,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
-from engine.evaluation.labels import canonical, canonical_set
+from taxogen_tools.evaluation.labels import canonical, canonical_set
 from engine.types import MASK
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.evaluation.sanitize_eval import MentionScore
+    from taxogen_tools.evaluation.sanitize_eval import MentionScore
 
 #: A document's mentions of one type count as masked by habit from this many on.
 MIN_BLANKET = 2

@@ -8,7 +8,7 @@ on the other folds' documents (folds grouped by document, the same assignment as
 Scored per entity type and overall, over the annotated mentions (non-empty selection):
 
 - **agreement**: the replacement the reader sees equals the annotators' majority choice
-  / any annotator's choice, labels compared by :func:`engine.evaluation.labels.canonical`
+  / any annotator's choice, labels compared by :func:`taxogen_tools.evaluation.labels.canonical`
   (case, articles, "date in the" and PERSON numbering ignored);
 - **ceiling**: the majority choice is offered by our ladder (``***`` always is);
 - **``***`` share**: ours beside the annotators' majority;
@@ -19,11 +19,11 @@ and over every replacement of the documents:
   (another entity), or a name (label, alias of 4+ characters, demonym) of the item the
   linker links that mention to (exact, alias, normalised or demonym links) or of the
   country the mention is a demonym of;
-- **readability flags** (:mod:`engine.evaluation.flags`): each named construction
+- **readability flags** (:mod:`taxogen_tools.evaluation.flags`): each named construction
   counted, and the share of sentences holding one — of all output sentences and of
   those holding a replacement;
 
-and what the reader keeps of the annotated mentions (:mod:`engine.evaluation.utility`):
+and what the reader keeps of the annotated mentions (:mod:`taxogen_tools.evaluation.utility`):
 shown as a true class, and the information kept, for the original, the annotators'
 majority, full masking, our output and our output under the privacy guard at each ``k``.
 """
@@ -40,12 +40,12 @@ from typing import Any, Callable, Sequence
 
 from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.errors import InputError
-from engine.evaluation.agreement_bound import agreement_estimate, one_vs_others
-from engine.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
-from engine.evaluation.miss_causes import miss_causes
-from engine.evaluation.utility import ReleaseUtility, UtilityScorer
-from engine.evaluation.utility import score_document as score_utility
-from engine.evaluation.labels import (
+from taxogen_tools.evaluation.agreement_bound import agreement_estimate, one_vs_others
+from taxogen_tools.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
+from taxogen_tools.evaluation.miss_causes import miss_causes
+from taxogen_tools.evaluation.utility import ReleaseUtility, UtilityScorer
+from taxogen_tools.evaluation.utility import score_document as score_utility
+from taxogen_tools.evaluation.labels import (
     PERSON_KEY,
     canonical,
     canonical_set,
@@ -122,7 +122,7 @@ class SanitizeEvaluation:
     flagged_sentences_with_replacement: int = 0
     examples: list[dict[str, Any]] = field(default_factory=list)
     training: dict[str, Any] = field(default_factory=dict)
-    #: what the reader keeps per release (engine.evaluation.utility); None when not measured
+    #: what the reader keeps per release (taxogen_tools.evaluation.utility); None when not measured
     utility: ReleaseUtility | None = None
 
     def per_type(self) -> dict[str, dict[str, float]]:
@@ -258,7 +258,7 @@ class LeakChecker:
 # --- folds and models ------------------------------------------------------------------
 def document_folds(docs: Sequence[WRDocument], k: int, seed: int = 13) -> list[set[str]]:
     """Document ids per fold — the assignment of ``evaluate selection`` (same seed, same sizes)."""
-    from engine.evaluation.selection import grouped_folds
+    from taxogen_tools.evaluation.selection import grouped_folds
 
     stubs = [SimpleNamespace(item=SimpleNamespace(group=d.doc_id)) for d in docs for m in d.all_mentions() if m.annotated]
     return [{stubs[i].item.group for i in fold_idx} for fold_idx in grouped_folds(stubs, k, seed)]
@@ -272,13 +272,13 @@ class Trainer:
         from engine.select.features import DEFAULT_GROUPS, SERVED_GROUPS, FeatureBuilder
 
         groups = tuple(groups) if groups else (SERVED_GROUPS if mode == "served" else DEFAULT_GROUPS)
-        from engine.training.ranker import FeatureTable
+        from taxogen_tools.training.ranker import FeatureTable
 
         if mode not in TRAIN_MODES:
             raise InputError(f"unknown training ladders {mode!r}; expected one of {', '.join(TRAIN_MODES)}")
         self.mode, self.seed = mode, seed
         if mode == "served":
-            from engine.evaluation.served import served_items
+            from taxogen_tools.evaluation.served import served_items
 
             served = served_items(engine, docs, progress)
             self.items = served.items
@@ -287,7 +287,7 @@ class Trainer:
             self.summary = {"ladders": "served", "annotated": served.annotated, "training_items": len(self.items), "skipped": dict(served.skipped),
                             "mapped_to_ancestor": dict(served.mapped)}
         else:
-            from engine.training.ranker import prepare
+            from taxogen_tools.training.ranker import prepare
 
             prepared = prepare(data, engine, groups=groups, progress=progress)
             self.items, self.table = prepared.items, prepared.table
@@ -296,15 +296,15 @@ class Trainer:
         self.summary["rounds"] = self.rounds = rounds_for(mode)
 
     def train(self, doc_ids: set[str]):
-        from engine.training.ranker import train_ranker
+        from taxogen_tools.training.ranker import train_ranker
 
         idx = [i for i, it in enumerate(self.items) if it.item.group in doc_ids]
         return train_ranker(self.items, self.table, idx, groups=self.groups, seed=self.seed, rounds=self.rounds)
 
 
 def rounds_for(ladders: str) -> int:
-    """Default boosting rounds of a training mode (see :data:`engine.evaluation.served.SERVED_ROUNDS`)."""
-    from engine.evaluation.served import SERVED_ROUNDS
+    """Default boosting rounds of a training mode (see :data:`taxogen_tools.evaluation.served.SERVED_ROUNDS`)."""
+    from taxogen_tools.evaluation.served import SERVED_ROUNDS
     from engine.select.ranker import DEFAULT_ROUNDS
 
     return SERVED_ROUNDS if ladders == "served" else DEFAULT_ROUNDS
@@ -385,7 +385,7 @@ def _mask_rule(r) -> str:
 def _collect_examples(report: SanitizeEvaluation, doc_id: str, result: SanitizeResult, regions: list[Region], flags: list[Flag], limit: int) -> None:
     """The output sentences holding a replacement, each with its flags and the source
     text it stands for (through the result's offset map), for a reader to judge."""
-    from engine.evaluation.flags import sentences
+    from taxogen_tools.evaluation.flags import sentences
 
     text = result.text
     for a, b in sentences(text):
@@ -423,7 +423,7 @@ def evaluate_sanitize(
     sanitized, or, with ``sample_seed``, a random sample of that many drawn with
     that seed from all of them (listed in the order they were sanitized).
 
-    With ``utility`` what the reader keeps is measured (:mod:`engine.evaluation.utility`):
+    With ``utility`` what the reader keeps is measured (:mod:`taxogen_tools.evaluation.utility`):
     the original, the annotators' majority, full masking and our output; each of ``ks``
     sanitizes the documents once more with the privacy guard at that k
     (``SanitizeOptions.k``) and adds a row ``taxogen --k K`` (the other figures stay

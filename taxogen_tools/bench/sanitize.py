@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kg.bench import percentile
+from taxogen_tools.bench.kg import percentile
 from engine.engine import Engine
 from engine.generate.sources.base import DocumentState
 from engine.types import Span
@@ -54,7 +54,7 @@ def bench_candidates(engine: Engine, spans: list[Span], *, warmup: int = 200) ->
 def bench_rank(engine: Engine, data: str | Path, *, n: int = 300) -> dict[str, Any]:
     """Rank ``n`` annotated mentions one by one: embeddings cached vs not cached (model warm)."""
     from engine.select.embeddings import Embedder
-    from engine.training.selection_data import labelled_items
+    from taxogen_tools.training.selection_data import labelled_items
 
     items = [li.item for li in labelled_items(load_wikireplace(data))]
     items = [items[i % len(items)] for i in range(n)]

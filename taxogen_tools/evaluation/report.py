@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.evaluation.flags import FLAG_NAMES
-from engine.evaluation.miss_causes import CAUSES, miss_causes
-from engine.evaluation.sanitize_eval import SanitizeEvaluation
-from engine.evaluation.utility import GRAPH_GROUP, TYPES, format_utility
+from taxogen_tools.evaluation.flags import FLAG_NAMES
+from taxogen_tools.evaluation.miss_causes import CAUSES, miss_causes
+from taxogen_tools.evaluation.sanitize_eval import SanitizeEvaluation
+from taxogen_tools.evaluation.utility import GRAPH_GROUP, TYPES, format_utility
 
 
 def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Callable[[str], None]) -> None:
@@ -29,7 +29,7 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
     echo("    ceiling = the annotators' majority choice is offered by our ladder")
     if "utility" in d:
         echo_utility(d["utility"], echo)
-    echo("  how far agreement can go (engine.evaluation.agreement_bound): one annotator against the others' majority,")
+    echo("  how far agreement can go (taxogen_tools.evaluation.agreement_bound): one annotator against the others' majority,")
     echo("  on the mentions with 3+ annotators; estimate = a ranker always picking the consensus, on our ladders:")
     echo(f"    {'type':<10}{'multi':>6}{'one-vs-others':>15}{'ours multi':>12}{'ours single':>13}{'estimate':>10}")
     for t, a in d["annotator_agreement"].items():
@@ -56,10 +56,10 @@ def echo_sanitize_report(report: SanitizeEvaluation, data_name: str, echo: Calla
 
 
 def _echo_miss_causes(report: SanitizeEvaluation, echo: Callable[[str], None]) -> None:
-    """The missed mentions per cause and type (engine.evaluation.miss_causes)."""
+    """The missed mentions per cause and type (taxogen_tools.evaluation.miss_causes)."""
     mc = miss_causes(report.mentions)
     types = sorted({m.entity_type for m in report.mentions})
-    echo("  why the replacement differs from the majority (engine.evaluation.miss_causes), missed mentions per cause:")
+    echo("  why the replacement differs from the majority (taxogen_tools.evaluation.miss_causes), missed mentions per cause:")
     echo(f"    {'cause':<45}" + "".join(f"{t[:8]:>9}" for t in types) + f"{'ALL':>7}{'share':>8}")
     for cause in CAUSES:
         if cause not in mc.counts:
@@ -72,8 +72,8 @@ def _echo_miss_causes(report: SanitizeEvaluation, echo: Callable[[str], None]) -
 
 
 def echo_utility(table: dict, echo: Callable[[str], None]) -> None:
-    """The utility table (engine.evaluation.utility): the graph types together first."""
-    echo("  what the reader keeps of the masked mentions (engine.evaluation.utility): shown as a true class, and the")
+    """The utility table (taxogen_tools.evaluation.utility): the graph types together first."""
+    echo("  what the reader keeps of the masked mentions (taxogen_tools.evaluation.utility): shown as a true class, and the")
     echo("  information kept (class: log(N/n_c)/log N over the store's typed items; date: share of the time line; *** 0):")
     for line in format_utility(table, [GRAPH_GROUP, *TYPES, "ALL"]):
         echo(line)

@@ -14,7 +14,7 @@ For each: the distribution of k (the anonymity set's size, a lower bound: see
 :mod:`engine.privacy.anonymity`), the share of documents with k ≥ 10, the agreement with
 the annotators (the shown label equals the majority label, over the annotated mentions)
 and the share of masked mentions shown above ``***``; and what the reader keeps of the
-masked mentions (:mod:`engine.evaluation.utility`: shown as a true class, information kept).
+masked mentions (:mod:`taxogen_tools.evaluation.utility`: shown as a true class, information kept).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any, Callable
 
 from engine.io.docio import DocRecord, read_documents
 from engine.errors import InputError
-from engine.evaluation.labels import canonical
-from engine.evaluation.utility import GRAPH_GROUP, TYPES, ReleaseUtility, UtilityScorer, format_utility, score_labels
+from taxogen_tools.evaluation.labels import canonical
+from taxogen_tools.evaluation.utility import GRAPH_GROUP, TYPES, ReleaseUtility, UtilityScorer, format_utility, score_labels
 from engine.generate.linking import fold
 from engine.privacy.anonymity import LOWER_BOUND_NOTE
 from engine.pipeline import DocumentSanitizer
@@ -181,6 +181,6 @@ def format_table(report: dict[str, Any]) -> list[str]:
     lines.append(f"background: {report['background']['persons']:,} persons, {report['background']['facts']:,} facts; persons per property: {cov}")
     lines.append("note: " + report["note"])
     if "utility" in report:
-        lines.append("what the reader keeps of the masked mentions (engine.evaluation.utility; true class: not judged false in the truth set):")
+        lines.append("what the reader keeps of the masked mentions (taxogen_tools.evaluation.utility; true class: not judged false in the truth set):")
         lines.extend(format_utility(report["utility"], [GRAPH_GROUP, *TYPES, "ALL"]))
     return lines

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kg.bench import percentile
+from taxogen_tools.bench.kg import percentile
 
 
 def bench_detect(engine, data: str | Path, *, repeats: int = 1) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """Training the replacement ranker: from a WikiReplace file to labelled items, their feature
-table and a LightGBM ranker (``taxogen train``; cross-validation in :mod:`engine.evaluation.selection`)."""
+table and a LightGBM ranker (``taxogen train``; cross-validation in :mod:`taxogen_tools.evaluation.selection`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from engine.select.embeddings import Embedder, default_cache_path
 from engine.engine import Engine
 from engine.select.features import ALL_GROUPS, EMBEDDING_GROUPS, FeatureBuilder, GraphStats
 from engine.select.ranker import DEFAULT_ROUNDS, Ranker
-from engine.training.selection_data import LabelledItem, labelled_items
+from taxogen_tools.training.selection_data import LabelledItem, labelled_items
 from engine.io.wikireplace import load_wikireplace
 
 

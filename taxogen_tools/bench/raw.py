@@ -104,7 +104,7 @@ def _child(system: str, data: str, store: str | None, limit: int | None, core: i
     code = ("import os, sys, time, json; started = time.time()\n"
             f"core = {core!r}\n"
             "if core is not None and hasattr(os, 'sched_setaffinity'): os.sched_setaffinity(0, {core})\n"
-            "from engine.bench.raw import run_system\n"
+            "from taxogen_tools.bench.raw import run_system\n"
             f"print(json.dumps(run_system({system!r}, {data!r}, {store!r}, {limit!r}, started)))\n")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:

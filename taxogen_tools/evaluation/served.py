@@ -4,9 +4,9 @@ For every annotated mention of a WikiReplace document, the ladder and the ranker
 view (:class:`engine.select.features.RankItem`) are built exactly as ``Engine.sanitize``
 builds them — same candidate sources, document state, sentence and document facts —
 and the annotators' choice is mapped onto our rungs with
-:func:`engine.evaluation.labels.map_selection` (equivalent labels included). A mention
+:func:`taxogen_tools.evaluation.labels.map_selection` (equivalent labels included). A mention
 whose majority choice (a class) is not in our ladder is labelled with the offered rung
-nearest above that class in the graph (:func:`engine.evaluation.ancestry.ancestor_rung`:
+nearest above that class in the graph (:func:`taxogen_tools.evaluation.ancestry.ancestor_rung`:
 "country in Central Europe" → "country"), and left out when no offered rung generalizes
 it (``***`` is always offered). Leaving all of them out made the training items of
 graph types mostly ``***`` (the mentions whose annotators chose a class we do not offer
@@ -78,8 +78,8 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
                  ancestors: bool = True) -> ServedItems:
     """Served-ladder items of every annotated mention of ``docs`` (see the module docstring);
     ``ancestors=False`` leaves out every mention whose majority choice is not offered."""
-    from engine.evaluation.ancestry import ancestor_rung, engine_lookups
-    from engine.evaluation.labels import majority_label, map_selection
+    from taxogen_tools.evaluation.ancestry import ancestor_rung, engine_lookups
+    from taxogen_tools.evaluation.labels import majority_label, map_selection
 
     parents, lookup = engine_lookups(engine) if ancestors else (None, None)
     out = ServedItems()
@@ -117,11 +117,11 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
 
 
 def prepare_served(data, engine, *, progress: Callable[[str], None] | None = None, groups: Sequence[str] = SERVED_GROUPS):
-    """:class:`engine.training.ranker.PreparedData` of served-ladder items: what ``taxogen train``
+    """:class:`taxogen_tools.training.ranker.PreparedData` of served-ladder items: what ``taxogen train``
     fits by default (features from the same builder as ``Engine.rank_items``)."""
     import time
 
-    from engine.training.ranker import FeatureTable, PreparedData
+    from taxogen_tools.training.ranker import FeatureTable, PreparedData
 
     t0 = time.perf_counter()
     docs = load_wikireplace(data)

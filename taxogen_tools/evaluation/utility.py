@@ -6,7 +6,7 @@ Information kept of the replacement shown for a masked mention (0 to 1):
 - the original text: 1; ``***``: 0;
 - a placeholder that names nothing beyond the entity type — ``PERSON n``, ``X``, ``DATE``: 0;
 - a graph class ``c``: ``log(N / n_c) / log(N)`` with ``n_c`` the items under ``c`` in the
-  store and ``N`` the typed items (:mod:`engine.evaluation.class_sizes`; ``n_c`` below 1 is
+  store and ``N`` the typed items (:mod:`taxogen_tools.evaluation.class_sizes`; ``n_c`` below 1 is
   taken as 1). A rung reached over "part of" (P361) counts the things part of it; a
   composed rung ("city in Norway") the items under its class with that place;
 - a date: by the share of the time line it still pins down,
@@ -18,7 +18,7 @@ Information kept of the replacement shown for a masked mention (0 to 1):
   "age X"): a true class (the kind of quantity) but 0 — the scale weighs the value only.
 
 A label with no class id (an annotator's label; a rung without a candidate) is matched to
-the mention's ladder (equivalent labels, :func:`engine.evaluation.labels.canonical`), then
+the mention's ladder (equivalent labels, :func:`taxogen_tools.evaluation.labels.canonical`), then
 looked up as the exact label or alias of a class of the store (the broadest such class,
 the smaller information), then as "<class> in/of <place>" (the composed rule of that class
 gives the property; otherwise P17, P131 or P361). A label none of these place is
@@ -26,7 +26,7 @@ gives the property; otherwise P17, P131 or P361). A label none of these place is
 
 *Kept as a true class*: the replacement is a rung above the placeholders (a class, a
 part-of rung, a composed rung, a date period, a unit) and not judged false. Judgments come
-from the truth set (:mod:`engine.evaluation.truth`, keyed by span, type and equivalent
+from the truth set (:mod:`taxogen_tools.evaluation.truth`, keyed by span, type and equivalent
 label): a rung judged false is not true; a rung not in the set is *unjudged* and counted
 as its own figure. Our own rungs passed the generation's truth rules
 (:mod:`engine.generate.truth`) on the way into the ladder, so an unjudged rung of ours is
@@ -41,8 +41,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from engine.evaluation.class_sizes import ClassSizes
-from engine.evaluation.labels import PERSON_KEY, canonical
+from taxogen_tools.evaluation.class_sizes import ClassSizes
+from taxogen_tools.evaluation.labels import PERSON_KEY, canonical
 from engine.generate.linking import fold
 from engine.types import MASK, Candidate, EntityType
 
@@ -192,7 +192,7 @@ class UtilityScorer:
         self.sizes = sizes if sizes is not None else ClassSizes.for_store(engine.kg, engine.chains.view)
         self._log_n = math.log(max(self.sizes.typed, 2))
         if judgments is None:
-            from engine.evaluation.truth import load_truth_set
+            from taxogen_tools.evaluation.truth import load_truth_set
 
             judgments = load_truth_set()
         #: (span, type, canonical label) → judged true; equivalent labels judged apart: false wins
@@ -354,7 +354,7 @@ def score_document(scorer: UtilityScorer, doc, result, into: ReleaseUtility, rel
                    baselines: bool = True) -> None:
     """Score one sanitized document's annotated, masked mentions into ``into``: the
     ``release`` row, and with ``baselines`` the original, the annotators' majority and full masking."""
-    from engine.evaluation.labels import majority_label
+    from taxogen_tools.evaluation.labels import majority_label
 
     for m, r in annotated_replacements(doc, result):
         etype = m.entity_type.value

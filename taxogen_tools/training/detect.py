@@ -8,7 +8,7 @@ from typing import Callable
 
 from engine.detect import Detector
 from engine.detect.decide import DEFAULT_THRESHOLD, Decider
-from engine.evaluation.detection import GoldDoc, prepare
+from taxogen_tools.evaluation.detection import GoldDoc, prepare
 
 
 def train_decider(detector: Detector, docs: list[GoldDoc], out: str | Path, *, seed: int = 13,
