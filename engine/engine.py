@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from kg.chains import ChainIndex, open_taxonomy
 from kg.store import KGStore
@@ -24,6 +25,20 @@ _LINK_METHOD = {
     LinkMethod.EXACT: "exact", LinkMethod.ALIAS: "exact", LinkMethod.NORMALISED: "exact",
     LinkMethod.DEMONYM: "exact", LinkMethod.CONTAINED: "contained", LinkMethod.APPROXIMATE: "approximate",
 }
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _knowing(method: _F) -> _F:
+    """Run an engine method with the engine's packs and rules current (:mod:`engine.knowledge`)."""
+
+    @functools.wraps(method)
+    def run(self: "Engine", *args: Any, **kwargs: Any) -> Any:
+        with self.knowledge.active():
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
 
 
 class StaleOverlayWarning(UserWarning):
@@ -50,6 +65,8 @@ class Engine:
         self.sources = sources
         self.generator = CandidateGenerator(sources)
         self.config = config or EngineConfig()
+        #: the packs of words and patterns, and the rules switched on (:mod:`engine.knowledge`)
+        self.knowledge = self.config.knowledge()
         self._ranker = ranker
         self._ranker_loaded = ranker is not None
         self._embedder = None
@@ -103,6 +120,7 @@ class Engine:
         engine.remote = remote
         return engine
 
+    @_knowing
     def candidates(
         self,
         span: str | Span,
@@ -180,6 +198,7 @@ class Engine:
         """Scores of one prepared item's candidates (first-rung order without a ranker)."""
         return self.rank_items([item])[0]
 
+    @_knowing
     def rank_items(self, items: list[RankItem]) -> list[list[float]]:
         """Scores of many prepared items at once (one embedding batch)."""
         ranker = self.ranker
@@ -196,6 +215,7 @@ class Engine:
         X, sizes = builder.build(items)
         return [[float(v) for v in part] for part in split_scores(ranker.score(X), sizes)]
 
+    @_knowing
     def rank(self, span: Span, candidates: Ladder | list[Candidate], context: str | None = None) -> list[ScoredCandidate]:
         """Candidates of ``span`` with the ranker's scores, best first."""
         item = self.rank_item_for(span, candidates, context)
@@ -250,10 +270,12 @@ class Engine:
             self._detector = Detector.from_store(self.kg, self.linker.taxonomy, model=self.config.spacy_model, decider=decider)
         return self._detector
 
+    @_knowing
     def detect(self, text: str):
         """Every candidate span of a raw ``text`` with its masking decision (``DetectedSpan``)."""
         return self.detector.detect(text)
 
+    @_knowing
     def detect_mentions(self, text: str):
         """The spans of ``text`` to mask, as :class:`Mention` (one ``entity_id`` per person)."""
         return self.detector.mentions(text)
@@ -285,6 +307,7 @@ class Engine:
         return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives,
                                   k=k, selection=selection)[0]
 
+    @_knowing
     def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
                       k: int | None = None, selection: str | None = None):
         """Several ``(text, mentions)`` documents, ranked in one batch."""

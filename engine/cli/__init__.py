@@ -4,7 +4,7 @@ One module per command group, each a thin layer over library functions:
 :mod:`.sanitize` (``demo``, ``generalize``, ``sanitize``), :mod:`.serve`, :mod:`.train`,
 :mod:`.detect` (``detect``, ``train-detect``, ``evaluate detection``, ``bench detect``),
 :mod:`.kg` (``kg …``), :mod:`.bench` (``bench …``), :mod:`.evaluate` (``evaluate …``),
-:mod:`.spark` (``spark …``, ``bench spark``); what they share is in :mod:`.common`.
+:mod:`.spark` (``spark …``, ``bench spark``), :mod:`.rules` (``rules …``); what they share is in :mod:`.common`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from engine.cli.common import App
 from engine.cli.detect import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd
 from engine.cli.evaluate import evaluate_app
 from engine.cli.kg import kg_app
+from engine.cli.rules import rules_app
 from engine.cli.sanitize import demo, generalize, sanitize
 from engine.cli.serve import serve
 from engine.cli.spark import bench_spark_cmd, spark_app
@@ -36,6 +37,7 @@ app.add_typer(kg_app, name="kg")
 app.add_typer(bench_app, name="bench")
 app.add_typer(evaluate_app, name="evaluate")
 app.add_typer(spark_app, name="spark")
+app.add_typer(rules_app, name="rules")
 
 
 def main() -> None:

@@ -21,6 +21,9 @@ EndpointOpt = typer.Option(None, "--endpoint", help="Ask this SPARQL endpoint fo
 OfflineOpt = typer.Option(False, "--offline", help="Never call the endpoint (cached answers only).")
 UserAgentOpt = typer.Option(None, "--user-agent", help="User-Agent sent to the endpoint (say who you are and how to reach you).")
 StoreOpt = typer.Option(None, "--store", help="Store directory (default: embedded sample graph).")
+DisableRuleOpt = typer.Option(None, "--disable-rule", metavar="NAME",
+                              help="Switch a rule off by name (repeatable; 'taxogen rules list' names them).")
+PacksOpt = typer.Option(None, "--packs", metavar="A,B", help="The packs of words and patterns to read (default: the config's).")
 DocsOpt = typer.Option(None, "--docs", help="Also write the printed figures to DIR/figures/<page>.md with the command, date and commit.",
                        metavar="DIR", file_okay=False)
 
@@ -32,10 +35,23 @@ def fail(exc: BaseException) -> NoReturn:
 
 
 def build_engine(config: Optional[Path], store: Optional[Path], endpoint: Optional[str] = None, offline: bool = False,
-                 user_agent: Optional[str] = None, **overrides: Any):
-    """``Engine.from_config`` with CLI overrides (file < environment < flags); errors exit 1."""
+                 user_agent: Optional[str] = None, *, disable_rules: Optional[list[str]] = None, packs: Optional[str] = None,
+                 **overrides: Any):
+    """``Engine.from_config`` with CLI overrides (file < environment < flags); errors exit 1.
+    ``disable_rules`` (``--disable-rule``) adds to the config's rules switched off; ``packs``
+    (``--packs``) replaces its packs."""
+    from engine.config import EngineConfig
     from engine.engine import Engine
     from engine.errors import SanitizerError
+
+    if disable_rules:
+        try:
+            configured = EngineConfig.load(config).rules.disable
+        except SanitizerError as exc:
+            fail(exc)
+        overrides["rules.disable"] = tuple(dict.fromkeys(tuple(configured) + tuple(disable_rules)))
+    if packs:
+        overrides["packs"] = packs
 
     if endpoint:
         overrides.update({"endpoint.url": endpoint, "endpoint.enabled": True})

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
-from engine.cli.common import DEFAULT_DATA, DocsOpt, build_engine, fail, figures_page
+from engine.cli.common import DEFAULT_DATA, DisableRuleOpt, DocsOpt, PacksOpt, build_engine, fail, figures_page
 _StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: embedded sample graph).")
 _ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
 
@@ -39,6 +39,8 @@ def detect_cmd(
     source: Path = typer.Argument(..., help="A .txt file (one document), or a .jsonl/.json/WikiReplace file."),
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     show_all: bool = typer.Option(False, "--all", help="Also list the candidate spans decided NO_MASK."),
     as_json: bool = typer.Option(False, "--json", help="One JSON line per document."),
 ) -> None:
@@ -47,7 +49,7 @@ def detect_cmd(
     if not source.is_file():
         fail(FileNotFoundError(f"no such file: {source}"))
     docs = _texts(source)
-    engine = build_engine(config, store)
+    engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
     for doc_id, text in docs:
         spans = [s for s in engine.detect(text) if show_all or s.masked]
         if as_json:
@@ -65,6 +67,8 @@ def evaluate_detection_cmd(
     folds: int = typer.Option(5, "--folds", min=2, help="Cross-validation folds, grouped by document."),
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     threshold: Optional[float] = typer.Option(None, "--threshold", help="P(mask) from which a span is masked (default: the shipped decider's)."),
     type_threshold: Optional[list[str]] = typer.Option(None, "--type-threshold", help="TYPE=P: the threshold of one entity type (e.g. DEM=0.05); repeatable."),
     baselines: bool = typer.Option(True, "--baselines/--no-baselines", help="Also score spaCy alone and Presidio's analyzer."),
@@ -83,7 +87,7 @@ def evaluate_detection_cmd(
         gold = _gold(data)
         if len(gold) < folds:
             fail(ValueError(f"{data} has {len(gold)} annotated documents, fewer than --folds {folds}"))
-        engine = build_engine(config, store)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         report = evaluate_detection(engine.detector, gold, folds=folds, seed=seed, threshold=threshold,
                                     type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
                                     progress=None if as_json else _say)
@@ -156,6 +160,8 @@ def bench_detect_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are detected."),
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     repeats: int = typer.Option(1, "--repeats", min=1),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
@@ -163,7 +169,7 @@ def bench_detect_cmd(
     from taxogen_tools.bench.detect import bench_detect
 
     with figures_page(docs, "bench-detect", "Detection speed (bench detect)"):
-        engine = build_engine(config, store)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         result = bench_detect(engine, data, repeats=repeats)
         result["store"] = str(store) if store else "embedded"
         typer.echo(json.dumps(result, indent=2))
@@ -174,6 +180,8 @@ def train_detect_cmd(
     out: Path = typer.Option(..., "--out", help="Directory for model.txt and decider.json (engine/models/detect ships)."),
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     threshold: float = typer.Option(0.3, "--threshold", help="P(mask) from which a span is masked."),
     type_threshold: Optional[list[str]] = typer.Option(None, "--type-threshold", help="TYPE=P: the threshold of one entity type (e.g. DEM=0.05), kept in the model; repeatable."),
     seed: int = typer.Option(13, "--seed"),
@@ -183,7 +191,7 @@ def train_detect_cmd(
 
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
-    engine = build_engine(config, store)
+    engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
     train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type, data_name=data.name,
                   store=str(store) if store else "embedded sample graph", progress=_say)
 

@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, feature_groups, figures_page
+from engine.cli.common import DEFAULT_DATA, App, DisableRuleOpt, PacksOpt, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, feature_groups, figures_page
 
 evaluate_app = App(help="Evaluations on WikiReplace-format data.", no_args_is_help=True)
 
@@ -18,6 +18,8 @@ def evaluate_generation_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(50, "--show", help="How many differences to list."),
     docs: Optional[Path] = DocsOpt,
@@ -28,7 +30,7 @@ def evaluate_generation_cmd(
     from engine.io.wikireplace import load_wikireplace
 
     with figures_page(docs, "evaluate-generation", "Our ladders against WikiReplace's options (evaluate generation)"):
-        engine = build_engine(config, store)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         try:
             documents = load_wikireplace(data)
         except SanitizerError as exc:
@@ -64,6 +66,8 @@ def evaluate_truth_cmd(
     store: Optional[Path] = StoreOpt,
     truth: Optional[Path] = typer.Option(None, "--truth", help="Truth set (JSON lines; default tests/data/truth_set.jsonl)."),
     config: Optional[Path] = ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
     chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
@@ -83,7 +87,7 @@ def evaluate_truth_cmd(
         except SanitizerError as exc:
             fail(exc)
             return
-        engine = build_engine(config, store)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         report = evaluate_truth(engine, judgments, chosen=chosen, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
         if as_json:
             typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
@@ -125,6 +129,8 @@ def evaluate_selection_cmd(
     repeats: int = typer.Option(1, "--repeats", min=1, help="Repeat CV with this many fold assignments (seeds --seed, --seed+1, …)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     seed: int = typer.Option(13, "--seed"),
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
@@ -135,7 +141,7 @@ def evaluate_selection_cmd(
     from taxogen_tools.training.ranker import say
 
     with figures_page(docs, "evaluate-selection", "Replacement selection on WikiReplace's ladders (evaluate selection)"):
-        engine = build_engine(config, store, model="none")
+        engine = build_engine(config, store, model="none", disable_rules=disable_rule, packs=packs)
         try:
             report = evaluate_selection(engine, data, folds=folds, model=model, with_ablation=ablation,
                                         groups=feature_groups(groups) if model is None else (), repeats=repeats, seed=seed,
@@ -181,6 +187,8 @@ def evaluate_sanitize_cmd(
     train_on: str = typer.Option("served", "--train-on", help="CV training ladders: served (our own) or wikireplace."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags and source) and the leaks."),
     show_seed: Optional[int] = typer.Option(None, "--show-seed", help="Draw the --show sentences at random with this seed (default: the first ones)."),
@@ -196,7 +204,7 @@ def evaluate_sanitize_cmd(
     from taxogen_tools.training.ranker import say
 
     with figures_page(docs, "evaluate-sanitize", "End to end: what a reader receives (evaluate sanitize)"):
-        engine = build_engine(config, store, model="none")
+        engine = build_engine(config, store, model="none", disable_rules=disable_rule, packs=packs)
         try:
             report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
                                        examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=feature_groups(groups) if groups else None,
@@ -216,6 +224,8 @@ def evaluate_privacy_cmd(
     k: int = typer.Option(10, "--k", min=1, help="Target of the guarded release."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
@@ -226,7 +236,7 @@ def evaluate_privacy_cmd(
     with figures_page(docs, "evaluate-privacy", "k-anonymity and utility of five releases (evaluate privacy)"):
         if not data.is_file():
             fail(FileNotFoundError(f"no such file: {data}"))
-        engine = build_engine(config, store)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         try:
             report = evaluate_privacy(engine, data, k=k, progress=lambda msg: typer.echo(msg, err=True))
         except SanitizerError as exc:

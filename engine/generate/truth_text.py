@@ -8,31 +8,25 @@ import re
 from collections.abc import Callable
 
 from engine.generate.linking import fold
+from engine.knowledge import pattern, rule, words
 from engine.types import LinkMethod
 
 #: A sentence naming a year before this one is "dated": no time-bound status is offered
 #: for it (rule 7). The store's classes are today's; a generation back is where regimes,
 #: legal statuses and population classes of the truth set's places changed.
 TIME_BOUND_BEFORE = 1990
-MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: A year in a sentence: four digits (1000–2099), or three after a month or "in"/"AD" ("April 258").
-YEAR = re.compile(rf"\b(1\d{{3}}|20\d{{2}})\b|\b(?:{MONTHS}|in|ad)\s+(\d{{3}})\b", re.IGNORECASE)
+YEAR = pattern("truth.year")
 #: Words after a language name that keep it the language ("Hebrew: …", "Bosnian pronunciation",
 #: works in it: "Malayalam films", "Urdu poetry").
-LANGUAGE_NOUNS = frozenset({"language", "languages", "pronunciation", "name", "spelling", "translation", "dialect",
-                             "word", "words", "script", "alphabet", "text", "version", "edition", "speaking", "speakers", "speaker",
-                             "film", "films", "cinema", "literature", "poetry", "poem", "poems", "song", "songs", "novel",
-                             "novels", "newspaper", "newspapers", "press", "theatre", "theater", "editions", "translations",
-                             "versions", "texts", "subtitles", "dictionary", "grammar"})
+LANGUAGE_NOUNS = words("truth.language_nouns")
 #: Nouns of what a country has, not its people: a demonym before one names the country ("the Tanzanian border").
-COUNTRY_NOUNS = frozenset({"border", "borders", "frontier", "coast", "coastline", "waters", "territory", "government",
-                           "embassy", "consulate", "capital", "economy", "parliament", "constitution", "state"})
+COUNTRY_NOUNS = words("truth.country_nouns")
 #: Words after which a name's head noun has ended ("Order of Santiago" → "order").
-PREPOSITIONS = frozenset({"of", "for", "in", "at", "on", "from", "to", "de", "del", "della", "du", "des", "von", "and", "&"})
+PREPOSITIONS = words("truth.name_prepositions")
 WORD = re.compile(r"[\w'’.-]+")
 #: Modifiers that make a noun name something it is not: a vice president is no president.
-NON_SUBSECTIVE = frozenset({"vice", "deputy", "former", "ex", "acting", "honorary", "would-be", "pseudo", "fake", "mock", "anti",
-                            "lieutenant"})  # a lieutenant colonel is no colonel, a lieutenant governor no governor
+NON_SUBSECTIVE = words("truth.non_subsective")
 
 
 def dated_before(context: str | None, year: int) -> bool:
@@ -222,7 +216,7 @@ def head_grams(words: list[str], *, whole: bool = False) -> list[str]:
 
 #: Words after which a description's head phrase has ended ("association football club
 #: *in* Greece", "film *by* Jake Kasdan", "sitcom created *by* …").
-DESCRIPTION_STOPS = PREPOSITIONS | {"by", "with", "that", "which", "who", "whose", "where", "between", "about"}
+DESCRIPTION_STOPS = words("truth.description_stops")
 
 
 def description_head(description: str | None) -> list[str]:
@@ -246,6 +240,8 @@ def participle(word: str) -> bool:
     return word[:1].islower() and word.endswith(("ed", "ing"))
 
 
+@rule("non-subsective-modifier", stage="ladder", purpose="a rung the span names after a non-subsective modifier is false: a vice president is no president",
+      off=False)
 def negated_by_modifier(span_text: str, label: str) -> bool:
     """The rung's words follow a non-subsective modifier in the span ("vice president" →
     "president"), also over the nouns between them ("Deputy Judge President" is no president);

@@ -36,6 +36,7 @@ from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.generate.unclassed import unclassed_rungs
+from engine.knowledge import current
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -419,7 +420,7 @@ class GraphSource(CandidateSource):
         """
         if self.remote is not None:
             return self._ladder_for(qid, span_key, entity_type, props=props)
-        key = (qid, span_key, entity_type, props)
+        key = (qid, span_key, entity_type, props, current().key)  # rules and words shape a ladder
         cached = self._ladders.get(key)
         if cached is None:
             if len(self._ladders) >= 200_000:

@@ -131,7 +131,7 @@ def test_given_a_local_store_then_graph_ladders_are_remembered_and_equal_to_a_fr
     source = eng.sources.for_type(EntityType.LOC)
     first = eng.candidates(Span("London", EntityType.LOC, IdentifierType.QUASI, context="She lived in London."), state=DocumentState())
     assert first.candidates and source._ladders
-    qid, span_key, entity_type, props = next(iter(source._ladders))
+    qid, span_key, entity_type, props, _knowledge = next(iter(source._ladders))
     remembered = source.ladder_for(qid, span_key, entity_type, props=props)
     assert remembered == source._ladder_for(qid, span_key, entity_type, props=props)
     remembered.clear()  # a caller's copy: the remembered ladder is untouched
