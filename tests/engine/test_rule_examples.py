@@ -1,8 +1,26 @@
-"""Every registered rule's example table (packs/*/examples/<stage>.yaml) runs here.
+"""Every registered rule's example table (``packs/*/examples/<stage>.yaml``) runs here.
 
-Fast: every shipped rule has examples, well formed, and at least one where the rule fires.
-Slow: on the store built from the shared seed, every example holds — and where the rule
-fires, switching the rule off changes the outcome (the example shows what the rule does).
+An example is a small case and what the rule makes of it. Its fields, by the rule's stage:
+
+- ``detect``: ``text``, ``span``; ``expect`` the entity type of the detected span with that
+  text (``PERSON``, ``LOC`` …) or ``no span``; optional ``masked`` (true/false);
+- ``link``: ``text``, ``span``, ``type``, ``item`` (a Q-id); ``expect`` ``linked`` or ``not linked``
+  (the span's ladder comes from that item);
+- ``ladder``, ``verify``: ``text``, ``span``, ``type``, ``rung``; ``expect`` ``kept`` or ``dropped``
+  (the span's ladder offers the rung);
+- ``select``: ``text``, ``span``, ``type``, ``rung``; ``expect`` ``allowed`` or ``refused``
+  (the selection policy may show the rung there);
+- ``guard``: ``text``, ``span``, ``type``; ``expect`` the list of properties the span speaks
+  about (``[P19]``, ``[]``);
+- ``render``: ``text`` and either ``span``, ``type``, ``rung`` or ``mentions`` (a list of
+  ``[span, type, rung]``); ``expect`` the sanitized text.
+
+``fires: true`` says the outcome differs with the rule switched off (default: true for
+``dropped``, ``not linked`` and ``refused``). Every rule needs one example where it fires.
+
+Fast: every shipped rule has examples of its stage's shape, one of them firing. Slow: on the
+store built from the shared seed every example holds, and every firing one changes with the
+rule off — the example shows what the rule does.
 """
 
 from __future__ import annotations
@@ -14,15 +32,23 @@ import pytest
 
 from engine.knowledge import Knowledge, registered_rules
 
-#: stage → (the fields an example needs, the outcomes it may expect, the outcomes that mean the rule fired)
-SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
+#: stage → (fields an example needs, outcomes it may expect or None for any, outcomes that fire by default)
+SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, tuple[str, ...]]] = {
+    "detect": (("text", "span", "expect"), None, ()),
+    "link": (("text", "span", "type", "item", "expect"), ("linked", "not linked"), ("not linked",)),
     "ladder": (("text", "span", "type", "rung", "expect"), ("kept", "dropped"), ("dropped",)),
     "verify": (("text", "span", "type", "rung", "expect"), ("kept", "dropped"), ("dropped",)),
-    "link": (("text", "span", "type", "item", "expect"), ("linked", "not linked"), ("not linked",)),
+    "select": (("text", "span", "type", "rung", "expect"), ("allowed", "refused"), ("refused",)),
+    "guard": (("text", "span", "type", "expect"), None, ()),
+    "render": (("text", "expect"), None, ()),
 }
 
 RULES = registered_rules()
-EXAMPLES = Knowledge().examples()
+EXAMPLES = Knowledge(("core", "biography", "sport", "legal")).examples()
+
+
+def fires(stage: str, ex: Mapping[str, Any]) -> bool:
+    return bool(ex.get("fires", ex["expect"] in SHAPES[stage][2]))
 
 
 def _cases() -> list[tuple[str, Mapping[str, Any]]]:
@@ -36,15 +62,117 @@ def test_given_the_shipped_rules_then_each_has_examples_of_its_stage_and_one_whe
         assert rows, f"rule {name!r} has no example table in its pack"
         shape = SHAPES.get(info.stage)
         assert shape is not None, f"rule {name!r}: no example runner for stage {info.stage!r}"
-        fields, outcomes, fired = shape
+        fields, outcomes, _ = shape
         for ex in rows:
             assert ex["stage"] == info.stage, f"rule {name!r}: an example sits in examples/{ex['stage']}.yaml, not {info.stage}.yaml"
             missing = [f for f in fields if f not in ex]
             assert not missing, f"rule {name!r}: example {ex} lacks {missing}"
-            assert ex["expect"] in outcomes, f"rule {name!r}: expect must be one of {outcomes}, not {ex['expect']!r}"
-        assert any(ex["expect"] in fired for ex in rows), f"rule {name!r}: no example where it fires"
+            if info.stage == "render":
+                assert "mentions" in ex or all(f in ex for f in ("span", "type", "rung")), f"rule {name!r}: {ex} names no mention"
+            assert outcomes is None or ex["expect"] in outcomes, f"rule {name!r}: expect must be one of {outcomes}, not {ex['expect']!r}"
+        assert any(fires(info.stage, ex) for ex in rows), f"rule {name!r}: no example where it fires"
     orphans = sorted(set(EXAMPLES) - set(RULES))
     assert not orphans, f"examples of rules that are not registered: {orphans}"
+
+
+# --- runners: what the engine makes of an example ------------------------------------------------
+def _span(ex: Mapping[str, Any]):
+    from engine.types import EntityType, Span
+
+    text = ex["text"]
+    assert ex["span"] in text, f"span {ex['span']!r} not in {text!r}"
+    start = text.index(ex["span"])
+    return Span(ex["span"], EntityType.parse(ex["type"]), context=text, start=start, end=start + len(ex["span"]))
+
+
+def _ladder(engine, ex: Mapping[str, Any]):
+    from engine.generate.context import document_state
+
+    span = _span(ex)
+    with engine.knowledge.active():
+        state = document_state(engine.linker, [span], ex["text"])
+    return engine.candidates(span, state=state)
+
+
+def _mention(text: str, span: str, etype: str):
+    from engine.types import EntityType, Mention
+
+    assert span in text, f"span {span!r} not in {text!r}"
+    start = text.index(span)
+    return Mention(start, start + len(span), EntityType.parse(etype))
+
+
+def _detect(engine, ex: Mapping[str, Any]) -> Any:
+    found = [s for s in engine.detect(ex["text"]) if s.text == ex["span"]]
+    if not found:
+        return "no span"
+    if "masked" in ex:
+        return (found[0].entity_type.value, found[0].masked)
+    return found[0].entity_type.value
+
+
+def _render(engine, ex: Mapping[str, Any]) -> str:
+    from engine.render.document import Decision, render_document
+    from engine.types import MASK, Candidate
+
+    text = ex["text"]
+    rows = ex.get("mentions") or [[ex["span"], ex["type"], ex["rung"]]]
+    decisions = []
+    for span, etype, rung in rows:
+        m = _mention(text, span, etype)
+        cand = None if rung == MASK else Candidate(rung, source="P31" if m.entity_type.is_graph else "rule", level=1)
+        decisions.append(Decision(m, span, rung, cand))
+    decisions.sort(key=lambda d: d.mention.start)
+    with engine.knowledge.active():
+        return render_document(text, decisions).text
+
+
+def _select(engine, ex: Mapping[str, Any]) -> str:
+    from engine.select.policy import SelectionPolicy
+    from engine.types import Candidate
+
+    m = _mention(ex["text"], ex["span"], ex["type"])
+    cand = Candidate(ex["rung"], source="P31" if m.entity_type.is_graph else "rule", level=1)
+    with engine.knowledge.active():
+        refused = SelectionPolicy().refusal(cand, ex["span"], m, ex["text"])
+    return "allowed" if refused is None else "refused"
+
+
+def _guard(engine, ex: Mapping[str, Any]) -> list[str]:
+    from engine.privacy.disclosure import cue_props
+    from engine.text.sentences import SentenceIndex
+
+    m = _mention(ex["text"], ex["span"], ex["type"])
+    left, _ = SentenceIndex(ex["text"]).bounds(m.start, m.end)
+    with engine.knowledge.active():
+        return sorted(cue_props(ex["text"], m.start, m.end, m.entity_type, left))
+
+
+def outcome(engine, stage: str, ex: Mapping[str, Any]) -> Any:
+    """What the engine makes of example ``ex`` of a rule of ``stage``."""
+    if stage in ("ladder", "verify"):
+        return "kept" if ex["rung"] in _ladder(engine, ex).labels else "dropped"
+    if stage == "link":
+        ladder = _ladder(engine, ex)
+        linked = bool(ladder.links) and ladder.links[0].qid == ex["item"] and len(ladder.candidates) > 1
+        return "linked" if linked else "not linked"
+    if stage == "detect":
+        return _detect(engine, ex)
+    if stage == "render":
+        return _render(engine, ex)
+    if stage == "select":
+        return _select(engine, ex)
+    if stage == "guard":
+        return _guard(engine, ex)
+    raise AssertionError(f"no runner for stage {stage!r}")
+
+
+def expected(ex: Mapping[str, Any]) -> Any:
+    if ex["stage"] == "detect" and "masked" in ex:
+        return (ex["expect"], ex["masked"])
+    if ex["stage"] == "guard":
+        return sorted(ex["expect"])
+    return ex["expect"]
 
 
 @pytest.fixture(scope="module")
@@ -54,49 +182,17 @@ def seed_engine(seed_store: Path):
     return Engine.from_config(store=str(seed_store))
 
 
-def _ladder(engine, ex: Mapping[str, Any]) -> list[str]:
-    from engine.generate.context import document_state
-    from engine.types import EntityType, Span
-
-    text = ex["text"]
-    assert ex["span"] in text, f"span {ex['span']!r} not in {text!r}"
-    span = Span(ex["span"], EntityType.parse(ex["type"]), context=text, start=text.index(ex["span"]))
-    with engine.knowledge.active():
-        state = document_state(engine.linker, [span], text)
-    return engine.candidates(span, state=state).labels
-
-
-def _linked(engine, ex: Mapping[str, Any]) -> bool:
-    from engine.generate.context import document_state
-    from engine.types import EntityType, Span
-
-    text = ex["text"]
-    span = Span(ex["span"], EntityType.parse(ex["type"]), context=text, start=text.index(ex["span"]))
-    with engine.knowledge.active():
-        state = document_state(engine.linker, [span], text)
-    ladder = engine.candidates(span, state=state)
-    return bool(ladder.links) and ladder.links[0].qid == ex["item"] and len(ladder.candidates) > 1
-
-
-def _outcome(engine, stage: str, ex: Mapping[str, Any]) -> str:
-    if stage in ("ladder", "verify"):
-        return "kept" if ex["rung"] in _ladder(engine, ex) else "dropped"
-    if stage == "link":
-        return "linked" if _linked(engine, ex) else "not linked"
-    raise AssertionError(f"no runner for stage {stage!r}")
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "example"), _cases(), ids=lambda v: v if isinstance(v, str) else v.get("span", ""))
+@pytest.mark.parametrize(("name", "example"), _cases(), ids=lambda v: v if isinstance(v, str) else str(v.get("span", "")))
 def test_given_a_rule_example_then_it_holds_on_the_seed_and_the_rule_is_what_decides(seed_engine, name: str, example) -> None:
     stage = RULES[name].stage
     base = seed_engine.knowledge
     try:
         seed_engine.knowledge = Knowledge(tuple(dict.fromkeys(base.packs + (RULES[name].pack,))), base.disabled)
-        got = _outcome(seed_engine, stage, example)
-        assert got == example["expect"], f"{name}: {example}: got {got}"
-        if example["expect"] in SHAPES[stage][2]:
+        got = outcome(seed_engine, stage, example)
+        assert got == expected(example), f"{name}: {example}: got {got!r}"
+        if fires(stage, example):
             seed_engine.knowledge = seed_engine.knowledge.with_rules_off([name])
-            assert _outcome(seed_engine, stage, example) != got, f"{name}: {example}: the same with the rule off"
+            assert outcome(seed_engine, stage, example) != got, f"{name}: {example}: the same with the rule off"
     finally:
         seed_engine.knowledge = base
