@@ -26,7 +26,8 @@ is an error.
 
 **Rules** are named functions registered with :func:`rule`: each has a stage, the entity
 types it applies to, a one-line purpose and the pack whose words it reads. Its example
-table lives in its pack (``examples/<stage>.yaml``) and the test suite runs it. A rule
+table lives in its pack (``examples/<stage>.yaml`` or ``examples/<stage>.<topic>.yaml``) and
+the test suite runs it (``tests/engine/test_rule_examples.py`` says what an example holds). A rule
 switched off (``[taxogen.rules] disable``, ``--disable-rule``, or its pack not chosen)
 returns its ``off`` value: what the code does when the rule does not fire.
 
@@ -115,10 +116,11 @@ class Pack:
                 entries[name] = _entry(name, path.name, body, file)
         examples: dict[str, list[Mapping[str, Any]]] = {}
         for file in sorted((path / "examples").glob("*.yaml")):
+            stage = file.name.split(".")[0]  # examples/<stage>.yaml or examples/<stage>.<topic>.yaml
             for rule_name, rows in (_read_yaml(yaml, file) or {}).items():
                 if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
                     raise KnowledgeError(f"{file}: the examples of rule {rule_name!r} must be a list of mappings", key=rule_name)
-                examples.setdefault(rule_name, []).extend(dict(r, stage=file.stem) for r in rows)
+                examples.setdefault(rule_name, []).extend(dict(r, stage=stage) for r in rows)
         return cls(path.name, str(meta.get("purpose", "")), tuple(meta.get("requires", ())), entries,
                    {k: tuple(v) for k, v in examples.items()}, path)
 
@@ -199,8 +201,9 @@ class Rule:
 
 #: Every registered rule by name (filled as the modules that define rules are imported; see :func:`registered_rules`).
 _RULES: dict[str, Rule] = {}
-#: The modules that define rules: importing them registers every rule.
-RULE_MODULES: tuple[str, ...] = ("engine.generate.truth_text",)
+#: The runtime packages whose modules define rules: :func:`registered_rules` imports them all.
+RULE_PACKAGES: tuple[str, ...] = ("engine.detect", "engine.generate", "engine.select", "engine.privacy", "engine.render",
+                                  "engine.text")
 
 
 def rule(name: str, *, stage: str, purpose: str, types: Sequence[str] = (), pack: str = "core", off: Any = None) -> Callable:
@@ -237,9 +240,12 @@ def registered_rules(*, shipped: bool = True) -> dict[str, Rule]:
     """Every rule, by name (the modules that define rules are imported first); ``shipped``:
     only the rules of the runtime packages (not those an application or a test registers)."""
     import importlib
+    import pkgutil
 
-    for module in RULE_MODULES:
-        importlib.import_module(module)
+    for package in RULE_PACKAGES:
+        pkg = importlib.import_module(package)
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{package}."):
+            importlib.import_module(info.name)
     return {n: r for n, r in sorted(_RULES.items()) if not shipped or r.module.split(".")[0] in ("engine", "kg")}
 
 
