@@ -80,7 +80,7 @@ class Engine:
         if not isinstance(config, EngineConfig):
             config = EngineConfig.load(config, overrides=overrides)
         if config.store is None:
-            kg = KGStore.embedded()
+            kg = KGStore.default()
         elif config.endpoint.enabled:
             kg = KGStore.open(config.store)  # the remote cache writes into the store
         else:

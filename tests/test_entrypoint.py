@@ -19,7 +19,7 @@ def test_given_no_store_when_serve_then_embedded_default_answers():
     try:
         wait_http(f"http://127.0.0.1:{port}/health", timeout=60)
         health = httpx.get(f"http://127.0.0.1:{port}/health").json()
-        assert health["store"] == "embedded sample" and health["model"] == "shipped"
+        assert health["store"] == "sample" and health["model"] == "shipped"
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -69,10 +69,36 @@ class PrivacyReport:
     seconds: float = 0.0
     note: str = LOWER_BOUND_NOTE
     descents: tuple[Climb, ...] = ()
+    persons: int | None = None  # persons of the store the guard counts among (None: not told)
+
+    @property
+    def established(self) -> bool:
+        """Whether k says something: the store holds persons, and k reached the target or the
+        document's person is among the store's persons (otherwise k counts only strangers)."""
+        return self.persons != 0 and (self.reached or self.subject_in_store)
+
+    @property
+    def summary(self) -> str:
+        """One line: k, whether it could be established, and what the guard did."""
+        spans = {(c.start, c.end): c.to_rung for c in self.climbs + self.descents}
+        masked = sum(1 for rung in spans.values() if rung == MASK)
+        did = (f"the guard generalized {len(spans)} span{'' if len(spans) == 1 else 's'} as far as it could"
+               f" ({masked} to {MASK})" if spans else "the guard changed nothing")
+        if self.target_k == 0:
+            return f"k = {self.k_after} (guard off: measured only)"
+        if self.persons == 0:
+            return f"k not established: the store holds no persons to count; {did}"
+        if self.reached:
+            return f"k = {self.k_after} ≥ {self.target_k}: at least {self.target_k} persons of the store fit what the text discloses"
+        if not self.subject_in_store:
+            return (f"k not established: the person is not in the store, so k = {self.k_after} counts only others "
+                    f"who fit (target {self.target_k}); {did}")
+        return f"k = {self.k_after} < {self.target_k}: nothing more general was left; {did}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "target_k": self.target_k, "k_before": self.k_before, "k_after": self.k_after, "reached": self.reached,
+            "established": self.established, "summary": self.summary,
             "climbs": [c.to_dict() for c in self.climbs],
             "descents": [c.to_dict() for c in self.descents],
             "constraints": [c.to_dict() for c in self.constraints],
@@ -167,7 +193,7 @@ class PrivacyGuard:
         result = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], result.members)
         return PrivacyReport(0, result.k, result.k, (), result.counted, result.uncounted, subj.in_store, bool(subj.in_set),
-                             True, time.perf_counter() - t0)
+                             True, time.perf_counter() - t0, persons=len(self.background.persons))
 
     # --- enforcing -----------------------------------------------------------------------
     def apply(self, p: PreparedDocument, policy: SelectionPolicy, target: int) -> PrivacyReport:
@@ -219,7 +245,8 @@ class PrivacyGuard:
         final = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], final.members)
         return PrivacyReport(target, k_before, final.k, tuple(climbs), final.counted, final.uncounted, subj.in_store,
-                             bool(subj.in_set), final.k >= target, time.perf_counter() - t0, descents=tuple(descents))
+                             bool(subj.in_set), final.k >= target, time.perf_counter() - t0, descents=tuple(descents),
+                             persons=len(self.background.persons))
 
     def _descend(self, p: PreparedDocument, views: Sequence[SpanView], slots: list[_Slot],
                  members: list[FrozenBitMap | None], target: int) -> list[Climb]:

@@ -67,7 +67,7 @@ def bench_kg(seed: str | Path | None, store: str | Path | None, *, n: int = 1000
         result["build_seconds"] = round(time.perf_counter() - t0, 2)
         result["build_triples"] = report.triples
         store = Path(tmp.name) / "store"
-    kg = KGStore.read_only(store) if store is not None else KGStore.embedded()
+    kg = KGStore.read_only(store) if store is not None else KGStore.default()
     t0 = time.perf_counter()
     index = ChainIndex(kg, mode="preloaded")
     result["preload_seconds"] = round(time.perf_counter() - t0, 2)
