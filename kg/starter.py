@@ -91,10 +91,15 @@ def build_starter(target: Path, *, progress: bool = True) -> None:
             print(f"taxogen: starter graph ready in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
 
 
+def default_graph_name() -> str:
+    """Which graph is used when no store is given: ``starter`` or ``sample`` (``$TAXOGEN_DEFAULT_GRAPH``)."""
+    return os.environ.get("TAXOGEN_DEFAULT_GRAPH", "starter") or "starter"
+
+
 def default_store(*, progress: bool = True) -> KGStore:
     """The store used when none is given: the starter graph, or the sample graph when
     ``$TAXOGEN_DEFAULT_GRAPH=sample``. Raises :class:`KGError` for another value."""
-    choice = os.environ.get("TAXOGEN_DEFAULT_GRAPH", "starter") or "starter"
+    choice = default_graph_name()
     if choice == "sample":
         return KGStore.sample()
     if choice != "starter":

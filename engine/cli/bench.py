@@ -8,6 +8,8 @@ from typing import Optional
 
 import typer
 
+from kg.starter import default_graph_name
+
 from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, figures_page
 
 bench_app = App(help="Benchmarks that print their figures.", no_args_is_help=True)
@@ -32,7 +34,7 @@ def bench_candidates_cmd(
         startup = _time.perf_counter() - t0
         result = bench_candidates(engine, wikireplace_spans(data, n))
         result["engine_startup_seconds"] = round(startup, 2)
-        result["store"] = str(store) if store else "starter"
+        result["store"] = str(store) if store else default_graph_name()
         typer.echo(json.dumps(result, indent=2))
 
 

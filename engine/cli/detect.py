@@ -13,6 +13,8 @@ from typing import List, Optional
 
 import typer
 
+from kg.starter import default_graph_name
+
 from engine.cli.common import DEFAULT_DATA, DisableRuleOpt, DocsOpt, PacksOpt, build_engine, fail, figures_page
 _StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: the starter graph).")
 _ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
@@ -91,7 +93,7 @@ def evaluate_detection_cmd(
         report = evaluate_detection(engine.detector, gold, folds=folds, seed=seed, threshold=threshold,
                                     type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
                                     progress=None if as_json else _say)
-        report.update({"data": str(data), "store": str(store) if store else "starter graph"})
+        report.update({"data": str(data), "store": str(store) if store else default_graph_name() + " graph"})
         if as_json:
             typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
             return
@@ -171,7 +173,7 @@ def bench_detect_cmd(
     with figures_page(docs, "bench-detect", "Detection speed (bench detect)"):
         engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         result = bench_detect(engine, data, repeats=repeats)
-        result["store"] = str(store) if store else "starter"
+        result["store"] = str(store) if store else default_graph_name()
         typer.echo(json.dumps(result, indent=2))
 
 
@@ -193,7 +195,7 @@ def train_detect_cmd(
     docs = _gold(data)
     engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
     train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type, data_name=data.name,
-                  store=str(store) if store else "starter graph", progress=_say)
+                  store=str(store) if store else default_graph_name() + " graph", progress=_say)
 
 
 def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
