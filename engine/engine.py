@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from kg.chains import ChainIndex, open_taxonomy
+from kg.starter import default_store
 from kg.store import KGStore
 from kg.vocab import TAXONOMY_PROPS
 from engine.generate.candidates import CandidateGenerator
@@ -80,7 +81,7 @@ class Engine:
         if not isinstance(config, EngineConfig):
             config = EngineConfig.load(config, overrides=overrides)
         if config.store is None:
-            kg = KGStore.default()
+            kg = default_store()
         elif config.endpoint.enabled:
             kg = KGStore.open(config.store)  # the remote cache writes into the store
         else:

@@ -8,8 +8,8 @@ overlay lives in the named graph ``urn:taxogen:overlay``; remote-cache results i
 Open a store three ways, like pyoxigraph: :meth:`KGStore.open` (read-write),
 :meth:`KGStore.read_only` (many readers) and :meth:`KGStore.in_memory`;
 :meth:`KGStore.sample` is an in-memory store holding the toy sample graph shipped for the
-unit tests plus the overlay; :meth:`KGStore.default` is the store used when none is given
-(the starter graph, :mod:`kg.starter`).
+unit tests plus the overlay. The store used when none is given is the starter graph
+(:func:`kg.starter.default_store`).
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ class StoreStats:
 class KGStore:
     """A pyoxigraph store with taxogen's named queries.
 
-    Construct it with :meth:`open`, :meth:`read_only`, :meth:`in_memory`, :meth:`sample` or
-    :meth:`default`.
+    Construct it with :meth:`open`, :meth:`read_only`, :meth:`in_memory` or :meth:`sample`
+    (or :func:`kg.starter.default_store`).
     """
 
     def __init__(self, store: ox.Store, *, path: Path | None = None, read_only: bool = False) -> None:
@@ -98,14 +98,6 @@ class KGStore:
     def in_memory(cls) -> "KGStore":
         """An empty in-memory store."""
         return cls(ox.Store())
-
-    @classmethod
-    def default(cls, *, progress: bool = True) -> "KGStore":
-        """The store used when none is given: the starter graph, built into the cache on
-        first use (:func:`kg.starter.default_store`)."""
-        from kg.starter import default_store
-
-        return default_store(progress=progress)
 
     @classmethod
     def sample(cls) -> "KGStore":

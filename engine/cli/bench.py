@@ -230,9 +230,10 @@ def bench_kg_cmd(
         result = bench_kg(seed, store, n=n)
         if endpoint:
             from taxogen_tools.bench.sparql import bench_endpoint
+            from kg.starter import default_store
             from kg.store import KGStore
 
-            result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.default())
+            result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else default_store())
         typer.echo(json.dumps(result, indent=2))
 
 

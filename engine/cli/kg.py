@@ -17,6 +17,7 @@ from kg.errors import KGError, QueryError, SanitizerError
 from kg.overlay import validate_overlay
 from kg.queries import bind as bind_terms
 from kg.queries import load_query_file, unbound_inputs
+from kg.starter import default_store
 from kg.store import KGStore
 
 kg_app = App(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
@@ -25,7 +26,7 @@ kg_app = App(help="Build, inspect and query the Wikidata taxonomy store.", no_ar
 def open_store(store: Optional[Path], *, read_only: bool = True) -> KGStore:
     """The store at ``store``, or the default store (the starter graph) when ``store`` is None."""
     if store is None:
-        return KGStore.default()
+        return default_store()
     return KGStore.read_only(store) if read_only else KGStore.open(store)
 
 

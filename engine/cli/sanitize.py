@@ -129,8 +129,8 @@ def sanitize(
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return
             err_lines, line = summary.report(src, "stdout" if is_stdout(dst) else dst, annotator)
-            if summary.documents == 0 and len(summary.bad) == 1 and not summary.skipped and len(pairs) == 1:
-                position, reason = summary.bad[0]  # one document, refused: one line says why
+            if summary.documents == 0 and [pos for pos, _ in summary.bad] == [src.name] and len(pairs) == 1:
+                position, reason = summary.bad[0]  # a one-document file (text, JSON), refused: one line says why
                 fail(ValueError(f"{position}: {reason}; nothing written"))
                 return
             for text in err_lines:

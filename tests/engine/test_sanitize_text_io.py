@@ -99,7 +99,8 @@ def test_given_input_over_the_one_size_limit_then_one_line_error_and_nothing_wri
     else:
         src = tmp_path / "big.jsonl"
         src.write_text(json.dumps({"text": long, "mentions": []}) + "\n", encoding="utf-8")
-        expected = f"error: big.jsonl:1: text has {limit + 1:,} characters; the limit is {limit:,}; nothing written\n"
+        expected = (f"bad record big.jsonl:1: text has {limit + 1:,} characters; the limit is {limit:,}\n"
+                    "error: no document of big.jsonl was sanitized (every record was bad or left out); no output written for it\n")
     out = tmp_path / "out.jsonl"
     res = run(src, "--out", out)
     assert res.exit_code == 1 and res.stderr == expected and "Traceback" not in res.stdout + res.stderr

@@ -5,6 +5,8 @@ import io
 import re
 
 import pytest
+
+pytest.importorskip("starlette", reason="taxogen kg serve needs the [server] extra")
 from starlette.testclient import TestClient
 
 from kg.sparql import create_app
