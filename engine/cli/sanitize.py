@@ -95,7 +95,7 @@ def sanitize(
     with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
     overlap: str = typer.Option("merge", "--overlap", help="merge or reject overlapping mentions."),
     batch: int = typer.Option(16, "--batch", help="Documents ranked together."),
-    progress: bool = typer.Option(True, "--progress/--no-progress"),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="A progress bar on stderr (default: for files of many documents, not for one text)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     endpoint: Optional[str] = EndpointOpt,
@@ -123,7 +123,8 @@ def sanitize(
         for src, dst in pairs:
             try:
                 summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
-                                       overlap=overlap, batch=batch, progress=progress,
+                                       overlap=overlap, batch=batch,
+                                       progress=progress if progress is not None else output_format("auto", src, fmt) != "text",
                                        out_format=output_format(out_format, src, fmt), encoding=encoding)
             except OSError as exc:  # checked up front, but the disk can fill or permissions change
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
