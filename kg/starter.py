@@ -83,7 +83,7 @@ def build_starter(target: Path, *, progress: bool = True) -> None:
         if (target / OXI_DIR).is_dir():
             return
         if progress:
-            print(f"taxogen: first use: building the starter graph into {target} (once, about ten seconds)", file=sys.stderr)
+            print(f"taxogen: first use: building the starter graph into {target} (once: 10 s to a minute)", file=sys.stderr)
         t0 = time.perf_counter()
         with gzip.open(starter_graph_path(), "rt", encoding="utf-8") as lines:  # already filtered: loaded as it is
             build_from_triples(lines, target, source=str(starter_graph_path()), progress=False)
