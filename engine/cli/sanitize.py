@@ -107,7 +107,7 @@ def sanitize(
     """Sanitize documents: the sanitized text of a plain-text file, or JSON results, to standard output or --out."""
     from engine.io.batch import run_sanitize
     from engine.io.cli_checks import output_format, sanitize_pairs
-    from engine.io.docio import is_stdout
+    from engine.io.docio import is_regular_or_absent, is_stdout
     from kg.procs import exit_on_signals
 
     try:
@@ -129,6 +129,7 @@ def sanitize(
             except OSError as exc:  # checked up front, but the disk can fill or permissions change
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return
+            streamed = is_stdout(dst) or not is_regular_or_absent(dst)  # the results own that stream: summaries go to stderr
             err_lines, line = summary.report(src, "stdout" if is_stdout(dst) else dst, annotator)
             if summary.documents == 0 and [pos for pos, _ in summary.bad] == [src.name] and len(pairs) == 1:
                 position, reason = summary.bad[0]  # a one-document file (text, JSON), refused: one line says why
@@ -143,7 +144,7 @@ def sanitize(
                 empty.append(src)
             privacy = summary.privacy_line()
             for text in (line, privacy) if privacy else (line,):
-                typer.echo(text, err=is_stdout(dst))  # the results own standard output
+                typer.echo(text, err=streamed)
     if empty:
         fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
                         "no output written for it"))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -280,6 +281,16 @@ def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool 
     return out
 
 
+def is_regular_or_absent(path: str | Path) -> bool:
+    """True unless ``path`` is, or links to, something other than a regular file (a device,
+    a pipe, a socket, a directory). Links are followed as ``open`` follows them: a link to a
+    pipe such as ``/dev/stdout`` is a pipe, though its target has no path."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+
+
 def is_stdout(target: str | Path) -> bool:
     """True for ``-``, the name of standard output."""
     return str(target) == STDOUT
@@ -309,10 +320,10 @@ class AtomicWriter:
         if is_stdout(self.target):
             self._direct, self._fh = True, sys.stdout
             return self._fh
-        final = Path(os.path.realpath(self.target))
-        if final.exists() and not final.is_file():  # a device, a pipe: written to, never replaced
-            self._direct, self._fh = True, open(final, "w", encoding="utf-8")
+        if not is_regular_or_absent(self.target):  # a device, a pipe (/dev/stdout): written to, never replaced
+            self._direct, self._fh = True, open(self.target, "w", encoding="utf-8")
             return self._fh
+        final = Path(os.path.realpath(self.target))  # through a symbolic link: the file it points at
         self._final = final
         final.parent.mkdir(parents=True, exist_ok=True)
         sweep_stale_parts(final)

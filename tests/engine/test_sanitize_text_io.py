@@ -164,6 +164,21 @@ def test_given_character_device_as_out_then_it_is_written_to_and_stays_a_device(
     assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
+def test_given_dev_stdout_as_out_then_the_results_reach_the_pipe_and_dev_stdout_stays_a_link(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    before = os.readlink("/dev/stdout")
+    res = subprocess.run([sys.executable, "-m", "engine.cli", "sanitize", str(docs_file(tmp_path)), "--out", "/dev/stdout",
+                          "--format", "text"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "TAXOGEN_MODEL": "none", "TAXOGEN_CACHE_DIR": str(tmp_path / "cache")})
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == SANITIZED + "\n" and "→ /dev/stdout: 1 document" in res.stderr
+    assert os.path.islink("/dev/stdout") and os.readlink("/dev/stdout") == before
+
+
 def test_given_symlink_as_out_then_the_link_stays_and_its_file_gets_the_results(tmp_path):
     target, link, devlink = tmp_path / "real.jsonl", tmp_path / "link.jsonl", tmp_path / "to-null"
     target.write_text("old\n", encoding="utf-8")
