@@ -70,6 +70,7 @@ A class of another kind, or of no kind, keeps every property.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kg.vocab import TAXONOMY_PROPS
@@ -206,12 +207,17 @@ def date_label_anchors(label: str) -> tuple[str, ...]:
 
 
 class Discloser:
-    """Turns (span, shown rung) into constraints; needs the engine for composed rungs and
-    for linking annotators' free labels."""
+    """Turns (span, shown rung) into constraints. ``composed``: the overlay's composed rules
+    (``ChainIndex.rules.composed``: what a composed rung such as "city in Norway" says);
+    ``taxonomy`` and ``index``: the store's classes and names (a composed rung's value, an
+    annotator's free label); ``truth``: the truth rules' kinds of class (which facts a class
+    can be the value of), ``None`` without them."""
 
-    def __init__(self, engine) -> None:
-        self.engine = engine
-        self._composed = {r.name: r for r in engine.chains.rules.composed}
+    def __init__(self, composed: Iterable, taxonomy, index, truth=None) -> None:
+        self._composed = {r.name: r for r in composed}
+        self.taxonomy = taxonomy
+        self.index = index
+        self.truth = truth
 
     def constraints(self, view: SpanView, label: str, candidate: Candidate | None = None, *, kept: bool = False) -> tuple[Constraint, ...]:
         """What showing ``label`` (``candidate`` when it came from the ladder) for ``view`` discloses."""
@@ -252,7 +258,7 @@ class Discloser:
 
     def class_props(self, props: tuple[str, ...], qid: str) -> tuple[str, ...]:
         """``props`` narrowed to those a class ``qid`` of its kinds can be the value of (:data:`KIND_PROPS`)."""
-        truth = getattr(self.engine, "truth", None)
+        truth = self.truth
         if truth is None:
             return props
         kinds = truth.class_kinds(qid) - MARKER_KINDS - {FORMER}
@@ -267,7 +273,7 @@ class Discloser:
             return ()
         # an unclassed rule's class only says "a place": the store files the item under no class
         out = [] if rule.unclassed else [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}", of_class=True)]
-        tax = self.engine.linker.taxonomy
+        tax = self.taxonomy
         low = fold(candidate.label)
         for item in (candidate.link_qid, view.link_qid):
             if not item:
@@ -280,7 +286,7 @@ class Discloser:
         return tuple(out)
 
     def _link_label(self, label: str) -> str | None:
-        hits = self.engine.linker.index.lookup(fold(label))
+        hits = self.index.lookup(fold(label))
         return hits[0][0] if hits else None
 
 

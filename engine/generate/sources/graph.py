@@ -31,7 +31,7 @@ from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
-from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
@@ -74,6 +74,7 @@ class GraphSource(CandidateSource):
     """Ladders from the taxonomy chains of the span's linked item."""
 
     name = "graph"
+    links_items = True
 
     def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None,
                  truth: TruthFilter | None = None, truth_longest: bool = False) -> None:
@@ -89,7 +90,8 @@ class GraphSource(CandidateSource):
         #: ladder depends on nothing else (with an endpoint, fetched chains may extend it)
         self._ladders: dict[tuple, tuple[Candidate, ...]] = {}
 
-    def generate(self, span: Span, state: DocumentState) -> SourceResult:
+    def link(self, span: Span, state: DocumentState) -> Linked:
+        """The items ``span`` may name, best first, read in its document (the link stage's work)."""
         notes: list[str] = []
         links = self.linker.link(span)
         if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
@@ -100,6 +102,13 @@ class GraphSource(CandidateSource):
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
+        return Linked(tuple(links), tuple(notes))
+
+    def generate(self, span: Span, state: DocumentState, linked: Linked | None = None) -> SourceResult:
+        """The ladder of ``span``; ``linked``: its links, when the link stage found them already."""
+        if linked is None:
+            linked = self.link(span, state)
+        links, notes = list(linked.links), list(linked.notes)
         key = fold(span.text)
         if not links:
             # "Radioactive Records", "Breen Gym": no word links, the head noun may still name a class
