@@ -55,6 +55,18 @@ class Pipeline:
                 return stage
         raise KeyError(f"no stage named {name!r}; stages: {', '.join(STAGES)}")
 
+    def diagram(self) -> str:
+        """The stages as a Mermaid flowchart: each stage's name, its class and module, and the
+        first line of its class's docstring (docs/architecture.md shows it; a test keeps it honest)."""
+        lines = ["flowchart TD", '    IN["text, with or without its mentions"] --> detect']
+        for stage, after in zip(self.stages, self.stages[1:] + (None,)):
+            kind = type(stage)
+            purpose = (kind.__doc__ or "").strip().split("\n")[0].rstrip(".").replace('"', "'")
+            lines.append(f'    {stage.name}["<b>{stage.name}</b> — {kind.__name__}<br/>{kind.__module__}<br/><i>{purpose}</i>"]')
+            lines.append(f"    {stage.name} --> {after.name if after is not None else 'OUT'}")
+        lines.append('    OUT["SanitizeResult: the text, each replacement, the privacy report"]')
+        return "\n".join(lines)
+
     def run(self, docs: Sequence[Doc], options: SanitizeOptions, *, until: str | None = None) -> list[Doc]:
         """Run the stages over ``docs`` (the whole batch goes through each stage before the next);
         ``until``: stop after that stage."""
