@@ -46,15 +46,16 @@ from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter, words_after
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
+from engine.knowledge import rule, words
 from engine.generate.teams import SPORTS_TEAM, WORDS, plays_for, plays_for_team, sports_named
 from engine.types import Link, LinkMethod, Span
 
 #: Nouns after a name that belong to a wreck or a disaster, never to a creative work.
-WRECK_NOUNS = frozenset({"bodies", "victims", "survivors", "passengers", "crew", "wreck", "wreckage", "sinking", "disaster", "crash"})
+WRECK_NOUNS = words("sense.wreck_nouns")
 
 
 #: Words an abbreviation skips ("MP": member of parliament).
-_FUNCTION_WORDS = frozenset({"of", "the", "and", "for", "in", "on", "at", "to", "a", "an"})
+_FUNCTION_WORDS = words("sense.acronym_skips")
 
 
 def acronym_for_common_noun(text: str, link: Link) -> bool:
