@@ -131,6 +131,8 @@ def _list_starts(before: str, depth: int = 0) -> list[str]:
     return out
 
 
+@rule("team-slot", stage="ladder", types=("ORG",), pack="sport", off=False,
+      purpose="in a document that names a sport, an ORG span its sentence speaks of as a team (played for, a match against) is a sports team")
 def plays_for_team(span: Span, state: DocumentState, truth: TruthFilter) -> bool:
     """The span is a team: its sentence speaks of it as one (:func:`in_team_slot`: "He
     played for Velež Mostar", "his début against Neath RFC") and the document names a sport

@@ -106,6 +106,8 @@ def is_ordinal(word: str) -> bool:
     return bool(ORDINAL.match(word.strip(".,;:")))
 
 
+@rule("plural-name-head", stage="ladder", types=("ORG", "MISC", "LOC"), off=False,
+      purpose="a name whose head noun is a plural names one thing made of several: its head is not looked up as the singular")
 def plural_name_head(text: str, words: list[str]) -> bool:
     """The span is a name (its head word capitalised) whose head noun is a plural: it
     names one thing — a series, a team, a body — made of or about several of them, not
@@ -145,6 +147,8 @@ def sentence_case_title(text: str, words: list[str]) -> bool:
 ARTICLES = words("truth.articles")
 
 
+@rule("clipped-alias", stage="ladder", types=("DEM",), off=False,
+      purpose="a person word that is an alias clipped from a longer label (\"head\" of \"head teacher\") names no class from the head noun")
 def clipped(form: str, label: str) -> bool:
     """``form`` (an alias) is a shorter run of whole words of ``label``: "head" for "head
     teacher", a clipping whose word names other things as often ("head of news")."""
@@ -163,6 +167,8 @@ def span_words(text: str) -> list[str]:
 CONJUNCTIONS = words("truth.conjunctions")
 
 
+@rule("coordinated-names-no-head", stage="ladder", off=False,
+      purpose="a span that joins two nouns or modifiers (\"physical education and sports\") has no one head noun to name its class")
 def coordinated(words: list[str]) -> bool:
     """A conjunction comes before any preposition: the span joins two nouns or modifiers
     ("physical education and sports", "the mining and energy committee", "The Master and
@@ -292,6 +298,8 @@ def later_head(words: list[str], names_place: Callable[[str], bool], names_class
     return ofs[1] - 1
 
 
+@rule("demonym-names-country", stage="ladder", types=("DEM", "MISC"), off=False,
+      purpose="a demonym before a noun of what a country has (\"the Tanzanian border\") names the country, no nationality")
 def names_its_country(text: str, context: str) -> bool:
     """Every use of the demonym ``text`` in ``context`` stands before a noun of what a country
     has (:data:`COUNTRY_NOUNS`): it names the country, no nationality ("along the Tanzanian border")."""
@@ -299,6 +307,8 @@ def names_its_country(text: str, context: str) -> bool:
     return bool(after) and all(w.lower() in COUNTRY_NOUNS for w in after)
 
 
+@rule("kindless-needs-phrase", stage="ladder", off=True,
+      purpose="a head noun names a class of no kind only as a phrase of two words or a lower-case common noun (\"BBC News\" is no news)")
 def names_kindless(text: str, words: list[str], gram: str) -> bool:
     """A head noun ``gram`` of the span ``text`` (words ``words``) names a class of no kind only when the words leave no doubt: a head
     phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous
