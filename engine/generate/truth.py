@@ -375,6 +375,13 @@ class TruthFilter:
             return False
         return any(nxt[:1].isalpha() and nxt.lower() not in LANGUAGE_NOUNS | PREPOSITIONS for nxt in words_after(span.text, span.context or ""))
 
+    @rule("first-walk-only", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="the longest walk's side branches of the class graph are not offered (\"university\" → \"research institute\"); a place's of a place kind fill the room left")
+    def first_walks_only(self) -> bool:
+        """Ladders take the direct and *first* walks of the class graph only, not the *longest*
+        (:meth:`engine.generate.sources.graph.GraphSource.ladder_for`)."""
+        return True
+
     @rule("read-as-is-a", stage="ladder", types=GRAPH_TYPES, off=True,
           purpose="a rung must be reached over edges a reader reads as \"is a\" (tg:notIsA) and past no class the item cannot be (owl:disjointWith)")
     def reached_as_is_a(self, cand: Candidate) -> bool:

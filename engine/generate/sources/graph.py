@@ -441,7 +441,7 @@ class GraphSource(CandidateSource):
         # under the truth rules the *longest* walk is not used: it buys rungs through side
         # branches of the class graph ("university" → "research institute"), false too often;
         # a place's side branches of a place kind fill the room left (see _LONGEST_PLACES)
-        longest = check is None or self.truth_longest
+        longest = check is None or self.truth_longest or not check.first_walks_only()
         for prop in props:
             ladders = chains.ladders.get(prop)
             if ladders is None:
