@@ -53,7 +53,8 @@ def spans_of(judgments, docs_path: Path | None) -> dict[SpanKey, str]:
         if j.entity_type in GRAPH_TYPES:
             out.setdefault((j.span, j.entity_type, j.context), "truth set")
     if docs_path is not None and docs_path.is_file():
-        from engine.io.wikireplace import load_wikireplace, sentence_around
+        from engine.io.wikireplace import load_wikireplace
+        from engine.text.sentences import sentence_around
 
         for doc in load_wikireplace(docs_path):
             for mentions in doc.mentions.values():
