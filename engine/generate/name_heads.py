@@ -36,6 +36,9 @@ A name marker before the name ("*FC* Haka") is read the same way when the head w
 nothing, but only an abbreviation in capitals that names no place and no person in the
 store: a place before a name ("*NYC* Ballet", "*Madurai* Central") names no kind, whatever
 the store's other "NYC …" items are.
+
+The rules are registered by name: ``name-head-classes`` (the whole reading), ``numbered-name``,
+``name-head-homonym`` and ``name-marker``.
 """
 
 from __future__ import annotations

@@ -29,6 +29,9 @@ A span written in capitals is an acronym: a link to a common noun whose initials
 spell ("the HARPS spectrograph" is no harp) is not its referent (:func:`acronym_for_common_noun`).
 
 Each test is general (a cue phrase and the item's kinds or classes); none names an item.
+Each is a registered rule (``noun-before-name``, ``wreck-not-work``, ``acronym-not-common-noun``;
+the team tests ``team-not-place`` and ``team-of-other-sport`` read the ``sport`` pack's cues,
+``packs/sport/teams.yaml``); the nouns of a wreck are ``packs/core/sense.yaml``.
 
 In a document about sport, a span the sentence speaks of as a team in other words (his
 debut with it, a match against it: :func:`engine.generate.teams.plays_for_team`) is read
@@ -44,7 +47,7 @@ from engine.generate.apposition import noun_before
 from engine.generate.context import COUNTRY_CLASSES
 from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
-from engine.generate.truth import TruthFilter, words_after
+from engine.generate.truth import GRAPH_TYPES, TruthFilter, words_after
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.teams import SPORTS_TEAM, WORDS, plays_for, plays_for_team, sports_named
 from engine.knowledge import rule, words
@@ -58,7 +61,7 @@ WRECK_NOUNS = words("sense.wreck_nouns")
 _FUNCTION_WORDS = words("sense.acronym_skips")
 
 
-@rule("acronym-not-common-noun", stage="link", types=("LOC", "ORG", "DEM", "MISC"), off=False,
+@rule("acronym-not-common-noun", stage="link", types=GRAPH_TYPES, off=False,
       purpose="a span in capitals linked to a common noun whose initials it does not spell (\"HARPS\" → harp) is an acronym, not that noun")
 def acronym_for_common_noun(text: str, link: Link) -> bool:
     """A span written in capitals ("HARPS", an instrument's name) linked to a common noun
@@ -78,7 +81,7 @@ def _related(a: frozenset[str], b: frozenset[str], truth: TruthFilter) -> bool:
     return any(x == y or x in truth.superclasses(y) or y in truth.superclasses(x) for x in a for y in b)
 
 
-@rule("noun-before-name", stage="link", types=("LOC", "ORG", "DEM", "MISC"), off=None,
+@rule("noun-before-name", stage="link", types=GRAPH_TYPES, off=None,
       purpose="the noun a sentence puts right before a name (\"the newspaper ABC\") rules out an item of no class below or above it")
 def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
     """Why the noun the sentence puts right before the name rules ``link`` out, or None: the
@@ -114,7 +117,7 @@ def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentSta
             or team_not_place(span, link, truth, state) or team_of_other_sport(span, link, truth, state))
 
 
-@rule("wreck-not-work", stage="link", types=("LOC", "ORG", "DEM", "MISC"), off=None,
+@rule("wreck-not-work", stage="link", types=GRAPH_TYPES, off=None,
       purpose="a name followed by a noun of a wreck or disaster (\"the Titanic survivors\") names the vehicle or the event, not a creative work")
 def wreck_not_work(span: Span, link: Link, truth: TruthFilter) -> str | None:
     """Test 3 of the module docstring: a work followed by one of :data:`WRECK_NOUNS`."""

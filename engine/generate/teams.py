@@ -10,6 +10,8 @@ Taiwan"), so the span is read as a team only in a document that names a sport
 (:func:`plays_for_team`; a player's word counts: "footballer" names football). The graph
 source then offers "sports team", or "national sports team" for a country, and the sense
 rules (:mod:`engine.generate.sense`) rule out the town.
+
+The cues are the ``sport`` pack's (``packs/sport/teams.yaml``); the rule is ``team-slot``.
 """
 
 from __future__ import annotations

@@ -81,6 +81,21 @@ institution Wikidata also files as its building, an approximate match, a bare ho
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
 "Academy Awards" is a sibling series; the head noun gives "award" instead.
+
+Each rule, and each check a rule makes, is registered by name (:func:`engine.knowledge.rule`;
+``taxogen rules list``), so that it can be switched off alone (``--disable-rule``) and its
+example table (``packs/*/examples/``) shows what it does: rule 1 is ``part-never-lends-class``
+and the head-noun checks ``ordinal-names-edition``, ``coordinated-names-no-head``,
+``plural-name-head``, ``later-head``, ``homonym-head-noun``, ``heard-sense``,
+``capitalised-class-label``, ``clipped-alias``, ``kindless-needs-phrase`` and those of
+:mod:`engine.generate.truth_titles`; rule 2 ``entity-type-fits-item`` (the link),
+``entity-type-fits-rung``, ``former-class``, ``misc-no-person-class``, ``part-is-not-whole``,
+``strict-type-whole``, ``read-as-is-a`` and ``first-walk-only``; rule 3 ``nationality`` and
+``demonym-names-country``; rule 4 ``non-subsective-modifier``; rule 5 ``named-thing-not-class``;
+rules 7–9 ``time-bound-status``, ``regime-status``, ``plural-names-holders``,
+``role-qualifies-noun``, ``demonym-qualifies-noun``, ``field-of-study-slot`` and
+``language-before-noun``. Their words (articles, prepositions, the cues of a field of study)
+are pack entries (``packs/core/truth.yaml``, ``packs/biography/truth.yaml``).
 """
 
 from __future__ import annotations
@@ -101,13 +116,16 @@ from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules'
     words_after,
 )
 from engine.knowledge import rule
+from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
 #: religion (Q9174): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
 RELIGION = "Q9174"
-#: The entity types whose spans are generalized from the knowledge graph.
-GRAPH_TYPES = ("LOC", "ORG", "DEM", "MISC")
+#: The entity types whose spans are generalized from the knowledge graph (the ``types`` of its rules).
+GRAPH_TYPES: tuple[str, ...] = tuple(t.value for t in ENTITY_GRAPH_TYPES)
+#: The graph types that name things rather than people: their head noun names a class of them.
+NAME_TYPES: tuple[str, ...] = tuple(t for t in GRAPH_TYPES if t != EntityType.DEM.value)
 
 
 @rule("part-never-lends-class", stage="link", types=GRAPH_TYPES, off=False,
@@ -502,7 +520,7 @@ class TruthFilter:
             out += kindless
         return out
 
-    @rule("ordinal-names-edition", stage="ladder", types=("LOC", "ORG", "MISC"), off=False,
+    @rule("ordinal-names-edition", stage="ladder", types=NAME_TYPES, off=False,
           purpose="a name that starts with an ordinal (\"17th Academy Awards\") names one edition or term: no class from its head noun")
     def edition_name(self, span: Span, first: str, words: list[str]) -> bool:
         """The span's first word is an ordinal and its head noun a word of the name (a DEM span
@@ -533,7 +551,7 @@ class TruthFilter:
         """The words are a place's own label in the store ("Malawi", "London")."""
         return any(m in NAME_METHODS and PLACE in self.item_kinds(q) for q, m in self.index.lookup(words))
 
-    @rule("later-head", stage="ladder", types=("ORG", "MISC", "LOC"), off=None,
+    @rule("later-head", stage="ladder", types=NAME_TYPES, off=None,
           purpose="a name made of two names (\"University of Malawi College of Medicine\") is headed by the later one: a college")
     def later_head(self, words: list[str]) -> int | None:
         """:func:`engine.generate.truth_text.later_head` over the store: a place's own label

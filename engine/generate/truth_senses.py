@@ -9,13 +9,13 @@ building, an approximate match of another word, the bare word of a homonym class
 
 from __future__ import annotations
 
-from engine.generate.truth import MARKER_KINDS, TruthFilter
+from engine.generate.truth import GRAPH_TYPES, MARKER_KINDS, TruthFilter
 from engine.generate.truth_text import span_words
 from engine.knowledge import rule
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
-@rule("barred-from-name", stage="ladder", types=("ORG", "MISC", "LOC", "DEM"), off=False,
+@rule("barred-from-name", stage="ladder", types=GRAPH_TYPES, off=False,
       purpose="a class the type takes not from a name's words (tg:notFromHeadNoun: an ORG \"… Church\" is no church building)")
 def barred_from_name(truth: TruthFilter, qid: str, entity_type: EntityType) -> bool:
     """The class is not taken from the words of a span's name or of what names it (its head
@@ -35,7 +35,7 @@ def _not_from_head(truth: TruthFilter, qid: str, entity_type: EntityType) -> boo
     return bool(kinds) and kinds <= rule.not_from_head
 
 
-@rule("institution-not-building", stage="ladder", types=("ORG", "MISC", "LOC", "DEM"), off=False,
+@rule("institution-not-building", stage="ladder", types=GRAPH_TYPES, off=False,
       purpose="a rung of a linked item that the type takes not from a name (a building for an ORG span) is another sense: \"Trinity College\" is no building")
 def other_sense(truth: TruthFilter, cand: Candidate, entity_type: EntityType) -> bool:
     """The rung's class is one the type takes not from a name (:func:`barred_from_name`: only a
@@ -59,7 +59,7 @@ def unvouched_approximate(truth: TruthFilter, span: Span, link: Link) -> bool:
     return not truth.item_kinds(link.qid) & rule.allows
 
 
-@rule("bare-homonym-word", stage="link", types=("ORG", "MISC", "LOC", "DEM"), off=False,
+@rule("bare-homonym-word", stage="link", types=GRAPH_TYPES, off=False,
       purpose="a span that is only the bare word of a homonym class (tg:homonymHead: \"captain\") is not linked to it")
 def bare_homonym(truth: TruthFilter, span: Span, qid: str) -> bool:
     """The span is the bare word of a homonym class (``tg:homonymHead``) it links to: one word,

@@ -106,7 +106,7 @@ def is_ordinal(word: str) -> bool:
     return bool(ORDINAL.match(word.strip(".,;:")))
 
 
-@rule("plural-name-head", stage="ladder", types=("ORG", "MISC", "LOC"), off=False,
+@rule("plural-name-head", stage="ladder", off=False,
       purpose="a name whose head noun is a plural names one thing made of several: its head is not looked up as the singular")
 def plural_name_head(text: str, words: list[str]) -> bool:
     """The span is a name (its head word capitalised) whose head noun is a plural: it
