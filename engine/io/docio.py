@@ -38,7 +38,8 @@ from typing import IO, Any, Iterator
 from engine.errors import InputError
 from engine.io import contract
 from engine.io.files import output_mode, part_prefix, sweep_stale_parts
-from engine.types import Mention, SanitizeResult
+from engine.doc import SanitizeResult
+from engine.types import Mention
 
 FORMATS = ("auto", "jsonl", "wikireplace", "json", "text", "txt")  # txt: another name of text
 #: ``--out -``: the results go to standard output.
