@@ -14,8 +14,12 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 @pytest.fixture
 def starter(monkeypatch):
-    """What a newcomer runs on: the starter graph (the tests' session default is the sample)."""
+    """What a newcomer runs on: the starter graph (the tests' session default is the sample),
+    built beforehand so that its first-use lines are not part of what a command prints."""
+    from kg.starter import starter_store
+
     monkeypatch.setenv("TAXOGEN_DEFAULT_GRAPH", "starter")
+    starter_store(progress=False).close()
 
 
 def test_given_readme_then_the_first_commands_are_setup_demo_and_tests():
