@@ -1,7 +1,7 @@
 """Record (or check) the engine's answers on the shared seed: a regression fixture.
 
 For every mention of the 75 WikiReplace documents (first annotator, as ``taxogen
-sanitize --format wikireplace`` reads them): the linked item, the link method and the
+sanitize --input-format wikireplace`` reads them): the linked item, the link method and the
 ladder labels; for every document: a SHA-256 of the sanitized text. No document text is
 stored. Regenerate after a *deliberate* change of links, ladders or output:
 
