@@ -89,6 +89,7 @@ from collections import deque
 from typing import Iterable
 
 from kg.chains import PreloadedTaxonomy
+from kg.class_sets import named_class
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
@@ -103,8 +104,8 @@ from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules'
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
-#: religion (Q9174): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
-RELIGION = "Q9174"
+#: religion (``tg:religionClass``): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
+RELIGION = named_class("religionClass")
 
 
 class TruthFilter:
