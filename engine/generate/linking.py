@@ -32,6 +32,7 @@ from kg.class_sets import class_set, named_class, shipped
 from kg.store import KGStore
 from kg.text import fold  # noqa: F401  (the folding of the index, re-exported for the engine)
 from kg.vocab import DEGREE_PROPS, TYPE_PROPS, local_id, qid_number
+from engine.knowledge import pattern, words
 from engine.types import EntityType, Link, LinkMethod, Span
 
 #: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops):
@@ -41,13 +42,10 @@ TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {EntityType.parse(t): c for t, 
 LANGUAGE = named_class("kindLanguage")
 #: What "she is Norwegian" names: a country, a nationality, an ethnic group.
 NATIONALITY_CLASSES = class_set("nationClasses")
-_LANGUAGE_CUES = re.compile(
-    r"\b(speak|speaks|spoke|spoken|speaking|language|languages|fluent|translat\w*|written in|writes in|wrote in|dialect|native tongue|mother tongue)\b",
-    re.I,
-)
-_NATIONALITY_CUES = re.compile(
-    r"\b(is|was|are|were|became|born|citizen\w*|nationality|national|descent|origin|people|immigrant|ethnic\w*)\b", re.I
-)
+_LANGUAGE_CUES = pattern("linking.language_cues")
+_NATIONALITY_CUES = pattern("linking.nationality_cues")
+_LEADING_ARTICLE = pattern("linking.leading_article")
+_SIBILANT_PLURAL = words("linking.plural_sibilant_endings")
 #: Every class ranking asks about: a link's ancestors matter to it only through these.
 RANK_CLASSES: frozenset[str] = frozenset().union(*TYPE_ANCHORS.values(), {LANGUAGE}, NATIONALITY_CLASSES)
 _BASE_SCORE = {
@@ -83,14 +81,14 @@ def normalised_forms(text: str) -> list[str]:
         if f and f != base and f not in forms:
             forms.append(f)
 
-    no_the = re.sub(r"^the ", "", base)
+    no_the = _LEADING_ARTICLE.sub("", base)
     add(no_the)
     for f in list(forms) + [base]:
         add(re.sub(r"'s$|'$", "", f))
     for f in [f for f in list(forms) + [base] if "'" not in f]:
         if f.endswith("ies") and len(f) > 4:
             add(f[:-3] + "y")
-        elif f.endswith(("ses", "xes", "zes", "ches", "shes")) and len(f) > 4:
+        elif f.endswith(tuple(_SIBILANT_PLURAL.in_order())) and len(f) > 4:
             add(f[:-2])
         elif f.endswith("s") and not f.endswith("ss") and len(f) > 3:
             add(f[:-1])
