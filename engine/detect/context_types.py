@@ -40,6 +40,9 @@ around a span and the evidence it carries; a retyped span keeps the layers' type
 
 No span changes its boundaries, none becomes a DATETIME, and a QUANTITY only when the
 number parser accepts it (:func:`engine.detect.graph_types.parser_accepts`).
+
+Each rule is a named rule of the detect stage; the teams' rules and words are the sport
+pack's (``packs/sport/detect_teams.yaml``), the life-story cues the biography pack's.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ is), its form (length, capitals, digits, date parts), its place (relative positi
 sentence index, sentence start), its document (how often its text and its entity occur,
 first mention or not), its relation to the subject (the person the biography is about,
 the first person), and its syntax (spaCy POS/dependency of its head, the words before).
+
+The vocabularies of the categorical features and the cue patterns are entries of
+``packs/core/detect_features.yaml``: the trained decider codes a value by its place in its
+list, so those lists keep their order.
 """
 
 from __future__ import annotations

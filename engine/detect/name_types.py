@@ -36,6 +36,10 @@ around it and its neighbours; a retyped span keeps the layers' type in ``retyped
   whose cluster's other spans are no longer persons, takes its NER type back; a
   nationality NER read between "the" and a lower-case word ("the Republican presidential
   primary") is DEM.
+
+Each rule is a named rule of the detect stage; its words are pack entries (roles and
+employers: ``packs/biography/detect_careers.yaml``; places, bodies and grammar words:
+``packs/core/detect_*.yaml``).
 """
 
 from __future__ import annotations

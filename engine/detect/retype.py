@@ -23,6 +23,10 @@ the evidence the span carries (NER label, gazetteer kind, merged-in spans):
   "Pet Sematary Two") → MISC;
 - **one text, one type**: a text retyped by a rule is retyped the same way wherever else
   it occurs in the document as a person (the six mentions of the state "Wei").
+
+Each rule is a named rule of the detect stage (``taxogen rules list``); its cue words are
+entries of the packs (``packs/core/detect_*.yaml``, ``packs/biography/detect_works.yaml``,
+``detect_careers.yaml``; the clubs' heads of ``packs/sport``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@
 
 These spans only propose: the masking decision (:mod:`engine.detect.decide`) learns
 which of them annotators mask; in a merge they never decide the type of a longer span.
+
+The connectors, modifiers and role endings are entries of ``packs/core/detect_grammar.yaml``.
 """
 
 from __future__ import annotations

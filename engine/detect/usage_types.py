@@ -28,6 +28,9 @@ boundaries:
 
 A span becomes DATETIME or QUANTITY only when the parser of that type accepts it
 (:func:`engine.detect.graph_types.parser_accepts`).
+
+Each rule is a named rule of the detect stage; the teams' rules and words are the sport
+pack's (``packs/sport/detect_teams.yaml``).
 """
 
 from __future__ import annotations

@@ -23,6 +23,11 @@ Rules, in order:
 
 Persons get ids ``person-1``, ``person-2`` … in order of first mention; other spans get
 one id per folded text (``<type>-<n>``).
+
+Titles, honours and kinship words are entries of ``packs/core/detect_persons.yaml``; the
+subject's opening, of ``packs/biography/detect_persons.yaml``. Rules 1, 2 and 4, the joining
+of a name's fragments, the names in other scripts and the persons named otherwise are named
+rules of the detect stage.
 """
 
 from __future__ import annotations
