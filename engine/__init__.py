@@ -1,6 +1,7 @@
 """taxogen.engine: link spans, build candidate ladders, rank them, sanitize documents."""
 
 from engine.config import EndpointSettings, EngineConfig
+from engine.doc import Doc, DocMention, SanitizeOptions, SanitizeResult
 from engine.engine import Engine
 from engine.errors import (
     ConfigError, InputError, KGError, LinkingError, QueryError, RankerError, SanitizerError, UnknownComponentError,
@@ -10,13 +11,13 @@ from engine.generate.sources.registry import SourceRegistry
 from engine.select.policy import SelectionPolicy
 from engine.version import __version__
 from engine.types import (
-    MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, PreparedDocument, Replacement,
-    SanitizeResult, ScoredCandidate, Selection, Skipped, Span,
+    MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement,
+    ScoredCandidate, Selection, Skipped, Span,
 )
 
 __all__ = [
-    "MASK", "Candidate", "CandidateSource", "Choice", "ConfigError", "DocumentState", "EndpointSettings", "Engine",
+    "MASK", "Candidate", "CandidateSource", "Choice", "ConfigError", "Doc", "DocMention", "DocumentState", "EndpointSettings", "Engine",
     "EngineConfig", "EntityType", "IdentifierType", "InputError", "KGError", "Ladder", "Link", "LinkMethod",
-    "LinkingError", "Mention", "PreparedDocument", "QueryError", "RankerError", "Replacement", "SanitizeResult", "SanitizerError",
+    "LinkingError", "Mention", "QueryError", "RankerError", "Replacement", "SanitizeOptions", "SanitizeResult", "SanitizerError",
     "ScoredCandidate", "Selection", "SelectionPolicy", "Skipped", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
 ]

@@ -1,31 +1,41 @@
-"""The engine facade: span → link → chains → candidates → features → rank → replacement."""
+"""The engine facade: builds the pipeline (:mod:`engine.pipeline`) from a config and runs it.
+
+:meth:`Engine.sanitize` and :meth:`Engine.sanitize_many` put documents (raw text, or text
+with its mentions) through the stages detect → link → ladder → verify → rank → select →
+guard → render; :meth:`Engine.candidates`, :meth:`Engine.rank` and :meth:`Engine.detect`
+answer for one span or one text. The stages receive what they need when the engine builds
+them (the store's linker, chains, truth rules, ranker, privacy index); none of them holds the
+engine. Every call runs with the engine's packs and rules current (:mod:`engine.knowledge`).
+"""
 
 from __future__ import annotations
 
 import functools
 import warnings
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from kg.chains import ChainIndex, open_taxonomy
 from kg.store import KGStore
-from kg.vocab import TAXONOMY_PROPS
-from engine.generate.candidates import CandidateGenerator
 from engine.config import EngineConfig
+from engine.detect.stage import DetectStage
+from engine.doc import Doc, SanitizeOptions, SanitizeResult
+from engine.generate.candidates import CandidateGenerator
 from engine.generate.label_store import open_label_index
 from engine.generate.linking import Linker
 from engine.generate.sources.base import DocumentState
 from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
+from engine.generate.stages import LadderStage, LinkStage, VerifyStage
 from engine.generate.truth import TruthFilter, TruthRules
-from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
-from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Ladder, LinkMethod, ScoredCandidate, Selection, Span
-
-_LINK_METHOD = {
-    LinkMethod.EXACT: "exact", LinkMethod.ALIAS: "exact", LinkMethod.NORMALISED: "exact",
-    LinkMethod.DEMONYM: "exact", LinkMethod.CONTAINED: "contained", LinkMethod.APPROXIMATE: "approximate",
-}
-
+from engine.mentions import OverlapPolicy
+from engine.pipeline import Pipeline
+from engine.privacy.disclosure import Discloser
+from engine.privacy.stage import GuardStage
+from engine.render.stage import RenderStage
+from engine.select.features import GraphStats, RankItem
+from engine.select.stages import RankStage, SelectStage, rank_item
+from engine.types import GRAPH_TYPES, Candidate, EntityType, IdentifierType, Ladder, Mention, ScoredCandidate, Selection, Span
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -49,13 +59,13 @@ class StaleOverlayWarning(UserWarning):
 class Engine:
     """Generalization engine over one knowledge-graph store.
 
-    Build it with :meth:`from_config` (or inject the parts for tests). ``candidates``
-    gives the ladder of a span, ``rank`` orders candidates, ``sanitize`` processes a
-    whole document.
+    Build it with :meth:`from_config` (or :meth:`from_store`, or inject the parts for tests).
+    ``candidates`` gives the ladder of a span, ``rank`` orders candidates, ``detect`` finds
+    the personal spans of a text, ``sanitize`` processes a whole document.
     """
 
-    def __init__(self, *, kg: KGStore, chains: ChainIndex, linker: Linker, sources: SourceRegistry, config: EngineConfig | None = None, ranker: Any = None,
-                 truth: TruthFilter | None = None) -> None:
+    def __init__(self, *, kg: KGStore, chains: ChainIndex, linker: Linker, sources: SourceRegistry, config: EngineConfig | None = None,
+                 ranker: Any = None, truth: TruthFilter | None = None) -> None:
         self.kg = kg
         #: the truth rules over the store's classes (their kinds also tell the privacy guard
         #: which facts of a person a class can be the value of); ``None`` without graph ladders
@@ -67,12 +77,50 @@ class Engine:
         self.config = config or EngineConfig()
         #: the packs of words and patterns, and the rules switched on (:mod:`engine.knowledge`)
         self.knowledge = self.config.knowledge()
-        self._ranker = ranker
-        self._ranker_loaded = ranker is not None
-        self._embedder = None
-        self._graph_stats: GraphStats | None = None
-        self._privacy_guard = None
-        self.remote = None  # engine.remote.RemoteFallback when an endpoint is enabled
+        self.remote = None  # engine.generate.remote.RemoteFallback when an endpoint is enabled
+        self.pipeline = self._build_pipeline()
+        if ranker is not None:
+            self.pipeline["rank"].ranker = ranker
+
+    def _build_pipeline(self) -> Pipeline:
+        """The stages over this engine's parts (each gets what it needs, none the engine)."""
+        config, kg, linker, chains, truth = self.config, self.kg, self.linker, self.chains, self.truth
+
+        def detector():
+            from engine.detect import Detector
+
+            decider = None if config.detect_model == "shipped" else config.detect_model
+            return Detector.from_store(kg, linker.taxonomy, model=config.spacy_model, decider=decider)
+
+        def embedder():
+            from engine.select.embeddings import Embedder, default_cache_path
+
+            return Embedder(default_cache_path(), precision=config.embedding_precision)
+
+        def graph_stats() -> GraphStats:
+            return GraphStats.of(linker.taxonomy, chains.rules.never_offer, linker.index)
+
+        def item_names():
+            from engine.privacy.leaks import ItemNames
+
+            return ItemNames(linker.index, linker.taxonomy)
+
+        generator = self.generator
+
+        def ladder_of(span: Span) -> Ladder:
+            return generator.ladder(span)
+
+        def privacy_guard():
+            from engine.privacy.background import Background
+            from engine.privacy.guard import PrivacyGuard
+
+            return PrivacyGuard(Discloser(chains.rules.composed, linker.taxonomy, linker.index, truth), Background.for_store(kg),
+                                linker.index, ladder_of)
+
+        return Pipeline([
+            DetectStage(detector), LinkStage(linker, generator), LadderStage(generator), VerifyStage(),
+            RankStage(config.model, embedder, graph_stats), SelectStage(), GuardStage(privacy_guard, item_names), RenderStage(),
+        ])
 
     @classmethod
     def from_config(cls, config: EngineConfig | str | Path | None = None, **overrides: Any) -> "Engine":
@@ -120,6 +168,7 @@ class Engine:
         engine.remote = remote
         return engine
 
+    # --- one span ----------------------------------------------------------------------------
     @_knowing
     def candidates(
         self,
@@ -144,131 +193,61 @@ class Engine:
             )
         return self.generator.ladder(span, state)
 
-    # --- ranking ------------------------------------------------------------------------
+    # --- ranking ------------------------------------------------------------------------------
     @property
     def ranker(self):
         """The ranker of ``config.model`` (loaded on first use; ``None`` for ``"none"``)."""
-        if not self._ranker_loaded:
-            from engine.select.ranker import Ranker, shipped_model_dir
-
-            model = self.config.model
-            if model == "none":
-                self._ranker = None
-            else:
-                self._ranker = Ranker.load(shipped_model_dir() if model == "shipped" else Path(model))
-            self._ranker_loaded = True
-        return self._ranker
+        return self.pipeline["rank"].ranker
 
     @property
     def embedder(self):
         """The sentence embedder of the ranker (loaded on first use, with the disk cache)."""
-        if self._embedder is None:
-            from engine.select.embeddings import Embedder, default_cache_path
-
-            self._embedder = Embedder(default_cache_path(), precision=self.config.embedding_precision)
-        return self._embedder
+        return self.pipeline["rank"].embedder
 
     @embedder.setter
     def embedder(self, embedder) -> None:
         """Use ``embedder`` from now on (benchmarks swap in one with empty caches; ``None``
         loads the default again on next use)."""
-        self._embedder = embedder
+        self.pipeline["rank"].embedder = embedder
 
     @property
     def loaded_embedder(self):
         """The embedder if one is loaded or set, else ``None`` (reading this loads nothing)."""
-        return self._embedder
-
-    @property
-    def item_names(self):
-        """Every name of every item (labels, aliases, demonyms) for the leak check (built on first use)."""
-        if getattr(self, "_item_names", None) is None:
-            from engine.privacy.leaks import ItemNames
-
-            self._item_names = ItemNames(self.linker.index, self.linker.taxonomy)
-        return self._item_names
+        return self.pipeline["rank"].loaded_embedder
 
     @property
     def graph_stats(self) -> GraphStats:
-        if self._graph_stats is None:
-            self._graph_stats = GraphStats.from_engine(self)
-        return self._graph_stats
+        return self.pipeline["rank"].graph_stats
+
+    @_knowing
+    def rank_items(self, items: list[RankItem]) -> list[list[float]]:
+        """Scores of many prepared items at once (one embedding batch)."""
+        return self.pipeline["rank"].score(items)
 
     def rank_item(self, item: RankItem) -> list[float]:
         """Scores of one prepared item's candidates (first-rung order without a ranker)."""
         return self.rank_items([item])[0]
 
     @_knowing
-    def rank_items(self, items: list[RankItem]) -> list[list[float]]:
-        """Scores of many prepared items at once (one embedding batch)."""
-        ranker = self.ranker
-        if ranker is None:
-            return [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items]
-        builder = FeatureBuilder(
-            self.embedder if set(EMBEDDING_GROUPS) & set(ranker.groups) else None,
-            groups=ranker.groups,
-            graph=self.graph_stats if "graph" in ranker.groups else None,
-            prior=ranker.prior,
-        )
-        from engine.select.ranker import split_scores
-
-        X, sizes = builder.build(items)
-        return [[float(v) for v in part] for part in split_scores(ranker.score(X), sizes)]
-
-    @_knowing
     def rank(self, span: Span, candidates: Ladder | list[Candidate], context: str | None = None) -> list[ScoredCandidate]:
         """Candidates of ``span`` with the ranker's scores, best first."""
-        item = self.rank_item_for(span, candidates, context)
+        item = rank_item(span, candidates, context)
         ladder_cands = candidates.candidates if isinstance(candidates, Ladder) else tuple(candidates)
         scores = self.rank_item(item)
         ranked = sorted(zip(ladder_cands, scores), key=lambda cs: -cs[1])
         return [ScoredCandidate(c, s) for c, s in ranked]
 
-    def rank_item_for(
-        self,
-        span: Span,
-        candidates: Ladder | list[Candidate],
-        context: str | None = None,
-        *,
-        span_start: int | None = None,
-        **document: float,
-    ) -> RankItem:
-        """The ranker's view of a span and its candidates.
+    @staticmethod
+    def rank_item_for(span: Span, candidates: Ladder | list[Candidate], context: str | None = None, *,
+                      span_start: int | None = None, **document: float) -> RankItem:
+        """The ranker's view of a span and its candidates (:func:`engine.select.stages.rank_item`)."""
+        return rank_item(span, candidates, context, span_start=span_start, **document)
 
-        ``span_start`` is the span's offset in ``context`` (default: its first occurrence
-        there); ``document`` holds optional ``doc_*`` facts (:class:`DocumentFacts`).
-        """
-        links = candidates.links if isinstance(candidates, Ladder) else ()
-        cands = candidates.candidates if isinstance(candidates, Ladder) else tuple(candidates)
-        if not cands:
-            raise ValueError("no candidates to rank")
-        method = _LINK_METHOD.get(links[0].method, "exact") if links else "none"
-        rank_cands = tuple(
-            RankCandidate(
-                c.label,
-                "mask" if c.label == MASK else (c.source if c.source in TAXONOMY_PROPS else "rule"),
-                "none" if c.label == MASK or c.source not in TAXONOMY_PROPS else method,
-                c.qid,
-            )
-            for c in cands
-        )
-        sentence = context if context is not None else (span.context or span.text)
-        start = span_start if span_start is not None else sentence.find(span.text)
-        return RankItem(
-            span=span.text, entity_type=span.entity_type, identifier_type=span.identifier_type,
-            sentence=sentence, candidates=rank_cands, span_start=start, **document,
-        )
-
-    # --- detection (raw text in) ----------------------------------------------------------
+    # --- detection (raw text in) ----------------------------------------------------------------
     @property
     def detector(self):
         """The span detector over this engine's store (:mod:`engine.detect`; built on first use)."""
-        if getattr(self, "_detector", None) is None:
-            from engine.detect import Detector
-
-            decider = None if self.config.detect_model == "shipped" else self.config.detect_model
-            self._detector = Detector.from_store(self.kg, self.linker.taxonomy, model=self.config.spacy_model, decider=decider)
-        return self._detector
+        return self.pipeline["detect"].detector
 
     @_knowing
     def detect(self, text: str):
@@ -276,29 +255,37 @@ class Engine:
         return self.detector.detect(text)
 
     @_knowing
-    def detect_mentions(self, text: str):
+    def detect_mentions(self, text: str) -> list[Mention]:
         """The spans of ``text`` to mask, as :class:`Mention` (one ``entity_id`` per person)."""
         return self.detector.mentions(text)
 
+    # --- privacy ------------------------------------------------------------------------------
     @property
     def privacy_guard(self):
         """The k-anonymity guard over this store's persons (index built or read on first use)."""
-        if self._privacy_guard is None:
-            from engine.privacy.background import Background
-            from engine.privacy.guard import PrivacyGuard
-
-            self._privacy_guard = PrivacyGuard(self, Background.for_store(self.kg))
-        return self._privacy_guard
+        return self.pipeline["guard"].guard
 
     @privacy_guard.setter
     def privacy_guard(self, guard) -> None:
         """Use ``guard`` (e.g. one over a background a benchmark built) instead of building one."""
-        self._privacy_guard = guard
+        self.pipeline["guard"].guard = guard
 
-    # --- documents ----------------------------------------------------------------------
-    def sanitize(self, text: str, mentions, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
-                 k: int | None = None, selection: str | None = None):
-        """Generalize every masked mention of ``text`` (see :mod:`engine.pipeline`).
+    @property
+    def item_names(self):
+        """Every name of every item (labels, aliases, demonyms) for the leak check (built on first use)."""
+        return self.pipeline["guard"].item_names
+
+    # --- documents ------------------------------------------------------------------------------
+    def options(self, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5, k: int | None = None,
+                selection: str | None = None) -> SanitizeOptions:
+        """Sanitize options with this engine's defaults (``k``: ``privacy.k``, 0 = off; ``selection``: ``privacy.selection``)."""
+        k = k if k is not None else (self.config.privacy.k or None)
+        chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)
+        return SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen)
+
+    def sanitize(self, text: str, mentions: Sequence[Mention] | None = None, *, overlap: str = "merge", readability: bool = True,
+                 alternatives: int = 5, k: int | None = None, selection: str | None = None) -> SanitizeResult:
+        """Generalize every masked mention of ``text``; ``mentions`` None: detect them first.
 
         ``k``: generalize until at least k persons of the store fit (default ``privacy.k``;
         0 only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
@@ -307,14 +294,13 @@ class Engine:
         return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives,
                                   k=k, selection=selection)[0]
 
-    @_knowing
-    def sanitize_many(self, docs, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5,
-                      k: int | None = None, selection: str | None = None):
-        """Several ``(text, mentions)`` documents, ranked in one batch."""
-        from engine.mentions import OverlapPolicy
-        from engine.pipeline import DocumentSanitizer, SanitizeOptions
+    def sanitize_many(self, docs: Sequence[tuple[str, Sequence[Mention] | None]], *, overlap: str = "merge", readability: bool = True,
+                      alternatives: int = 5, k: int | None = None, selection: str | None = None) -> list[SanitizeResult]:
+        """Several ``(text, mentions)`` documents in one batch (mentions None: detected)."""
+        opts = self.options(overlap=overlap, readability=readability, alternatives=alternatives, k=k, selection=selection)
+        return [d.result for d in self.run([Doc(text, None if ms is None else list(ms)) for text, ms in docs], opts)]
 
-        k = k if k is not None else (self.config.privacy.k or None)
-        chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)
-        opts = SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen)
-        return DocumentSanitizer(self, opts).sanitize_many(list(docs))
+    @_knowing
+    def run(self, docs: Sequence[Doc], options: SanitizeOptions | None = None, *, until: str | None = None) -> list[Doc]:
+        """Put ``docs`` through the pipeline (``until``: stop after that stage) and return them."""
+        return self.pipeline.run(docs, options or self.options(), until=until)

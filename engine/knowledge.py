@@ -236,10 +236,6 @@ def rule(name: str, *, stage: str, purpose: str, types: Sequence[str] = (), pack
     return decorate
 
 
-#: Modules of those packages that define no rule and are slow to import (an optional baseline).
-_NO_RULES = frozenset({"engine.detect.presidio"})
-
-
 def registered_rules(*, shipped: bool = True) -> dict[str, Rule]:
     """Every rule, by name (the modules that define rules are imported first); ``shipped``:
     only the rules of the runtime packages (not those an application or a test registers)."""
@@ -249,8 +245,7 @@ def registered_rules(*, shipped: bool = True) -> dict[str, Rule]:
     for package in RULE_PACKAGES:
         pkg = importlib.import_module(package)
         for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{package}."):
-            if info.name not in _NO_RULES:
-                importlib.import_module(info.name)
+            importlib.import_module(info.name)
     return {n: r for n, r in sorted(_RULES.items()) if not shipped or r.module.split(".")[0] in ("engine", "kg")}
 
 

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
 
 from engine.errors import InputError
-
-if TYPE_CHECKING:
-    from engine.privacy.guard import PrivacyReport
 
 MASK = "***"
 
@@ -228,37 +224,6 @@ class Segment:
 
 
 @dataclass(frozen=True, slots=True)
-class SanitizeResult:
-    """A sanitized document: the new text, each replacement, readability edits, offset map."""
-
-    text: str
-    original: str
-    replacements: tuple[Replacement, ...] = ()
-    edits: tuple[str, ...] = ()
-    segments: tuple[Segment, ...] = ()
-    errors: tuple[str, ...] = ()
-    privacy: PrivacyReport | None = None  # k before/after and forced climbs, when the guard ran (engine.privacy)
-    skipped: tuple[Skipped, ...] = ()
-
-    def original_offset(self, new_offset: int) -> int:
-        """The offset in the original text that ``new_offset`` in the new text comes from.
-
-        Inside a changed region the region's original start is returned; elsewhere the
-        offset is shifted by the length changes of the regions before it.
-        """
-        if not 0 <= new_offset <= len(self.text):
-            raise ValueError(f"offset {new_offset} outside the sanitized text (0–{len(self.text)})")
-        shift = 0
-        for seg in self.segments:
-            if new_offset < seg.new_start:
-                break
-            if new_offset < seg.new_end:
-                return seg.orig_start
-            shift = seg.orig_end - seg.new_end
-        return new_offset + shift
-
-
-@dataclass(frozen=True, slots=True)
 class Choice:
     """The rung chosen for an entity's first mention, as every mention of it shows it.
 
@@ -271,38 +236,3 @@ class Choice:
     candidate: Candidate | None
     alternatives: tuple[ScoredCandidate, ...] = ()
     note: str = ""
-
-
-@dataclass
-class PreparedDocument:
-    """One document between the pipeline's stages (:mod:`engine.pipeline`).
-
-    ``mentions`` are the validated, merged mentions; ``entity[k]`` numbers the entity of
-    mention ``k`` and ``first[e]`` is the index of entity ``e``'s first mention, the one
-    whose ladder, rank item and scores stand for every mention of it. ``failed`` holds
-    the mentions masked because a stage failed on them (with a line in ``errors``);
-    ``merged`` the notes of overlapping mentions merged into one; ``forced`` the
-    privacy guard's choices, which override the ranker's; ``privacy`` its report.
-    """
-
-    text: str
-    mentions: list[Mention]
-    entity: list[int]
-    first: dict[int, int]
-    merged: dict[int, str]
-    ladders: dict[int, Ladder] = field(default_factory=dict)
-    items: dict[int, Any] = field(default_factory=dict)
-    scores: dict[int, list[float]] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
-    failed: set[int] = field(default_factory=set)
-    forced: dict[int, Choice] = field(default_factory=dict)
-    privacy: PrivacyReport | None = None
-
-    def first_of(self, k: int) -> int:
-        """The index of the first mention of mention ``k``'s entity."""
-        return self.first.get(self.entity[k], k)
-
-    def original(self, k: int) -> str:
-        """The text of mention ``k``."""
-        m = self.mentions[k]
-        return self.text[m.start:m.end]

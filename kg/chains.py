@@ -32,12 +32,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
+from kg.class_sets import named_class
 from kg.overlay import ComposedRule, OverlayRules
 from kg.store import KGStore
 from kg.vocab import TAXONOMY_PROPS, WDT, is_entity_id, local_id, qid_number
 
-#: Wikidata's "historical country": never the country of a composed "city in {country}".
-HISTORICAL_COUNTRY = "Q3024240"
+#: Wikidata's "historical country" (``ontology/class_sets.ttl``): never the country of a composed "city in {country}".
+HISTORICAL_COUNTRY = named_class("historicalCountry")
 
 #: (first hop, step) property per ladder.
 WALKS: dict[str, tuple[str, str]] = {

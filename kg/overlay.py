@@ -86,6 +86,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
         "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings", "forUnclassedItems",
         "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
         "notIsA", "homonymHead", "headNoun", "holderClass", "partOfNotIsA", "strictKinds", "notFromHeadNoun", "kindedItemsOnly",
+        "ClassSet", "memberClass", "includesSet", "linkAnchorFor", "gazetteerKind", "precedence",
     }
     problems: list[str] = []
     graph = rdflib.Graph()
@@ -97,7 +98,7 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
     tg = rdflib.Namespace(TG)
     for term in set(graph.subjects()) | set(graph.predicates()) | set(graph.objects()):
         if isinstance(term, rdflib.URIRef) and str(term).startswith(TG) and str(term)[len(TG):] not in known:
-            if not any((term, rdflib.RDF.type, tg[c]) in graph for c in ("ComposedGeneralization", "ClassKind", "EntityTypeRule")):
+            if not any((term, rdflib.RDF.type, tg[c]) in graph for c in ("ComposedGeneralization", "ClassKind", "EntityTypeRule", "ClassSet")):
                 problems.append(f"unknown taxogen term {term}")
     for rule in graph.subjects(rdflib.RDF.type, tg.ComposedGeneralization):
         for prop in ("appliesToClass", "via", "template"):

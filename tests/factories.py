@@ -33,3 +33,10 @@ def detected_span(text: str, sub: str, etype: EntityType, *, sources=("ner",), n
     for _ in range(nth + 1):
         start = text.index(sub, start + 1)
     return DetectedSpan(start, start + len(sub), sub, etype, frozenset(sources), **kw)
+
+
+def discloser_of(engine):
+    """The :class:`engine.privacy.disclosure.Discloser` the engine's privacy guard uses, without its background."""
+    from engine.privacy.disclosure import Discloser
+
+    return Discloser(engine.chains.rules.composed, engine.linker.taxonomy, engine.linker.index, engine.truth)

@@ -243,3 +243,42 @@ def evaluate_privacy_cmd(
             fail(exc)
             return
         typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_table(report)))
+
+
+@evaluate_app.command("court")
+def evaluate_court_cmd(
+    data: Path = typer.Option(Path("../shared/data/tab/tab_94.json"), "--data", help="TAB-format JSON file (court judgments)."),
+    part: str = typer.Option("all", "--part", help="Which judgments: build, measure or all (the TAB split)."),
+    store: Optional[Path] = StoreOpt,
+    config: Optional[Path] = ConfigOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
+    packs: Optional[str] = PacksOpt,
+    k: Optional[int] = typer.Option(None, "--k", help="Privacy guard target (default: the config's privacy.k)."),
+    export: Optional[Path] = typer.Option(None, "--export", help="Write a sample of generalizations for readers to judge (JSON lines)."),
+    per_type: int = typer.Option(60, "--per-type", help="How many generalizations of each type the sample holds."),
+    rows_out: Optional[Path] = typer.Option(None, "--rows", help="Write every masked mention and what the reader receives (JSON lines)."),
+    judgments: Optional[Path] = typer.Option(None, "--judgments", help="A readers' file (truthful, less_specific per row): print their shares."),
+    docs: Optional[Path] = DocsOpt,
+) -> None:
+    """Court judgments, masked spans given: the share of masked DATETIME, DEM, LOC, MISC, ORG and
+    QUANTITY spans that get a generalization, and readers' verdicts on a sample."""
+    from taxogen_tools.evaluation.court import (
+        court_replacements, format_judged, format_reach, judged_shares, reach, rows_to_jsonl, sample, write_sample,
+    )
+
+    if part not in ("build", "measure", "all"):
+        fail(ValueError(f"--part must be build, measure or all, not {part!r}"))
+    with figures_page(docs, f"evaluate-court-{part}", f"Court judgments: generalization of the masked spans ({part} part)"):
+        if judgments is not None:
+            for line in format_judged(judged_shares(judgments), f"readers' verdicts in {judgments.name}"):
+                typer.echo(line)
+            return
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
+        rows = court_replacements(engine, data, part=part, k=k, progress=lambda msg: typer.echo(msg, err=True))
+        for line in format_reach(reach(rows), f"{data.name}, {part} part: masked spans that get a generalization (store: {store or 'default'})"):
+            typer.echo(line)
+        if rows_out is not None:
+            rows_to_jsonl(rows, rows_out)
+        if export is not None:
+            n = write_sample(sample(rows, per_type), export)
+            typer.echo(f"wrote {n} generalizations to judge to {export}", err=True)

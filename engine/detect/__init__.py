@@ -5,8 +5,8 @@ Layers (one module each): spaCy NER (:mod:`.ner`), a gazetteer from the knowledg
 are merged (:mod:`.merge`), the mentions of one person linked (:mod:`.coref.persons`),
 and a classifier decides DIRECT / QUASI / NO_MASK (:mod:`.decide`).
 
->>> from engine import Engine
->>> spans = Engine.from_config().detect("Ingrid Solberg is a Norwegian geologist.")
+The engine's detect stage (:mod:`engine.detect.stage`) runs the detector over raw texts;
+``taxogen detect`` prints what it finds.
 """
 
 from __future__ import annotations
@@ -98,7 +98,12 @@ class Detector:
         return self.decide(self.candidates(text))
 
     def detect_many(self, texts: list[str]) -> list[list[DetectedSpan]]:
-        return [self.decide(c) if c.text.strip() else [] for c in self.finder.find_many(texts)]
+        return [spans for _, spans in self.detect_parsed(texts)]
+
+    def detect_parsed(self, texts: list[str]) -> list[tuple[object, list[DetectedSpan]]]:
+        """Each text's spaCy parse and its candidate spans with their decisions (the texts go
+        through spaCy in batches)."""
+        return [(c.doc, self.decide(c) if c.text.strip() else []) for c in self.finder.find_many(texts)]
 
     def mentions(self, text: str) -> list[Mention]:
         """The spans to mask, as engine mentions (persons share one ``entity_id``)."""

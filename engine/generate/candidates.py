@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.generate.sources.base import DocumentState
+from engine.generate.sources.base import DocumentState, Linked
 from engine.generate.sources.registry import SourceRegistry
 from engine.types import MASK, Candidate, Ladder, Span
 
@@ -13,10 +13,17 @@ class CandidateGenerator:
     def __init__(self, sources: SourceRegistry) -> None:
         self.sources = sources
 
-    def ladder(self, span: Span, state: DocumentState | None = None) -> Ladder:
-        """Candidates of ``span`` (levels 1…n, last one ``***``) with provenance."""
+    def link(self, span: Span, state: DocumentState | None = None) -> Linked | None:
+        """The items ``span`` may name, when the source serving its type links items (else None)."""
         source = self.sources.for_type(span.entity_type)
-        result = source.generate(span, state if state is not None else DocumentState())
+        return source.link(span, state if state is not None else DocumentState()) if source.links_items else None
+
+    def ladder(self, span: Span, state: DocumentState | None = None, linked: Linked | None = None) -> Ladder:
+        """Candidates of ``span`` (levels 1…n, last one ``***``) with provenance; ``linked``: the
+        span's links, when they were found already (:meth:`link`)."""
+        source = self.sources.for_type(span.entity_type)
+        state = state if state is not None else DocumentState()
+        result = source.generate(span, state, linked) if source.links_items else source.generate(span, state)
         out: list[Candidate] = []
         seen: set[str] = set()
         for cand in result.candidates:

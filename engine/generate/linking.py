@@ -28,32 +28,19 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg.chains import PreloadedTaxonomy
+from kg.class_sets import class_set, named_class, shipped
 from kg.store import KGStore
 from kg.text import fold  # noqa: F401  (the folding of the index, re-exported for the engine)
 from kg.vocab import DEGREE_PROPS, TYPE_PROPS, local_id, qid_number
 from engine.types import EntityType, Link, LinkMethod, Span
 
-#: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops).
-TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {
-    EntityType.LOC: frozenset({
-        "Q2221906", "Q486972", "Q6256", "Q56061", "Q82794", "Q515", "Q618123", "Q17334923",
-        "Q1048835", "Q15642541", "Q7275", "Q3624078", "Q5107", "Q23442", "Q4022", "Q8502", "Q271669",
-    }),
-    EntityType.ORG: frozenset({
-        "Q43229", "Q4830453", "Q783794", "Q3918", "Q7278", "Q327333", "Q2385804", "Q476028",
-        "Q4438121", "Q163740", "Q31855", "Q1331793", "Q15911314", "Q11032", "Q2659904", "Q847017",
-    }),
-    EntityType.DEM: frozenset({
-        "Q28640", "Q12737077", "Q41710", "Q231002", "Q215627", "Q34770", "Q4164871", "Q294414",
-        "Q6256", "Q5", "Q7278", "Q9174", "Q879146", "Q1126006",
-    }),
-    EntityType.MISC: frozenset({
-        "Q386724", "Q1656682", "Q618779", "Q349", "Q7725634", "Q11424", "Q482994", "Q134556",
-        "Q1371849", "Q9174", "Q34770", "Q27020041", "Q13406554",
-    }),
-}
-LANGUAGE = "Q34770"
-NATIONALITY_CLASSES = frozenset({"Q6256", "Q231002", "Q41710", "Q3624078"})
+#: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops):
+#: the link anchors of ``ontology/class_sets.ttl`` (``tg:linkAnchorFor``).
+TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {EntityType.parse(t): c for t, c in shipped().link_anchors().items()}
+#: The language class ("she speaks Norwegian"): the root of the language kind (``ontology/entity_types.ttl``).
+LANGUAGE = named_class("kindLanguage")
+#: What "she is Norwegian" names: a country, a nationality, an ethnic group.
+NATIONALITY_CLASSES = class_set("nationClasses")
 _LANGUAGE_CUES = re.compile(
     r"\b(speak|speaks|spoke|spoken|speaking|language|languages|fluent|translat\w*|written in|writes in|wrote in|dialect|native tongue|mother tongue)\b",
     re.I,

@@ -13,7 +13,7 @@ from tqdm import tqdm
 from engine.io.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
 from engine.errors import InputError
 from engine.io.cli_checks import plural
-from engine.types import SanitizeResult
+from engine.doc import SanitizeResult
 
 
 @dataclass

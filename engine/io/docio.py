@@ -28,7 +28,8 @@ from typing import IO, Any, Iterator
 from engine.errors import InputError
 from engine.io import contract
 from engine.io.files import output_mode, part_prefix, sweep_stale_parts
-from engine.types import Mention, SanitizeResult
+from engine.doc import SanitizeResult
+from engine.types import Mention
 
 FORMATS = ("auto", "jsonl", "wikireplace", "json", "txt")
 

@@ -9,13 +9,16 @@ k-anonymity against the knowledge graph: who else could a sanitized text be abou
 - :mod:`engine.privacy.disclosure` — the constraints a shown rung discloses, with
   provenance;
 - :mod:`engine.privacy.anonymity` — the anonymity set and k (a lower bound);
-- :mod:`engine.privacy.guard` — the climbing guard behind ``--k`` / ``privacy.k``.
+- :mod:`engine.privacy.guard` — the climbing guard behind ``--k`` / ``privacy.k``, and
+  :mod:`engine.privacy.report`, what it reports;
+- :mod:`engine.privacy.stage` — the pipeline's guard stage: k, then no leaking rung.
 """
 
 from engine.privacy.anonymity import AnonymitySet, anonymity_set
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint
-from engine.privacy.guard import Climb, PrivacyGuard, PrivacyReport
+from engine.privacy.guard import PrivacyGuard
+from engine.privacy.report import Climb, PrivacyReport
 from engine.privacy.leaks import DocumentLeakGuard, ItemNames, Leak
 
 __all__ = [

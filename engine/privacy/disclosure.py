@@ -23,6 +23,11 @@ no cue                 LOC/ORG/DEM/MISC → *any* item property (the anchor deci
                        birth and death are not modelled)
 =====================  ============================================================
 
+The cue words are ``packs/core/privacy_cues.yaml``; each cue is a registered rule (stage
+``guard``, ``birth-cue``, ``death-cue`` …), as are the bracketed life dates and the
+nearest cue deciding for a date or a place (``taxogen rules list``). A cue switched off
+reads as no cue.
+
 A span read only through a relation the background does not hold (a burial place)
 constrains only that relation, so it is listed as uncounted, as a date is on a store
 without dates: "interred at a cemetery" does not stand for "some fact of the subject's is
@@ -70,6 +75,7 @@ A class of another kind, or of no kind, keeps every property.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from kg.vocab import TAXONOMY_PROPS
@@ -78,22 +84,48 @@ from engine.generate.linking import fold
 from engine.generate.truth_rules import FORMER, MARKER_KINDS
 from engine.privacy.background import DATE_PROPS, ITEM_PROPS, NAME, PROPERTY_LABELS, date_anchors, name_tokens
 from engine.generate.sources.datetime import datetime_ladder
+from engine.knowledge import pattern, rule
 from engine.types import MASK, Candidate, EntityType, LinkMethod
 
 #: Link methods whose item *is* what the span names (contained/approximate links are not).
 TRUSTED_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM)
 
-_CUES: tuple[tuple[re.Pattern[str], dict[str, tuple[str, ...]]], ...] = (
-    (re.compile(r"\b(born|birth|birthplace|native of)\b|(^|\s)b\."), {"DATETIME": ("P569",), "LOC": ("P19",)}),
-    (re.compile(r"\b(died|dies|death|killed)\b|(^|\s)d\."), {"DATETIME": ("P570",), "LOC": ("P20",)}),
-    (re.compile(r"\b(educated|studied|studying|graduated|graduate|alumn\w*|attended|enrolled|degree|diploma|doctorate|ph\.?d|student)\b"),
-     {"ORG": ("P69",), "LOC": ("P69",)}),
-    (re.compile(r"\b(award\w*|prize|won|wins|received|honou?red|medal|laureate)\b"), {"MISC": ("P166",), "ORG": ("P166",)}),
-    (re.compile(r"\bparty\b"), {"ORG": ("P102",)}),
-    (re.compile(r"\b(member|joined|fellow|affiliated)\b"), {"ORG": ("P463", "P102")}),
-    (re.compile(r"\b(elected|appointed|served as|position|office|became|nominated)\b"), {"DEM": ("P39", "P106"), "MISC": ("P39", "P106")}),
+#: A cue: the matches of its words in the window before a span (a registered rule), and the
+#: properties a span of each entity type after it speaks about.
+Cue = tuple[Callable[[str], tuple[re.Match[str], ...]], Mapping[str, tuple[str, ...]]]
+
+
+def _cue(name: str, entry: str, props: Mapping[str, tuple[str, ...]], purpose: str) -> Cue:
+    """The cue rule ``name``: the words of pack entry ``entry`` before a span of a type of ``props``."""
+    cue_words = pattern(entry)
+
+    def hits(window: str) -> tuple[re.Match[str], ...]:
+        return tuple(cue_words.finditer(window))
+
+    hits.__name__ = hits.__qualname__ = name.replace("-", "_")
+    hits.__doc__ = f"Where the words of ``{entry}`` occur in ``window`` (the words before a span): {purpose}."
+    return rule(name, stage="guard", types=tuple(props), purpose=purpose, off=())(hits), props
+
+
+#: The cues, in the order their properties are listed (words: ``packs/core/privacy_cues.yaml``).
+_CUES: tuple[Cue, ...] = (
+    _cue("birth-cue", "privacy_cues.birth", {"DATETIME": ("P569",), "LOC": ("P19",)},
+         'a date after "born", "b." is the birth date, a place the birthplace'),
+    _cue("death-cue", "privacy_cues.death", {"DATETIME": ("P570",), "LOC": ("P20",)},
+         'a date after "died", "d." is the death date, a place the place of death'),
+    _cue("education-cue", "privacy_cues.education", {"ORG": ("P69",), "LOC": ("P69",)},
+         'an organisation or place after "studied", "graduated" … is where the subject was educated'),
+    _cue("award-cue", "privacy_cues.award", {"MISC": ("P166",), "ORG": ("P166",)},
+         'a thing or organisation after "won", "awarded", "prize" … is an award received'),
+    _cue("party-cue", "privacy_cues.party", {"ORG": ("P102",)},
+         'an organisation after "party" is the subject\'s party'),
+    _cue("membership-cue", "privacy_cues.membership", {"ORG": ("P463", "P102")},
+         'an organisation after "member", "joined" … is one the subject is a member of, or their party'),
+    _cue("position-cue", "privacy_cues.position", {"DEM": ("P39", "P106"), "MISC": ("P39", "P106")},
+         'a role after "elected", "appointed", "served as" … is a position held or an occupation'),
     # relations the background does not hold: a span read only through them is listed as uncounted
-    (re.compile(r"\b(buried|interred|entombed|laid to rest|burial|grave)\b"), {"LOC": ("P119",), "ORG": ("P119",)}),
+    _cue("burial-cue", "privacy_cues.burial", {"LOC": ("P119",), "ORG": ("P119",)},
+         'a place after "buried", "interred" … is the burial place, which the background does not hold'),
 )
 #: Properties of the background a class of each kind can be the value of; kinds not listed
 #: (places, organisations, structures, person attributes) and classes of no kind: all.
@@ -101,7 +133,7 @@ KIND_PROPS: dict[str, tuple[str, ...]] = {
     "kindWork": ("P166",), "kindEvent": (), "kindField": (), "kindLanguage": (),
 }
 _DECADE = re.compile(r"(-?\d{2,4}0)s\b")
-_CENTURY = re.compile(r"(\d{1,2})(?:st|nd|rd|th) century")
+_CENTURY = pattern("date_labels.century")
 _YEAR = re.compile(r"(?<![\d-])(\d{3,4})(?!\d|s)")
 _DASH = "–—-"
 
@@ -160,34 +192,53 @@ def cue_props(text: str, start: int, end: int, entity_type: EntityType, sentence
         return (NAME,)
     before = text[max(sentence_start, start - 60):start]
     if entity_type is EntityType.DATETIME:
-        paren = before.rfind("(")
-        if paren >= 0 and ")" not in before[paren:]:
-            inside_before = before[paren + 1:].strip()
-            after = text[end:end + 40]
-            close = after.find(")")
-            inside_after = after[: close if close >= 0 else len(after)].strip()
-            if inside_before[-1:] and inside_before[-1] in _DASH:
-                return ("P570",)
-            if inside_after[:1] and inside_after[0] in _DASH:
-                return ("P569",)
+        life_date = life_dates_in_brackets(text, end, before)
+        if life_date is not None:
+            return life_date
     window = " ".join(before.lower().split()[-6:])
     props: list[str] = []
     nearest: tuple[int, tuple[str, ...]] = (-1, ())
-    for pattern, by_type in _CUES:
+    for cue, by_type in _CUES:
         if kind not in by_type:
             continue
-        hits = list(pattern.finditer(window))
+        hits = cue(window)
         if hits:
             props.extend(p for p in by_type[kind] if p not in props)
             if hits[-1].end() > nearest[0]:
                 nearest = (hits[-1].end(), by_type[kind])
-    if entity_type in (EntityType.DATETIME, EntityType.LOC) and nearest[1]:
+    if nearest[1] and nearest_life_event_decides(entity_type):
         return nearest[1]  # the nearest life event decides ("born in X, died in Y")
     if props:
         return tuple(props)
     if entity_type.is_graph:
         return ITEM_PROPS
     return ()
+
+
+@rule("life-dates-in-brackets", stage="guard", types=("DATETIME",),
+      purpose='a date in brackets before a dash is the birth date, after one the death date ("(1885–1962)")')
+def life_dates_in_brackets(text: str, end: int, before: str) -> tuple[str, ...] | None:
+    """The property of a date ending at ``end`` inside an open bracket of ``before`` (the
+    text before it) with a dash between it and the other date, or None."""
+    paren = before.rfind("(")
+    if paren < 0 or ")" in before[paren:]:
+        return None
+    inside_before = before[paren + 1:].strip()
+    after = text[end:end + 40]
+    close = after.find(")")
+    inside_after = after[: close if close >= 0 else len(after)].strip()
+    if inside_before[-1:] and inside_before[-1] in _DASH:
+        return ("P570",)
+    if inside_after[:1] and inside_after[0] in _DASH:
+        return ("P569",)
+    return None
+
+
+@rule("nearest-life-event-decides", stage="guard", types=("DATETIME", "LOC"), off=False,
+      purpose='of several cues before a date or place the nearest decides ("born in [X], died in [Y]": Y is the place of death only)')
+def nearest_life_event_decides(entity_type: EntityType) -> bool:
+    """A span of ``entity_type`` speaks about the nearest cue's properties only."""
+    return entity_type in (EntityType.DATETIME, EntityType.LOC)
 
 
 def date_label_anchors(label: str) -> tuple[str, ...]:
@@ -206,12 +257,17 @@ def date_label_anchors(label: str) -> tuple[str, ...]:
 
 
 class Discloser:
-    """Turns (span, shown rung) into constraints; needs the engine for composed rungs and
-    for linking annotators' free labels."""
+    """Turns (span, shown rung) into constraints. ``composed``: the overlay's composed rules
+    (``ChainIndex.rules.composed``: what a composed rung such as "city in Norway" says);
+    ``taxonomy`` and ``index``: the store's classes and names (a composed rung's value, an
+    annotator's free label); ``truth``: the truth rules' kinds of class (which facts a class
+    can be the value of), ``None`` without them."""
 
-    def __init__(self, engine) -> None:
-        self.engine = engine
-        self._composed = {r.name: r for r in engine.chains.rules.composed}
+    def __init__(self, composed: Iterable, taxonomy, index, truth=None) -> None:
+        self._composed = {r.name: r for r in composed}
+        self.taxonomy = taxonomy
+        self.index = index
+        self.truth = truth
 
     def constraints(self, view: SpanView, label: str, candidate: Candidate | None = None, *, kept: bool = False) -> tuple[Constraint, ...]:
         """What showing ``label`` (``candidate`` when it came from the ladder) for ``view`` discloses."""
@@ -252,7 +308,7 @@ class Discloser:
 
     def class_props(self, props: tuple[str, ...], qid: str) -> tuple[str, ...]:
         """``props`` narrowed to those a class ``qid`` of its kinds can be the value of (:data:`KIND_PROPS`)."""
-        truth = getattr(self.engine, "truth", None)
+        truth = self.truth
         if truth is None:
             return props
         kinds = truth.class_kinds(qid) - MARKER_KINDS - {FORMER}
@@ -267,7 +323,7 @@ class Discloser:
             return ()
         # an unclassed rule's class only says "a place": the store files the item under no class
         out = [] if rule.unclassed else [make(view.props, (rule.applies_to,), f"class of composed rule {rule.name}", of_class=True)]
-        tax = self.engine.linker.taxonomy
+        tax = self.taxonomy
         low = fold(candidate.label)
         for item in (candidate.link_qid, view.link_qid):
             if not item:
@@ -280,7 +336,7 @@ class Discloser:
         return tuple(out)
 
     def _link_label(self, label: str) -> str | None:
-        hits = self.engine.linker.index.lookup(fold(label))
+        hits = self.index.lookup(fold(label))
         return hits[0][0] if hits else None
 
 

@@ -9,77 +9,34 @@ biggest blocker (the most persons fit without the slot), then to the most restri
 slot, then to masked spans before NO_MASK ones. Every move is reported as a :class:`Climb`. The guard never picks a candidate the policy would
 refuse (:meth:`engine.select.policy.SelectionPolicy.refusal`).
 
-:meth:`PrivacyGuard.apply` is called once per document by
-:class:`engine.pipeline.DocumentSanitizer` (``SanitizeOptions.k``); ``k=0`` measures
-without climbing.
+:meth:`PrivacyGuard.apply` is called once per document by the guard stage
+(:mod:`engine.privacy.stage`, ``SanitizeOptions.k``); ``k=0`` measures without climbing.
+It reads the :class:`engine.doc.Doc` the stages before it filled in: the mentions' ladders
+and the selection policy's choices (``DocMention.choice``), and writes ``DocMention.forced``.
 """
 
 from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Sequence
 
 from pyroaring import BitMap, FrozenBitMap
 
-
-from engine.privacy.anonymity import LOWER_BOUND_NOTE, anonymity_set, constraint_members, locate_subject
+from engine.doc import Doc, DocMention
+from engine.generate.linking import LabelIndex, fold, normalised_forms
+from engine.privacy.anonymity import anonymity_set, constraint_members, locate_subject
 from engine.privacy.background import Background
 from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props, trusted_link
-from engine.text.sentences import SentenceIndex, sentence_bounds
-from engine.types import MASK, Candidate, Choice, EntityType, IdentifierType, Mention, PreparedDocument, Span
+from engine.privacy.report import Climb, PrivacyReport
+from engine.select.policy import SelectionPolicy
+from engine.text.sentences import sentence_bounds
+from engine.types import MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Span
 
-
-if TYPE_CHECKING:
-    from engine.select.policy import SelectionPolicy
-
-
-@dataclass(frozen=True, slots=True)
-class Climb:
-    """One move of the guard: a span moved up its ladder to a more general rung (a climb) or
-    back down to a more specific one that still keeps k ≥ K (a descent)."""
-
-    start: int
-    end: int
-    entity_type: str
-    identifier_type: str
-    from_rung: str
-    to_rung: str
-    k_before: int
-    k_after: int
-
-    def to_dict(self) -> dict:
-        return {f: getattr(self, f) for f in self.__slots__}
-
-
-@dataclass(frozen=True, slots=True)
-class PrivacyReport:
-    """k of a sanitized document before and after the guard, and why."""
-
-    target_k: int
-    k_before: int
-    k_after: int
-    climbs: tuple[Climb, ...] = ()
-    constraints: tuple[Constraint, ...] = ()
-    uncounted: tuple[Constraint, ...] = ()
-    subject_in_store: bool = False
-    subject_in_set: bool = False
-    reached: bool = True
-    seconds: float = 0.0
-    note: str = LOWER_BOUND_NOTE
-    descents: tuple[Climb, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "target_k": self.target_k, "k_before": self.k_before, "k_after": self.k_after, "reached": self.reached,
-            "climbs": [c.to_dict() for c in self.climbs],
-            "descents": [c.to_dict() for c in self.descents],
-            "constraints": [c.to_dict() for c in self.constraints],
-            "uncounted": [c.to_dict() for c in self.uncounted],
-            "subject_in_store": self.subject_in_store, "subject_in_set": self.subject_in_set,
-            "note": self.note,  # not the seconds: a document's output is the same on every run
-        }
+#: Builds the ladder of a span (the ladder stage's, with a fresh document state).
+LadderOf = Callable[[Span], Ladder]
 
 
 @dataclass
@@ -105,37 +62,43 @@ class _Slot:
 
 
 class PrivacyGuard:
-    """Measures and enforces k for documents prepared by :class:`engine.pipeline.DocumentSanitizer`."""
+    """Measures and enforces k for documents the stages before the guard filled in.
 
-    def __init__(self, engine, background: Background) -> None:
-        self.engine = engine
+    ``discloser`` reads what a shown rung discloses; ``background`` holds the store's
+    persons; ``index`` links a kept span to its item; ``ladder_of`` builds the ladder of a
+    NO_MASK span the guard may have to generalize."""
+
+    def __init__(self, discloser: Discloser, background: Background, index: LabelIndex, ladder_of: LadderOf) -> None:
+        self.discloser = discloser
         self.background = background
-        self.discloser = Discloser(engine)
+        self.index = index
+        self.ladder_of = ladder_of
+
+    def with_background(self, background: Background) -> "PrivacyGuard":
+        """The same guard over another background (a benchmark's freshly built index)."""
+        return PrivacyGuard(self.discloser, background, self.index, self.ladder_of)
 
     # --- views ---------------------------------------------------------------------------
-    def views(self, p: PreparedDocument) -> tuple[list[SpanView], int | None]:
-        """A :class:`SpanView` per mention of a prepared document, and the subject's entity."""
-        text, ms, entity = p.text, p.mentions, p.entity
-        persons = Counter(entity[k] for k, m in enumerate(ms) if m.entity_type is EntityType.PERSON)
+    def views(self, p: Doc) -> tuple[list[SpanView], int | None]:
+        """A :class:`SpanView` per mention of a document, and the subject's entity."""
+        text, ms = p.text, p.mentions
+        persons = Counter(m.entity for m in ms if m.entity_type is EntityType.PERSON)
         subject = max(persons, key=lambda e: (persons[e], -e)) if persons else None
         out = []
-        sentences = SentenceIndex(text)
         for k, m in enumerate(ms):
-            left, _ = sentences.bounds(m.start, m.end)
-            link = trusted_link(p.ladders.get(p.first_of(k))) if m.entity_type.is_graph else None
+            left = m.sentence[0]
+            link = trusted_link(ms[p.first_of(k)].ladder) if m.entity_type.is_graph else None
             if link is None and m.entity_type.is_graph and m.identifier_type is IdentifierType.NO_MASK:
                 link = self._link(text, m)
             out.append(SpanView(m.start, m.end, m.entity_type, text[m.start:m.end],
-                                cue_props(text, m.start, m.end, m.entity_type, left), link, entity[k] == subject,
+                                cue_props(text, m.start, m.end, m.entity_type, left), link, m.entity == subject,
                                 m.identifier_type is IdentifierType.NO_MASK))
         return out, subject
 
-    def _link(self, text: str, m: Mention) -> str | None:
+    def _link(self, text: str, m: DocMention) -> str | None:
         """The item a kept span names: exact label or alias, demonym, then normalised forms
         (the linker's trusted stages only; no contained or approximate matching)."""
-        from engine.generate.linking import fold, normalised_forms
-
-        index = self.engine.linker.index
+        index = self.index
         key = fold(text[m.start:m.end])
         for form in [key] + normalised_forms(key):
             hits = index.lookup(form)
@@ -145,22 +108,22 @@ class PrivacyGuard:
                 return index.demonyms[form][0]
         return None
 
-    def subject_names(self, p: PreparedDocument, subject: int | None) -> list[str]:
+    def subject_names(self, p: Doc, subject: int | None) -> list[str]:
         """The subject's names in the document, longest first (the longest is looked up in
         the store: a short form such as a first name would match strangers)."""
-        text, ms, entity = p.text, p.mentions, p.entity
-        names = {text[m.start:m.end] for k, m in enumerate(ms) if entity[k] == subject and m.entity_type is EntityType.PERSON}
+        text, ms = p.text, p.mentions
+        names = {text[m.start:m.end] for m in ms if m.entity == subject and m.entity_type is EntityType.PERSON}
         return sorted(names, key=lambda s: (-len(s), s))
 
     # --- measuring -----------------------------------------------------------------------
-    def disclosed(self, p: PreparedDocument, views: Sequence[SpanView], shown: dict[int, tuple[str, Candidate | None, bool]]) -> list[Constraint]:
+    def disclosed(self, p: Doc, views: Sequence[SpanView], shown: dict[int, tuple[str, Candidate | None, bool]]) -> list[Constraint]:
         """Constraints of a document whose mention ``k`` shows ``shown[k]`` = (label, candidate, kept)."""
         out: list[Constraint] = []
         for k, (label, cand, kept) in shown.items():
             out.extend(self.discloser.constraints(views[k], label, cand, kept=kept))
         return out
 
-    def measure(self, p: PreparedDocument, shown: dict[int, tuple[str, Candidate | None, bool]]) -> PrivacyReport:
+    def measure(self, p: Doc, shown: dict[int, tuple[str, Candidate | None, bool]]) -> PrivacyReport:
         """k of the document as shown (no climbing)."""
         t0 = time.perf_counter()
         views, subject = self.views(p)
@@ -170,8 +133,8 @@ class PrivacyGuard:
                              True, time.perf_counter() - t0)
 
     # --- enforcing -----------------------------------------------------------------------
-    def apply(self, p: PreparedDocument, policy: SelectionPolicy, target: int) -> PrivacyReport:
-        """Climb until k ≥ ``target``; forced choices go to ``p.forced``; returns the report."""
+    def apply(self, p: Doc, policy: SelectionPolicy, target: int) -> PrivacyReport:
+        """Climb until k ≥ ``target``; forced choices go to ``DocMention.forced``; returns the report."""
         t0 = time.perf_counter()
         views, subject = self.views(p)
         slots = self._slots(policy, p)
@@ -214,14 +177,14 @@ class PrivacyGuard:
                 opt = slot.options[slot.pos]
                 alts = slot.chosen.alternatives if slot.chosen else ()
                 note = f"privacy guard: generalized to reach k ≥ {target}"
-                p.forced[slot.key] = Choice(opt.label, opt.candidate, alts, note)
+                p.mentions[slot.key].forced = Choice(opt.label, opt.candidate, alts, note)
         shown = self._shown(p, slots)
         final = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], final.members)
         return PrivacyReport(target, k_before, final.k, tuple(climbs), final.counted, final.uncounted, subj.in_store,
                              bool(subj.in_set), final.k >= target, time.perf_counter() - t0, descents=tuple(descents))
 
-    def _descend(self, p: PreparedDocument, views: Sequence[SpanView], slots: list[_Slot],
+    def _descend(self, p: Doc, views: Sequence[SpanView], slots: list[_Slot],
                  members: list[FrozenBitMap | None], target: int) -> list[Climb]:
         """Come back down: each climbed slot returns to its most specific option that
         still keeps k ≥ ``target`` (a climb that later climbs made unnecessary is undone).
@@ -241,8 +204,8 @@ class PrivacyGuard:
                     break
         return out
 
-    def _slots(self, policy: SelectionPolicy, p: PreparedDocument) -> list[_Slot]:
-        text, ms, entity = p.text, p.mentions, p.entity
+    def _slots(self, policy: SelectionPolicy, p: Doc) -> list[_Slot]:
+        text, ms = p.text, p.mentions
         slots: dict[int, _Slot] = {}
         for k, m in enumerate(ms):
             if m.identifier_type is IdentifierType.NO_MASK:
@@ -253,9 +216,9 @@ class PrivacyGuard:
                 slots[first].mentions.append(k)
                 continue
             original = text[ms[first].start:ms[first].end]
-            chosen = policy.choose(p, first)
+            chosen = ms[first].choice or policy.choose(p, first)  # the select stage's choice
             label, cand = chosen.label, chosen.candidate
-            ladder = p.ladders.get(first)
+            ladder = ms[first].ladder
             options = [_Option(label, cand)]
             if cand is not None and ladder is not None and cand in ladder.candidates:
                 at = ladder.candidates.index(cand)
@@ -267,21 +230,21 @@ class PrivacyGuard:
             slots[first] = _Slot(first, [k], m.identifier_type, options, chosen=chosen)
         return list(slots.values())
 
-    def _options_of_no_mask(self, p: PreparedDocument, policy: SelectionPolicy, slot: _Slot) -> list[_Option]:
+    def _options_of_no_mask(self, p: Doc, policy: SelectionPolicy, slot: _Slot) -> list[_Option]:
         m = p.mentions[slot.key]
         original = p.text[m.start:m.end]
         options = [_Option(original, None, kept=True)]
         try:
             left, right = sentence_bounds(p.text, m.start, m.end)
             span = Span(original, m.entity_type, IdentifierType.QUASI, context=p.text[left:right], start=m.start, end=m.end)
-            ladder = self.engine.candidates(span)
+            ladder = self.ladder_of(span)
             options += [_Option(c.label, c) for c in ladder.candidates if c.label != MASK and policy.refusal(c, original, m, p.text) is None]
         except Exception:  # no ladder: the span can still be masked
             pass
         options.append(_Option(MASK, None))
         return options
 
-    def _slot_constraints(self, p: PreparedDocument, views: Sequence[SpanView], slot: _Slot, pos: int) -> list[Constraint]:
+    def _slot_constraints(self, p: Doc, views: Sequence[SpanView], slot: _Slot, pos: int) -> list[Constraint]:
         if slot.options is None:
             m = p.mentions[slot.key]
             opt = _Option(p.text[m.start:m.end], None, kept=True)
@@ -292,7 +255,7 @@ class PrivacyGuard:
             out.extend(self.discloser.constraints(views[k], opt.label, opt.candidate, kept=opt.kept))
         return out
 
-    def _members(self, p: PreparedDocument, views: Sequence[SpanView], slot: _Slot, pos: int | None = None) -> FrozenBitMap | None:
+    def _members(self, p: Doc, views: Sequence[SpanView], slot: _Slot, pos: int | None = None) -> FrozenBitMap | None:
         pos = slot.pos if pos is None else pos
         if pos in slot.members:
             return slot.members[pos]
@@ -307,7 +270,7 @@ class PrivacyGuard:
         slot.members[pos] = bm
         return bm
 
-    def _next(self, p: PreparedDocument, policy: SelectionPolicy, views: Sequence[SpanView], slot: _Slot, current: FrozenBitMap | None) -> tuple[int, FrozenBitMap | None] | None:
+    def _next(self, p: Doc, policy: SelectionPolicy, views: Sequence[SpanView], slot: _Slot, current: FrozenBitMap | None) -> tuple[int, FrozenBitMap | None] | None:
         """The nearest more general option whose disclosure matches more persons."""
         if current is None:
             return None  # nothing to gain: the slot restricts nothing countable
@@ -320,7 +283,7 @@ class PrivacyGuard:
                 return pos, bm
         return None
 
-    def _shown(self, p: PreparedDocument, slots: list[_Slot]) -> dict[int, tuple[str, Candidate | None, bool]]:
+    def _shown(self, p: Doc, slots: list[_Slot]) -> dict[int, tuple[str, Candidate | None, bool]]:
         shown: dict[int, tuple[str, Candidate | None, bool]] = {}
         for slot in slots:
             if slot.options is None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Collection, Mapping, Sequence
 
 from engine.generate.linking import LabelIndex, fold, normalised_forms
+from engine.knowledge import words
 from engine.types import IdentifierType, Ladder, LinkMethod, Mention
 
 #: Links that name the item (a contained or approximate link names something else).
@@ -106,7 +107,9 @@ class ItemNames:
         return tuple(out)
 
 
-_STOP = frozenset("the and for with from into that this his her its new old one two".split())
+#: Words so common that an item named by one is not looked for in other labels
+#: (``packs/core/leaks.yaml``).
+_STOP = words("leaks.common_names")
 
 
 @dataclass(frozen=True)

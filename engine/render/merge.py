@@ -10,6 +10,11 @@ phrase ("the [1957] [Roger Corman] film" → "the PERSON 2 film"). A season's tw
 year joins the date before it ("[1998]–[99]"), and "from [the 1990s] to (or through)
 [the 1990s]" reads "in the 1990s" ("(1804–1806)": "(the 1800s)"). Lists and appositions
 of the same thing are shown once (see the predicates below).
+
+Each decision to merge, or to keep two replacements apart, is a registered rule (stage
+``render``; examples in ``packs/core/examples/render.merge.yaml``): switched off, it does not
+apply (the two stay apart, or are merged as adjacent replacements are). The gaps they
+read ("and", "to", a comma) are ``packs/core/render.yaml``.
 """
 
 from __future__ import annotations
@@ -18,9 +23,13 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from engine.render.noun_phrase import DETERMINER_BEFORE, RANGE_AFTER, RANGE_START, WORK_NOUNS
+from engine.knowledge import pattern, rule
+from engine.render.noun_phrase import ARTICLE_BEFORE, DETERMINER_BEFORE, RANGE_AFTER, RANGE_START, WORK_NOUNS
 from engine.render.phrase import RungKind, is_noun_like, kind_of
-from engine.types import MASK, Candidate, EntityType, IdentifierType, Mention, ScoredCandidate
+from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Mention, ScoredCandidate
+
+#: The entity types whose rungs are classes of the graph (the types of the rules on names).
+_GRAPH = tuple(t.value for t in GRAPH_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,23 +87,13 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
     them; ``before`` is the original text before ``a``, ``after`` the text after ``b``."""
     ka, kb = a.head.kind, b.kind
     a_date = a.head.mention.entity_type is EntityType.DATETIME
-    b_date = b.mention.entity_type is EntityType.DATETIME
-    in_noun_phrase = bool(DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
-    if ((a_date and kb is RungKind.PERSON) or (ka is RungKind.PERSON and b_date)) and not in_noun_phrase:
+    if date_beside_a_person_kept_apart(a, b, before):
         return None, True
-    if a.head.mention.entity_type.is_graph and _is_count(b):
-        # "the collapse of [South Vietnam] [nine months] into …": two phrases, "of ***, X months into …"
+    if count_after_a_name_kept_apart(a, b):
         return None, True
-    if a.head.mention.entity_type.is_graph and (_is_times_count(b, after) or b.mention.entity_type is EntityType.QUANTITY):
-        # "got [MNL champion] [2] times", "toured [the United Kingdom] [twice]": the count
-        # says how often, the name is the object ("toured the *** X times"); merged, the
-        # object vanished ("toured the X times")
+    if how_often_after_a_name_kept_apart(a, b, after):
         return None, False
-    if a.head.mention.entity_type is EntityType.DEM and ka is not RungKind.PERSON and kb is RungKind.PERSON \
-            and a.head.original[:1].islower():
-        # "the Swedish [architect] [Erik Lindqvist]": a role noun before a name stays outside
-        # the name ("the Swedish *** PERSON 2", not "the PERSON 2"); a capitalised title is
-        # part of the name ("[President] [John Mahama]" → "PERSON 1")
+    if role_noun_before_a_name_kept_apart(a, b):
         return None, False
     if a_date and kb is RungKind.PERSON:
         return Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
@@ -105,13 +104,50 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
     return Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
 
 
+@rule("date-beside-a-person-kept-apart", stage="render", types=("DATETIME", "PERSON"), off=False,
+      purpose='a date next to a person is kept apart by a comma ("In [2015] [Crystal] …" → "In the 2010s, PERSON 1 …"), unless both sit in one noun phrase')
+def date_beside_a_person_kept_apart(a: Unit, b: Decision, before: str) -> bool:
+    """``a`` (a unit) and ``b`` right after it are a date and a person outside a noun phrase
+    (``before``: the original text before ``a``; "the [1957] [Roger Corman] film" is one)."""
+    a_date = a.head.mention.entity_type is EntityType.DATETIME
+    b_date = b.mention.entity_type is EntityType.DATETIME
+    in_noun_phrase = bool(DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
+    return ((a_date and b.kind is RungKind.PERSON) or (a.head.kind is RungKind.PERSON and b_date)) and not in_noun_phrase
+
+
+@rule("count-after-a-name-kept-apart", stage="render", types=("QUANTITY", "DATETIME"), off=False,
+      purpose='a count with its unit after a name is a phrase of its own, after a comma ("of [South Vietnam] [nine months] into" → "of ***, X months into")')
+def count_after_a_name_kept_apart(a: Unit, b: Decision) -> bool:
+    """``b`` is a count with its unit right after a name of the graph."""
+    return a.head.mention.entity_type.is_graph and _is_count(b)
+
+
+@rule("how-often-after-a-name-kept-apart", stage="render", types=("QUANTITY",), off=False,
+      purpose='a count of how often after a name stays apart from it ("toured [the United Kingdom] [twice]" → "toured the *** X times", not "toured the X times")')
+def how_often_after_a_name_kept_apart(a: Unit, b: Decision, after: str) -> bool:
+    """``b`` says how often, right after a name of the graph (``after``: the text after ``b``)."""
+    # "got [MNL champion] [2] times", "toured [the United Kingdom] [twice]": the count
+    # says how often, the name is the object ("toured the *** X times"); merged, the
+    # object vanished ("toured the X times")
+    return a.head.mention.entity_type.is_graph and (_is_times_count(b, after) or b.mention.entity_type is EntityType.QUANTITY)
+
+
+@rule("role-noun-before-a-name-kept-apart", stage="render", types=("DEM", "PERSON"), off=False,
+      purpose='a role noun before a name stays outside the name ("the Swedish [architect] [Erik Lindqvist]" → "the Swedish *** PERSON 2")')
+def role_noun_before_a_name_kept_apart(a: Unit, b: Decision) -> bool:
+    """``a`` is a lower-case role noun right before the person ``b`` (a capitalised title is
+    part of the name: "[President] [John Mahama]" → "PERSON 1")."""
+    return (a.head.mention.entity_type is EntityType.DEM and a.head.kind is not RungKind.PERSON and b.kind is RungKind.PERSON
+            and a.head.original[:1].islower())
+
+
 def _is_count(d: Decision) -> bool:
     """A count with its unit ("X months", "X km"), not a bare number ("[MNL champion] [2]
     times" stays one phrase) and not a date."""
     return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X [a-z]", d.rung))
 
 
-_TIMES_AFTER = re.compile(r"^[ \t]+times?\b")
+_TIMES_AFTER = pattern("render.times_after")
 
 
 def _is_times_count(d: Decision, after: str) -> bool:
@@ -119,6 +155,8 @@ def _is_times_count(d: Decision, after: str) -> bool:
     return d.mention.entity_type is EntityType.QUANTITY and d.rung in ("X", MASK) and bool(_TIMES_AFTER.match(after))
 
 
+@rule("masked-date-in-a-list-of-periods", stage="render", types=("DATETIME",), off=False,
+      purpose='a list of dates where one is masked and another a period is shown as one mask ("in the *** and the 2000s" → "in the ***")')
 def _masked_in_period_list(a: Unit, d: Decision, gap: str) -> bool:
     """"in the [1990s] and [early 2000s]" where one date is masked and the other a period:
     "in the *** and the 2000s" reads as two kinds of thing; the list is shown as one mask."""
@@ -129,14 +167,16 @@ def _masked_in_period_list(a: Unit, d: Decision, gap: str) -> bool:
     )
 
 
-_AND_OR_GAP = re.compile(r"^\s*,?\s*(?:and|or)\s*$")
+_AND_OR_GAP = pattern("render.and_or_gap")
 
 
-_RANGE_GAP = re.compile(r"^\s*(?:to|until|till|through|thru|and|–|-|—)\s*$")
-_LIST_GAP = re.compile(r"^\s*(?:,|,?\s*and|,?\s*or)\s*$")
+_RANGE_GAP = pattern("render.range_gap")
+_LIST_GAP = pattern("render.list_gap")
 _OPEN_BRACKET = re.compile(r"^[ \t]*\($")
 
 
+@rule("one-period-for-both-ends-of-a-range", stage="render", types=("DATETIME",), off=False,
+      purpose='a range whose two ends became the same period is one period ("from [1991] to [1995]" → "in the 1990s")')
 def _same_period(a: Unit, d: Decision, gap: str, before: str) -> bool:
     """"from [A] to [B]" or "between [A] and [B]" where both became the same date phrase."""
     return (
@@ -146,6 +186,8 @@ def _same_period(a: Unit, d: Decision, gap: str, before: str) -> bool:
     )
 
 
+@rule("one-period-for-a-list", stage="render", types=("DATETIME",), off=False,
+      purpose='a list of dates that all became the same period names it once ("in [2011], [2012] and [2013]" → "in the 2010s")')
 def _listed_period(a: Unit, d: Decision, gap: str) -> bool:
     """"in [2011], [2012] and [2013]" where every date became the same period: one
     mention of it reads ("in the 2010s"), not "the 2010s, the 2010s and the 2010s"."""
@@ -155,6 +197,8 @@ def _listed_period(a: Unit, d: Decision, gap: str) -> bool:
     )
 
 
+@rule("bracketed-repeat-shown-once", stage="render", types=_GRAPH, off=False,
+      purpose='a name and its abbreviation in brackets that got the same rung are shown once ("*** (***)" → "***")')
 def _bracketed_repeat(text: str, a: Unit, d: Decision, gap: str) -> bool:
     """"[Name] ([abbreviation])" where both got the same rung ("*** (***)", "a university
     (university)"): the bracket says nothing new, and is shown once with its name."""
@@ -164,9 +208,11 @@ def _bracketed_repeat(text: str, a: Unit, d: Decision, gap: str) -> bool:
     )
 
 
-_PLACE_PREPOSITION = re.compile(r"\b(?:in|at|from|near|to|into|across|throughout|of)\s+$", re.I)
+_PLACE_PREPOSITION = pattern("render.place_preposition")
 
 
+@rule("bracketed-date-twin-shown-once", stage="render", types=("DATETIME",), off=False,
+      purpose='a machine-readable date in brackets before the same date in words is shown once ("([1960-05-19])[19 May 1960]" → "(the 1960s)")')
 def _bracketed_date_twin(text: str, a: Unit, d: Decision, gap: str) -> bool:
     """"([1960-05-19])[19 May 1960]" (a machine-readable date in brackets before the same
     date in words, as copied from Wikipedia's microformats) where both got the same rung:
@@ -177,6 +223,8 @@ def _bracketed_date_twin(text: str, a: Unit, d: Decision, gap: str) -> bool:
     )
 
 
+@rule("place-and-its-surrounding-place-as-one", stage="render", types=("LOC",), off=False,
+      purpose='a place and the place around it, one masked and one a class, are shown as one ("held in [Mersin], [Turkey]" → "held in a country")')
 def _place_apposition(a: Unit, d: Decision, gap: str) -> bool:
     """"[Mersin], [Turkey]" (or "[Austria], [Vienna]"), where one place became ``***`` and
     the other a class: "held in ***, a country" reads as two places. The pair is one place:
@@ -200,6 +248,13 @@ def _in_list(text: str, units: list[Unit], masked: Sequence[Decision], i: int) -
     )
 
 
+@rule("classes-in-a-list-of-masks-shown-as-masks", stage="render", types=_GRAPH, off=False,
+      purpose='in a list of three or more masked names, those shown as a class are shown as "***" too ("like a municipality, ***, *** and ***" → "like ***, ***, *** and ***")')
+def classes_in_a_list_of_masks(run: Sequence[Unit]) -> bool:
+    """``run``, a list of single masked names of one type, mixes ``***`` and classes and has three or more items."""
+    return len(run) >= 3 and {u.head.kind for u in run} == {RungKind.MASK, RungKind.CLASS}
+
+
 def _mixed_lists(text: str, units: list[Unit]) -> None:
     """A list of three or more masked places or organisations ("like [Kathmandu], [Pokhara],
     [Chitwan] and [Lumbini]") where some became ``***`` and others a class: "like a
@@ -208,8 +263,7 @@ def _mixed_lists(text: str, units: list[Unit]) -> None:
     run: list[Unit] = []
 
     def close() -> None:
-        kinds = {u.head.kind for u in run}
-        if len(run) >= 3 and kinds == {RungKind.MASK, RungKind.CLASS}:
+        if classes_in_a_list_of_masks(run):
             for u in run:
                 if u.head.kind is RungKind.CLASS:
                     u.shown_as_mask = True
@@ -246,18 +300,27 @@ def _persons_joined_as_a_modifier(text: str, units: list[Unit]) -> list[Unit]:
     out: list[Unit] = []
     for u in units:
         prev = out[-1] if out else None
-        if (
-            prev is not None and len(prev.decisions) == 1 and len(u.decisions) == 1
-            and prev.head.kind is RungKind.PERSON and u.head.kind is RungKind.PERSON
-            and text[prev.end:u.start] in ("–", "-", "/", "—")
-            and bool(re.search(r"\b(?:the|a|an)\s+$", text[max(0, prev.start - 8):prev.start], re.I))
-        ):
-            nxt = re.match(r"[ \t]+([a-z][\w'’-]*)(?:[ \t]+(\S+))?", text[u.end:u.end + 60])
-            if nxt and is_noun_like(nxt.group(1), nxt.group(2) or "") and nxt.group(1).lower() not in WORK_NOUNS:
-                out[-1] = Unit(prev.decisions + u.decisions, prev.head, "persons joined by a dash as one modifier")
-                continue
+        if prev is not None and persons_joined_by_a_dash(text, prev, u):
+            out[-1] = Unit(prev.decisions + u.decisions, prev.head, "persons joined by a dash as one modifier")
+            continue
         out.append(u)
     return out
+
+
+@rule("persons-joined-by-a-dash-as-one-modifier", stage="render", types=("PERSON",), off=False,
+      purpose='two placeholders joined by a dash between a determiner and a noun are one modifier ("the [Carlow]–[Kilkenny] constituency" → "the constituency")')
+def persons_joined_by_a_dash(text: str, prev: Unit, u: Unit) -> bool:
+    """``prev`` and ``u``, single person placeholders, are joined by a dash or slash after
+    an article and before a noun that is not a work's ("the [Roger Corman] film" reads "by")."""
+    if not (
+        len(prev.decisions) == 1 and len(u.decisions) == 1
+        and prev.head.kind is RungKind.PERSON and u.head.kind is RungKind.PERSON
+        and text[prev.end:u.start] in ("–", "-", "/", "—")
+        and bool(ARTICLE_BEFORE.search(text[max(0, prev.start - 8):prev.start]))
+    ):
+        return False
+    nxt = re.match(r"[ \t]+([a-z][\w'’-]*)(?:[ \t]+(\S+))?", text[u.end:u.end + 60])
+    return bool(nxt) and is_noun_like(nxt.group(1), nxt.group(2) or "") and nxt.group(1).lower() not in WORK_NOUNS
 
 
 def _dates_listed_before_a_mask(text: str, units: list[Unit]) -> list[Unit]:
@@ -267,17 +330,24 @@ def _dates_listed_before_a_mask(text: str, units: list[Unit]) -> list[Unit]:
     out: list[Unit] = []
     for u in units:
         prev = out[-1] if out else None
-        if (
-            prev is not None and len(prev.decisions) == 1 and prev.head.mention.entity_type is EntityType.DATETIME
-            and len(u.decisions) >= 2 and u.decisions[0].mention.entity_type is EntityType.DATETIME
-            and u.head.kind is RungKind.MASK and u.head.mention.entity_type.is_graph
-            and prev.end <= u.start and bool(_LIST_GAP.match(text[prev.end:u.start]))
-            and bool(DETERMINER_BEFORE.search(text[max(0, prev.start - 12):prev.start]))
-        ):
+        if prev is not None and dates_listed_before_a_masked_name(text, prev, u):
             out[-1] = Unit(prev.decisions + u.decisions, u.head, "dates listed before a masked name: the phrase shown as one mask")
             continue
         out.append(u)
     return out
+
+
+@rule("dates-listed-before-a-masked-name", stage="render", types=("DATETIME",), off=False,
+      purpose='dates listed before a masked name they modify are shown with it as one mask ("won the [1997] and [2002] [Finnish Cup]" → "won the ***")')
+def dates_listed_before_a_masked_name(text: str, prev: Unit, u: Unit) -> bool:
+    """``prev``, a single date after a determiner, is listed before ``u``, a date merged into a masked name."""
+    return (
+        len(prev.decisions) == 1 and prev.head.mention.entity_type is EntityType.DATETIME
+        and len(u.decisions) >= 2 and u.decisions[0].mention.entity_type is EntityType.DATETIME
+        and u.head.kind is RungKind.MASK and u.head.mention.entity_type.is_graph
+        and prev.end <= u.start and bool(_LIST_GAP.match(text[prev.end:u.start]))
+        and bool(DETERMINER_BEFORE.search(text[max(0, prev.start - 12):prev.start]))
+    )
 
 
 def _unit_run(text: str, masked: Sequence[Decision], readability: bool) -> list[Unit]:

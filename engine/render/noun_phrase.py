@@ -5,29 +5,37 @@ whether a rewrite applies and where: a decade before its noun ("the [2010s] gene
 election"), a person before a work ("the [Roger Corman] film"), a modifier coordinated
 with another ("a [Yugoslav] and later Bosnian footballer"), a date span ending in its own
 noun ("[1996/97 season]"), a masked name that keeps its article ("[The New York Times]
-Best Seller list").
+Best Seller list"). The decisions are the rewrite rules' (:mod:`engine.render.rewrites`);
+the words and phrase shapes read here are ``packs/core/render.yaml``.
 """
 
 from __future__ import annotations
 
 import re
 
+from engine.knowledge import pattern, words
 from engine.render.phrase import CLOSED_WORDS, RungKind, is_noun_like, noun_possible
 
 #: A determiner (or possessive) right before a span: the span sits inside a noun phrase.
-DETERMINER_BEFORE = re.compile(r"\b(?:the|a|an|his|her|their|its|this|that)\s+$", re.I)
+DETERMINER_BEFORE = pattern("render.determiner_before")
 #: "from" or "between" (and "the") before the first date of a range.
-RANGE_START = re.compile(r"\b(?:from|between)\s+(?:the\s+)?$", re.I)
+RANGE_START = pattern("render.range_start")
 #: What follows the first date of a range ("to …", "–1999").
-RANGE_AFTER = re.compile(r"\s+(?:to|until|till|through)\s+|\s*[–—-]\s*\d")
+RANGE_AFTER = pattern("render.range_after")
 
 
 _DECADE = re.compile(r"\d{1,4}0s")
+#: "the" right before a span (the article and the space after it as groups).
+THE_BEFORE = pattern("render.the_before")
+#: An article right before a span.
+ARTICLE_BEFORE = pattern("render.article_before")
+#: "of" alone between two spans ("the tour of [Fiji]").
+_OF_BETWEEN = pattern("render.of_between")
+#: A name that starts with its article ("The New York Times").
+_THE_AT_START = pattern("render.the_at_start")
 #: A name after a decade: capitalised words, with "de", "of", "and", … between two of them
 #: ("World Taekwondo Championships", "Tour de France"); not a placeholder.
-_NAME_AFTER = re.compile(
-    r"[ \t]+((?!PERSON\b)[A-Z][\w'’.-]*(?:[ \t]+(?:(?:of|de|du|des|la|le|and|for|the|di|del)[ \t]+)?(?!PERSON\b)[A-Z][\w'’.-]*)*)"
-)
+_NAME_AFTER = pattern("render.name_after")
 _NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][\w'’-]*)")
 _WORD_AT = re.compile(r"([A-Za-z][\w'’-]*)")
 
@@ -44,7 +52,7 @@ def decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: 
     the 1980s"). Before a name ("the [2011] World Taekwondo Championships") the decade
     goes after the name and "the" stays ("the World Taekwondo Championships in the 2010s");
     the last value says so."""
-    if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not re.search(r"\bthe\s+$", before, re.I):
+    if kind is not RungKind.DATE_PHRASE or not _DECADE.fullmatch(phrase) or not THE_BEFORE.search(before):
         return None
     name = _NAME_AFTER.match(text, end)
     pos, words, last_noun = end, [], None
@@ -71,16 +79,13 @@ def decade_after_noun(text: str, kind: RungKind, phrase: str, before: str, end: 
         return None
     np_end = last_noun.end()
     at = np_end
-    if next_end is not None and re.fullmatch(r"[ \t]+of[ \t]+", text[np_end:limit]):
+    if next_end is not None and _OF_BETWEEN.fullmatch(text[np_end:limit]):
         at = next_end
     return np_end, (name.start(1) if pos != end and name else words[0].start(1)), at, False
 
 
 #: Nouns of works a person makes: a person before them reads after them, with "by".
-WORK_NOUNS = frozenset(
-    "film movie album novel book song play series opera painting story show documentary musical comedy drama "
-    "thriller western biopic poem record single production adaptation remake sequel symphony".split()
-)
+WORK_NOUNS = words("render.work_nouns")
 
 
 def work_after(text: str, end: int, limit: int) -> int | None:
@@ -106,10 +111,7 @@ def r_next(text: str, pos: int) -> str:
     return m.group(1) if m else ""
 
 
-_COORDINATED = re.compile(
-    r"[ \t]+(?:and|or)[ \t]+(?:(?:later|then|now|subsequently|formerly|eventually|also)[ \t]+)?"
-    r"(?=([A-Za-z][\w'’-]*)[ \t]+([a-z][\w'’-]*))"
-)
+_COORDINATED = pattern("render.coordinated")
 
 
 def coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit: int) -> int | None:
@@ -117,7 +119,7 @@ def coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit
     noun ("a [Yugoslav] and later Bosnian footballer"): "a *** and later Bosnian
     footballer" reads as two things. Returns where the other modifier starts (the mask,
     its conjunction and adverb are dropped: "a Bosnian footballer"), or None."""
-    if kind not in (RungKind.MASK, RungKind.CLASS) or not re.search(r"\b(?:a|an|the)\s+$", before, re.I):
+    if kind not in (RungKind.MASK, RungKind.CLASS) or not ARTICLE_BEFORE.search(before):
         return None
     m = _COORDINATED.match(text, end)
     if m is None or m.end() + len(m.group(1)) + 1 + len(m.group(2)) > limit:
@@ -140,7 +142,7 @@ def own_noun(original: str, kind: RungKind, phrase: str) -> str | None:
     return m.group(1)
 
 
-_DECADE_OR_CENTURY = re.compile(r"\d{1,4}0s|\d+(?:st|nd|rd|th)[ -]century")
+_DECADE_OR_CENTURY = pattern("date_labels.decade_or_century")
 
 
 def keeps_its_article(original: str, before: str, after: str) -> bool:
@@ -148,7 +150,7 @@ def keeps_its_article(original: str, before: str, after: str) -> bool:
     Times] Best Seller list"): without its article, "on *** Best Seller list" reads as
     broken English. Not after another determiner, nor before a closed-class word ("the
     film [The Craft] and …")."""
-    if not re.match(r"[Tt]he\s", original) or DETERMINER_BEFORE.search(before):
+    if not _THE_AT_START.match(original) or DETERMINER_BEFORE.search(before):
         return False
     m = re.match(r"[ \t]+([A-Za-z][\w'’-]*)", after)
     return bool(m) and m.group(1).lower() not in CLOSED_WORDS and m.group(1) != "PERSON"

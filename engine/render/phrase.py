@@ -29,6 +29,12 @@ Words are classified with lemminflect's English lexicon (is the next word a noun
 adjective, or a verb? is a noun plural?) — a small pure-Python library that ships its
 lexicon and loads in under a second; articles follow the spelling rules of
 :func:`engine.text.articles.indefinite_article` ("an MP", "a university", "an hour").
+
+Each row of the table is a registered rule (stage ``render``; :data:`PHRASE_RULES`, tried in
+order, the first that applies decides; examples in ``packs/core/examples/render.phrase.yaml``).
+A rule switched off does not apply, and the next one (or the rung as it is) decides. The
+words they read — prepositions, copulas, determiners, the endings of word shapes — are
+``packs/core/render.yaml``.
 """
 
 from __future__ import annotations
@@ -40,9 +46,10 @@ from functools import lru_cache
 
 from kg.vocab import TAXONOMY_PROPS
 
+from engine.knowledge import current, pattern, rule, table, words
 from engine.render.readability import at_sentence_start, capitalise
 from engine.text.articles import indefinite_article
-from engine.types import MASK, Candidate
+from engine.types import GRAPH_TYPES, MASK, Candidate
 
 _PERSON = re.compile(r"PERSON(?: \d+| X)?")
 
@@ -92,38 +99,23 @@ def _common_noun_phrase(label: str) -> bool:
     return head[:1].islower()
 
 
-# --- words ---------------------------------------------------------------------------------
-PREPOSITIONS = frozenset(
-    "in on at by since from until till during of to after before between around circa near into onto upon "
-    "through throughout within outside inside over under for with without as than like via per towards toward "
-    "against among amongst across along behind beyond despite except".split()
-)
-COPULAS = frozenset("is was are were be been being became become becomes remained remains".split())
-DETERMINERS = frozenset(
-    "a an the his her their its our my your this that these those another any each every some no".split()
-)
+# --- words (packs/core/render.yaml) --------------------------------------------------------
+PREPOSITIONS = words("render.prepositions")
+COPULAS = words("render.copulas")
+DETERMINERS = words("render.determiners")
 #: Auxiliaries that, after a noun phrase, make it the subject of their clause ("[a] team has won").
-AUXILIARIES = frozenset("has had have will would could did does can should may might must".split())
-#: The words after a noun phrase that make it their clause's subject.
-SUBJECT_VERBS = COPULAS | AUXILIARIES
-#: After these a singular class label needs an article ("born in [a] city").
-NEEDS_ARTICLE_AFTER = PREPOSITIONS | COPULAS
+AUXILIARIES = words("render.auxiliaries")
+#: The words after a noun phrase that make it their clause's subject (copulas and auxiliaries).
+SUBJECT_VERBS = words("render.subject_verbs")
+#: After these a singular class label needs an article ("born in [a] city"): prepositions and copulas.
+NEEDS_ARTICLE_AFTER = words("render.needs_article_after")
 #: Prepositions after which "date in the 1980s" reads as "the 1980s".
-DATE_PREPOSITIONS = frozenset(
-    "in during since from until till by to before after around circa between through throughout of within "
-    "c ca and or than into".split()
-)
+DATE_PREPOSITIONS = words("render.date_prepositions")
 #: Closed-class words (prepositions, copulas, determiners, pronouns, conjunctions, …): never a noun.
-CLOSED_WORDS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
-    "and or but nor so yet who whom whose which that where when while because although though if unless "
-    "whereas whether both either neither has have had having do does did will would shall should can could "
-    "may might must not also he she it they we i you him them me us himself herself itself themselves there "
-    "then thus only even just still already again too very more most less least such same other own "
-    "here now later ago once twice alone today tomorrow yesterday tonight".split()
-)
+CLOSED_WORDS = words("render.closed_words")
 #: A year kept as written, then the word that ends a range at the replacement ("from 2012 to ").
-_YEAR_TO = re.compile(r"\b(\d{4})[ \t]+(?:to|until|till|through)[ \t]+$")
-_OBJECT_START = DETERMINERS | frozenset("him her them it me us himself herself themselves".split())
+_YEAR_TO = pattern("render.year_to")
+_OBJECT_START = words("render.object_start")
 
 
 def _pos(word: str) -> frozenset[str]:
@@ -132,9 +124,13 @@ def _pos(word: str) -> frozenset[str]:
 
 #: Nouns that say nothing without the modifier before them: "of Romani *descent*" reads "of
 #: *** descent", not "of descent".
-NEEDS_ITS_MODIFIER = frozenset({"descent", "origin", "origins", "ancestry", "heritage", "extraction", "background"})
+NEEDS_ITS_MODIFIER = words("render.needs_its_modifier")
 #: Endings of past participles ("known", "based", "written", "born").
-PARTICIPLE_ENDS = ("ed", "wn", "rn", "tten", "ken", "ven", "sen")
+PARTICIPLE_ENDS = words("render.participle_endings")
+#: Last parts of a hyphenated compound adjective ("award-winning", "Oslo-based", "one-time").
+_COMPOUND_ADJECTIVE_ENDS = words("render.compound_adjective_endings")
+#: Endings of an unknown word that make it a verb form or an adverb, not a noun.
+_VERB_FORM_ENDS = words("render.verb_form_endings")
 
 
 def is_noun_like(word: str, following: str = "") -> bool:
@@ -147,14 +143,14 @@ def is_noun_like(word: str, following: str = "") -> bool:
     w = word.lower().strip("'’")
     if not w or not w[0].isalpha() or w in CLOSED_WORDS:
         return False
-    if "-" in w.strip("-") and w.split("-")[-1].endswith(("ing", "ed", "born", "based", "time", "old")):
+    if "-" in w.strip("-") and w.split("-")[-1].endswith(_COMPOUND_ADJECTIVE_ENDS.in_order()):
         return True  # a compound adjective: "award-winning", "Oslo-based", "one-time"
     parts = _pos(w) or _pos(w.split("-")[-1])
     if not parts:
-        return not w.endswith(("ed", "ly", "ing"))  # an unknown word: a noun (a name, a loan word)
+        return not w.endswith(_VERB_FORM_ENDS.in_order())  # an unknown word: a noun (a name, a loan word)
     if not parts & {"NOUN", "ADJ", "PROPN"}:
         return False
-    if following.lower() in PREPOSITIONS and ("NOUN" not in parts or ("VERB" in parts and w.endswith(PARTICIPLE_ENDS))):
+    if following.lower() in PREPOSITIONS and ("NOUN" not in parts or ("VERB" in parts and w.endswith(PARTICIPLE_ENDS.in_order()))):
         return False  # a participle or adjective after the noun: "a physicist *known for*", "famous for"
     if "VERB" in parts or "AUX" in parts:
         if w.endswith("ing") or (w.endswith("ed") and "ADJ" not in parts):
@@ -185,7 +181,7 @@ def _is_verb(word: str) -> bool:
 
 
 #: Subjects before a verb: pronouns, and the placeholders a subject becomes.
-_SUBJECTS = frozenset("he she they we i who then later also".split())
+_SUBJECTS = words("render.subjects")
 
 
 def _past_after_subject(word: str, subject: str) -> bool:
@@ -197,11 +193,11 @@ def _past_after_subject(word: str, subject: str) -> bool:
 
 
 #: Words "'s" contracts "is" after ("she's a geologist"); after any other word it is a possessive.
-_IS_CONTRACTED_AFTER = frozenset("he she it that there who what here this".split())
+_IS_CONTRACTED_AFTER = words("render.is_contracted_after")
 
 
 #: Prepositions that open a sentence's adverbial phrase ("At the end of the season …").
-_OPENERS = frozenset("at in on after before during by from since until with for following".split())
+_OPENERS = words("render.sentence_openers")
 
 
 def _after_opening_phrase(before: str) -> bool:
@@ -223,12 +219,18 @@ def _possessive(prev: str, before: str) -> bool:
     return not (word and word.group(1).lower() in _IS_CONTRACTED_AFTER)
 
 
+#: Determiners before a placeholder that make it a modifier of the next noun ("the PERSON 2 film").
+_ADJECTIVE_DETERMINERS = words("render.adjective_determiners")
+#: Relative words after which a class label's head noun has ended ("person *who* …").
+_RELATIVE_WORDS = words("render.relative_words")
+
+
 def _modifies_like_an_adjective(prev: str) -> bool:
     """The word before a placeholder makes it a modifier of the next noun: a determiner
     ("the PERSON 2 film") or a noun or adjective ("a landlord PERSON 2 family"), not a
     verb, preposition or title before a name ("referee PERSON 3 took")."""
     w = prev.lower()
-    if w in ("the", "a", "an", "his", "her", "their", "its"):
+    if w in _ADJECTIVE_DETERMINERS:
         return True
     return bool(w) and prev[:1].islower() and w not in CLOSED_WORDS and not _is_verb(w) and is_noun_like(w)
 
@@ -237,7 +239,7 @@ def _head_at(words: list[str]) -> int:
     """Position of a class label's head noun: the last word before a preposition, a
     participle or a relative word ("city *of* …", "countries *bordering* …"), else the last."""
     for i, w in enumerate(words):
-        if i and (w in PREPOSITIONS or w.endswith("ing") or w in ("who", "which", "that")):
+        if i and (w in PREPOSITIONS or w.endswith("ing") or w in _RELATIVE_WORDS):
             return i - 1
     return len(words) - 1
 
@@ -252,10 +254,21 @@ def head_is_plural(label: str) -> bool:
     return _is_plural_noun(head)
 
 
-@lru_cache(maxsize=20_000)
 def _is_plural_noun(word: str) -> bool:
-    if word.endswith(("ss", "us", "is", "ics")) or not word.endswith("s"):
-        return word in ("people", "children", "men", "women")
+    return _plural_noun(word, current().key)
+
+
+#: Nouns that are singular though they end in -s ("class", "campus", "thesis", "physics").
+_SINGULAR_ENDINGS = words("render.singular_endings")
+#: Plural nouns that do not end in -s.
+_IRREGULAR_PLURALS = words("render.irregular_plurals")
+
+
+@lru_cache(maxsize=20_000)
+def _plural_noun(word: str, knowledge: object) -> bool:
+    """:func:`_is_plural_noun` remembered per knowledge (``knowledge``: its key)."""
+    if word.endswith(_SINGULAR_ENDINGS.in_order()) or not word.endswith("s"):
+        return word in _IRREGULAR_PLURALS
     lemmas = _lemmas(word).get("NOUN")
     if lemmas is None:
         return True  # an unknown word ending in -s: a plural
@@ -298,7 +311,7 @@ def load_lemma_tables() -> None:
 
 # --- slots -----------------------------------------------------------------------------------
 _WORD_BEFORE = re.compile(r"(?:^|(?<=[^\w'’-]))([\w'’-]+)([ \t]+)$")
-_CLAUSE_FOLLOWS = re.compile(r"^\s*[,;:]|^\s+(?:he|she|it|they|we|i|you|the|a|an|his|her|their|PERSON|\*\*\*|[A-Z]\w*)\b")
+_CLAUSE_FOLLOWS = pattern("render.clause_follows")
 _WORD_AFTER = re.compile(r"^[ \t]+([A-Za-z][\w'’-]*)(?:[ \t]+(\S+))?")
 
 
@@ -351,13 +364,9 @@ def same_case(word: str, like: str) -> str:
 
 #: Adjectives that name a part of the place after them: "northern Italy" is the north of
 #: a country, not "a northern country".
-PART_ADJECTIVES = {
-    "northern": "the north of", "southern": "the south of", "eastern": "the east of", "western": "the west of",
-    "central": "the centre of", "north-eastern": "the north-east of", "northeastern": "the north-east of",
-    "north-western": "the north-west of", "northwestern": "the north-west of", "south-eastern": "the south-east of",
-    "southeastern": "the south-east of", "south-western": "the south-west of", "southwestern": "the south-west of",
-    "rural": "rural parts of", "urban": "urban parts of",
-}
+PART_ADJECTIVES = table("render.part_adjectives")
+#: Endings of a word the lexicon does not know that make it an adjective ("colonial", "northern").
+_ADJECTIVE_ENDINGS = words("render.adjective_endings")
 
 
 def _adjective(word: str) -> bool:
@@ -365,7 +374,7 @@ def _adjective(word: str) -> bool:
     unknown to it, it ends as adjectives do."""
     parts = _pos(word)
     if not parts:
-        return word.endswith(("al", "ern", "ic", "ian", "ish", "ese", "ous", "ive", "ful", "less"))
+        return word.endswith(_ADJECTIVE_ENDINGS.in_order())
     return "ADJ" in parts and ("VERB" not in parts or word.endswith(("ing", "ed")))
 
 
@@ -390,104 +399,313 @@ def _adjective_before(prev: str, earlier: str) -> str | None:
     return None
 
 
-def adjective_article(label: str, prev: str, prev_start: int, tail: str) -> Rendered:
-    """The class after a modifier that stood before a name: the article goes before the
-    modifier ("of a colonial country"), or a part of a place is said so ("in the north of a
-    country")."""
+@dataclass(frozen=True, slots=True)
+class Fitting:
+    """What the phrase rules see: the rung, its kind, its slot and the text around it."""
+
+    label: str
+    kind: RungKind
+    before: str           # the output so far
+    after: str            # the original text after the span
+    slot: Slot
+    own_head: bool = False
+
+    @property
+    def prev(self) -> str:
+        """The word right before, lower case."""
+        return self.slot.prev.lower()
+
+    @property
+    def tail(self) -> str:
+        """The output from the word right before on."""
+        return self.before[self.slot.prev_start:]
+
+    @property
+    def period(self) -> str:
+        """The period of a date phrase ("date in the 1980s" → "1980s")."""
+        return self.label[len("date in the "):]
+
+
+#: The entity types whose rungs are classes of the graph (the types of the class rules).
+_GRAPH = tuple(t.value for t in GRAPH_TYPES)
+#: The kinds of rung that read as a noun's modifier when one stands in a modifier slot.
+_MODIFIER_KINDS = (RungKind.MASK, RungKind.CLASS)
+
+
+# --- phrase rules: each returns the phrase for its slot, or None when it does not apply ----------
+@rule("modifier-kept-before-a-noun-that-needs-it", stage="render", types=_GRAPH,
+      purpose='a mask or class before a noun that says nothing without its modifier stays "***" ("of *** descent", not "of descent")')
+def modifier_kept_before_a_noun_that_needs_it(f: Fitting) -> Rendered | None:
+    if f.kind in _MODIFIER_KINDS and f.slot.modifier and f.slot.next_word.lower() in NEEDS_ITS_MODIFIER:
+        return Rendered(MASK, note="modifier masked: the noun after it says nothing without it")
+    return None
+
+
+@rule("modifier-dropped", stage="render", types=_GRAPH,
+      purpose='a mask or class in a modifier slot is dropped, the article fitted to the noun ("a *** earth scientist" → "an earth scientist")')
+def modifier_dropped(f: Fitting) -> Rendered | None:
+    slot = f.slot
+    if f.kind in _MODIFIER_KINDS and slot.modifier and not slot.sentence_start:
+        art = indefinite_article(slot.next_word)
+        if f.prev in ("a", "an") and f.prev != art:
+            return Rendered("", slot.prev_start, same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
+        return Rendered("", note="modifier dropped")
+    return None
+
+
+@rule("person-in-a-modifier-slot-dropped", stage="render", types=("PERSON",),
+      purpose='a person placeholder in a modifier slot is dropped ("the [Roger Corman] science fiction film" → "the science fiction film")')
+def person_in_a_modifier_slot_dropped(f: Fitting) -> Rendered | None:
+    # "the [Roger Corman] science fiction film", "a landlord [Mudaliar] family": a
+    # placeholder is not an adjective ("the PERSON 2 science fiction film")
+    slot = f.slot
+    if f.kind is RungKind.PERSON and slot.modifier and not slot.sentence_start and _modifies_like_an_adjective(slot.prev):
+        return Rendered("", note="person placeholder in a modifier slot dropped")
+    return None
+
+
+@rule("period-after-a-determiner", stage="render", types=("DATETIME",),
+      purpose='a date phrase after a determiner is the bare period ("the [2001] season" → "the 2000s season", "his 20th-century work")')
+def period_after_a_determiner(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_PHRASE and f.prev in DETERMINERS:
+        period = f.period
+        return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if f.slot.modifier else period)
+    return None
+
+
+@rule("period-later-in-a-range-from-a-kept-year", stage="render", types=("DATETIME",),
+      purpose='the end of a range whose start year is kept and lies in the period reads "later in" it ("from 2012 until later in the 2010s")')
+def period_later_in_a_range_from_a_kept_year(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.DATE_PHRASE:
+        return None
+    period, slot = f.period, f.slot
+    kept = _YEAR_TO.search(f.before[-40:])
+    if kept and re.fullmatch(r"\d{1,3}0s", period) and kept.group(1)[:-1] == period[:-2]:
+        # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s");
+        # "to" wants a noun phrase, "until" takes "later in …" ("from 2012 until later in the 2010s")
+        word = f.before[slot.prev_start:slot.prev_start + len(slot.prev)]
+        if f.prev in ("to", "through"):
+            return Rendered("later in the " + period, slot.prev_start, same_case("until", word) + f.tail[len(word):],
+                            f"'{word}' → 'until' before 'later in the {period}'")
+        return Rendered("later in the " + period)
+    return None
+
+
+@rule("period-after-a-date-preposition", stage="render", types=("DATETIME",),
+      purpose='a date phrase after a preposition of time is "the" period ("since [1985]" → "since the 1980s")')
+def period_after_a_date_preposition(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_PHRASE and f.prev in DATE_PREPOSITIONS:
+        return Rendered("the " + f.period)
+    return None
+
+
+@rule("in-for-on-or-at-before-a-period", stage="render", types=("DATETIME",),
+      purpose='"on" or "at" before a date that became a period reads "in" ("On [4 May 1990]," → "In the 1990s,")')
+def in_for_on_or_at_before_a_period(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_PHRASE and f.prev in ("on", "at"):
+        slot = f.slot
+        return Rendered("the " + f.period, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
+    return None
+
+
+@rule("period-at-sentence-start", stage="render", types=("DATETIME",),
+      purpose='a period that starts a sentence reads "In the 2010s" before a clause, else "The 2010s" (the subject)')
+def period_at_sentence_start(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_PHRASE and f.slot.sentence_start:
+        # an adverbial before a clause ("In the 2010s, she …"), else the subject ("The 2010s saw …")
+        return Rendered(("In the " if _CLAUSE_FOLLOWS.match(f.after) else "The ") + f.period)
+    return None
+
+
+@rule("in-before-a-period-after-a-word", stage="render", types=("DATETIME",),
+      purpose='a period right after a word takes "in" ("born [1980]" → "born in the 1980s")')
+def in_before_a_period_after_a_word(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_PHRASE and f.slot.prev:
+        return Rendered("in the " + f.period)
+    return None
+
+
+def _period_otherwise(f: Fitting) -> Rendered | None:
+    """A date phrase no rule above fitted: "the" period."""
+    return Rendered("the " + f.period) if f.kind is RungKind.DATE_PHRASE else None
+
+
+@rule("range-after-a-determiner", stage="render", types=("DATETIME",),
+      purpose='a range of periods after a determiner is the two periods joined by a dash ("the [1919–20] season" → "the 1910s–1920s season")')
+def range_after_a_determiner(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_RANGE and f.prev in DETERMINERS:
+        return Rendered("–".join(p.removeprefix("the ") for p in f.label[len("between "):].split(" and ", 1)))
+    return None
+
+
+@rule("range-after-between-or-from", stage="render", types=("DATETIME",),
+      purpose='a range after "between" drops its own "between"; after "from" it reads "the 1980s to the 1990s"')
+def range_after_between_or_from(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.DATE_RANGE:
+        return None
+    if f.prev == "between":
+        return Rendered(f.label[len("between "):])
+    if f.prev == "from":
+        return Rendered(f.label[len("between "):].replace(" and ", " to ", 1))
+    return None
+
+
+def _range_otherwise(f: Fitting) -> Rendered | None:
+    """A range no rule above fitted: as it is, capitalised at a sentence's start."""
+    if f.kind is RungKind.DATE_RANGE:
+        return Rendered(capitalise(f.label) if f.slot.sentence_start else f.label)
+    return None
+
+
+@rule("article-agrees-with-a-class", stage="render", types=_GRAPH,
+      purpose='"a"/"an" before a class agrees with it ("an [city]" → "a city") and goes before a plural ("a countries" → "countries")')
+def article_agrees_with_a_class(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.CLASS or f.prev not in ("a", "an"):
+        return None
+    label, slot = f.label, f.slot
     art = indefinite_article(label)
-    part = PART_ADJECTIVES.get(prev.lower())
-    if part is not None:
-        return Rendered(label, prev_start, f"{part} {art} ", f"'{prev}' → '{part} {art}' before '{label}'")
-    lead = indefinite_article(prev)
-    return Rendered(label, prev_start, f"{lead} {tail}", f"inserted '{lead}' before '{prev} {label}'")
+    if head_is_plural(label):
+        return Rendered(label, slot.prev_start, "", f"article '{slot.prev}' removed before '{label}'")
+    if f.prev != art:
+        return Rendered(label, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
+    return Rendered(label)
+
+
+@rule("the-before-a-class-becomes-a", stage="render", types=_GRAPH,
+      purpose='"the" before a class becomes "a"/"an" (the class names no one thing: "by the [state of India]" → "by a state of India"); before a plural it goes')
+def the_before_a_class_becomes_a(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.CLASS or f.prev != "the":
+        return None
+    label, slot = f.label, f.slot
+    if head_is_plural(label):
+        shown = capitalise(label) if slot.prev[:1].isupper() else label
+        return Rendered(shown, slot.prev_start, "", f"'the' removed before '{label}'")
+    art = indefinite_article(label)
+    return Rendered(label, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
+
+
+@rule("no-article-for-a-determined-or-plural-class", stage="render", types=_GRAPH,
+      purpose="a plural class, or one after a determiner, a possessive or where the span's own noun stood bare, takes no article")
+def no_article_for_a_determined_or_plural_class(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.CLASS:
+        return None
+    slot = f.slot
+    if head_is_plural(f.label) or f.prev in DETERMINERS or _possessive(f.prev, f.before[:slot.prev_start]) or (f.own_head and slot.prev):
+        return Rendered(capitalise(f.label) if slot.sentence_start and not slot.prev else f.label)
+    return None
+
+
+@rule("article-at-sentence-start", stage="render", types=_GRAPH,
+      purpose='a singular class that starts a sentence takes a capitalised article ("A city …")')
+def article_at_sentence_start(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.CLASS and f.slot.sentence_start and not f.slot.prev:
+        art = indefinite_article(f.label)
+        return Rendered(f.label, len(f.before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{f.label}'")
+    return None
+
+
+@rule("article-inserted-before-a-class", stage="render", types=_GRAPH,
+      purpose='a singular class after a preposition, a copula, a verb, in a list or as a subject takes an article ("born in [a] city")')
+def article_inserted_before_a_class(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.CLASS:
+        return None
+    label, slot, prev, before = f.label, f.slot, f.prev, f.before
+    # "in a country, [a] city"; "for *** and [a] university"
+    listed = (not slot.prev and before.rstrip().endswith((",", " and", " or"))) or prev in ("and", "or")
+    two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
+    infinitive = bool(two_back) and two_back.group(1).lower() == "to" and "VERB" in _pos(prev)  # "to study [an] …"
+    after_verb = (_is_verb(prev) or infinitive or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
+        and not _determiner_within(before[:slot.prev_start])  # not "a practising [a] …", "the newly founded [an] …"
+    # "At the end of the season [a] sports team was relegated": the subject after an opening phrase
+    subject = slot.next_word.lower() in SUBJECT_VERBS and _after_opening_phrase(before)
+    if prev in NEEDS_ARTICLE_AFTER or after_verb or listed or subject:
+        art = indefinite_article(label)
+        return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
+    return None
+
+
+@rule("part-of-a-place-for-a-part-adjective", stage="render", types=("LOC",),
+      purpose='an adjective naming a part of the place after it reads as that part ("in northern [Italy]" → "in the north of a country")')
+def part_of_a_place_for_a_part_adjective(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.CLASS:
+        return None
+    slot = f.slot
+    adjective = _adjective_before(slot.prev, f.before[:slot.prev_start])
+    part = PART_ADJECTIVES.get(adjective.lower()) if adjective is not None else None
+    if part is None:
+        return None
+    art = indefinite_article(f.label)
+    return Rendered(f.label, slot.prev_start, f"{part} {art} ", f"'{slot.prev}' → '{part} {art}' before '{f.label}'")
+
+
+@rule("article-before-the-adjective-of-a-class", stage="render", types=_GRAPH,
+      purpose='a class after an adjective that stood before a name takes its article before the adjective ("of colonial [Nigeria]" → "of a colonial country")')
+def article_before_the_adjective_of_a_class(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.CLASS:
+        return None
+    slot = f.slot
+    adjective = _adjective_before(slot.prev, f.before[:slot.prev_start])
+    if adjective is None:
+        return None
+    lead = indefinite_article(adjective)
+    return Rendered(f.label, slot.prev_start, f"{lead} {f.tail}", f"inserted '{lead}' before '{adjective} {f.label}'")
+
+
+def _class_otherwise(f: Fitting) -> Rendered | None:
+    """A class no rule above fitted: as it is."""
+    return Rendered(f.label) if f.kind is RungKind.CLASS else None
+
+
+@rule("article-agrees-with-a-placeholder", stage="render", types=(),
+      purpose='"a"/"an" before a mask or rule placeholder agrees with it ("an [actress]" → "a ***")')
+def article_agrees_with_a_placeholder(f: Fitting) -> Rendered | None:
+    if f.prev in ("a", "an") and f.kind is not RungKind.PERSON:
+        art = indefinite_article(f.label)
+        if f.prev != art:
+            slot = f.slot
+            return Rendered(f.label, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{f.label}'")
+    return None
+
+
+#: The phrase rules (and the defaults of each kind of rung), in the order they are tried:
+#: the first that returns a phrase decides.
+PHRASE_RULES = (
+    modifier_kept_before_a_noun_that_needs_it,
+    modifier_dropped,
+    person_in_a_modifier_slot_dropped,
+    period_after_a_determiner,
+    period_later_in_a_range_from_a_kept_year,
+    period_after_a_date_preposition,
+    in_for_on_or_at_before_a_period,
+    period_at_sentence_start,
+    in_before_a_period_after_a_word,
+    _period_otherwise,
+    range_after_a_determiner,
+    range_after_between_or_from,
+    _range_otherwise,
+    article_agrees_with_a_class,
+    the_before_a_class_becomes_a,
+    no_article_for_a_determined_or_plural_class,
+    article_at_sentence_start,
+    article_inserted_before_a_class,
+    part_of_a_place_for_a_part_adjective,
+    article_before_the_adjective_of_a_class,
+    _class_otherwise,
+    article_agrees_with_a_placeholder,
+)
 
 
 def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_head: bool = False) -> Rendered:
     """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text).
     ``own_head``: the label is the head noun of the span's own common-noun phrase ("law" for
     "international law"): where the span stood without an article, so does the label
-    ("studied law", not "studied a law")."""
-    slot = Slot.of(before, after)
-    prev = slot.prev.lower()
-    tail = before[slot.prev_start:]
-    if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and slot.next_word.lower() in NEEDS_ITS_MODIFIER:
-        return Rendered(MASK, note="modifier masked: the noun after it says nothing without it")
-    if kind in (RungKind.MASK, RungKind.CLASS) and slot.modifier and not slot.sentence_start:
-        art = indefinite_article(slot.next_word)
-        if prev in ("a", "an") and prev != art:
-            return Rendered("", slot.prev_start, same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
-        return Rendered("", note="modifier dropped")
-    if kind is RungKind.PERSON and slot.modifier and not slot.sentence_start and _modifies_like_an_adjective(slot.prev):
-        # "the [Roger Corman] science fiction film", "a landlord [Mudaliar] family": a
-        # placeholder is not an adjective ("the PERSON 2 science fiction film")
-        return Rendered("", note="person placeholder in a modifier slot dropped")
-    if kind is RungKind.DATE_PHRASE:
-        period = label[len("date in the "):]
-        if prev in DETERMINERS:
-            return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if slot.modifier else period)
-        kept = _YEAR_TO.search(before[-40:])
-        if kept and re.fullmatch(r"\d{1,3}0s", period) and kept.group(1)[:-1] == period[:-2]:
-            # "from 2012 to [2015]": the year kept as written lies in the period ("from 2012 to the 2010s");
-            # "to" wants a noun phrase, "until" takes "later in …" ("from 2012 until later in the 2010s")
-            word = before[slot.prev_start:slot.prev_start + len(slot.prev)]
-            if prev in ("to", "through"):
-                return Rendered("later in the " + period, slot.prev_start, same_case("until", word) + tail[len(word):],
-                                f"'{word}' → 'until' before 'later in the {period}'")
-            return Rendered("later in the " + period)
-        if prev in DATE_PREPOSITIONS:
-            return Rendered("the " + period)
-        if prev in ("on", "at"):
-            return Rendered("the " + period, slot.prev_start, same_case("in", slot.prev) + tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
-        if slot.sentence_start:
-            # an adverbial before a clause ("In the 2010s, she …"), else the subject ("The 2010s saw …")
-            return Rendered(("In the " if _CLAUSE_FOLLOWS.match(after) else "The ") + period)
-        if slot.prev:
-            return Rendered("in the " + period)
-        return Rendered("the " + period)
-    if kind is RungKind.DATE_RANGE:
-        if prev in DETERMINERS:  # "in the [1919–20] season" → "in the 1910s–1920s season"
-            return Rendered("–".join(p.removeprefix("the ") for p in label[len("between "):].split(" and ", 1)))
-        if prev == "between":
-            return Rendered(label[len("between "):])
-        if prev == "from":
-            return Rendered(label[len("between "):].replace(" and ", " to ", 1))
-        return Rendered(capitalise(label) if slot.sentence_start else label)
-    if kind is RungKind.CLASS:
-        plural = head_is_plural(label)
-        art = indefinite_article(label)
-        if prev in ("a", "an"):
-            if plural:
-                return Rendered(label, slot.prev_start, "", f"article '{slot.prev}' removed before '{label}'")
-            if prev != art:
-                return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
-            return Rendered(label)
-        if prev == "the":
-            if plural:
-                shown = capitalise(label) if slot.prev[:1].isupper() else label
-                return Rendered(shown, slot.prev_start, "", f"'the' removed before '{label}'")
-            return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
-        if plural or prev in DETERMINERS or _possessive(prev, before[:slot.prev_start]) or (own_head and slot.prev):
-            return Rendered(capitalise(label) if slot.sentence_start and not slot.prev else label)
-        if slot.sentence_start and not slot.prev:
-            return Rendered(label, len(before), capitalise(art) + " ", f"inserted '{capitalise(art)}' before '{label}'")
-        # "in a country, [a] city"; "for *** and [a] university"
-        listed = (not slot.prev and before.rstrip().endswith((",", " and", " or"))) or prev in ("and", "or")
-        two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
-        infinitive = bool(two_back) and two_back.group(1).lower() == "to" and "VERB" in _pos(prev)  # "to study [an] …"
-        after_verb = (_is_verb(prev) or infinitive or _past_after_subject(prev, two_back.group(1) if two_back else "")) \
-            and not _determiner_within(before[:slot.prev_start])  # not "a practising [a] …", "the newly founded [an] …"
-        # "At the end of the season [a] sports team was relegated": the subject after an opening phrase
-        subject = slot.next_word.lower() in SUBJECT_VERBS and _after_opening_phrase(before)
-        if prev in NEEDS_ARTICLE_AFTER or after_verb or listed or subject:
-            return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
-        adjective = _adjective_before(slot.prev, before[:slot.prev_start])
-        if adjective is not None:  # "of colonial [Nigeria]" → "of a colonial country"
-            return adjective_article(label, slot.prev, slot.prev_start, tail)
-        return Rendered(label)
-    if prev in ("a", "an") and kind is not RungKind.PERSON:
-        art = indefinite_article(label)
-        if prev != art:
-            return Rendered(label, slot.prev_start, same_case(art, slot.prev) + tail[len(slot.prev):], f"article '{slot.prev}' → '{art}' before '{label}'")
-    if slot.sentence_start and not slot.prev:
+    ("studied law", not "studied a law"). The first of :data:`PHRASE_RULES` that applies
+    decides; where none does the label stands as it is (capitalised at a sentence's start)."""
+    f = Fitting(label, kind, before, after, Slot.of(before, after), own_head)
+    for fit in PHRASE_RULES:
+        rendered = fit(f)
+        if rendered is not None:
+            return rendered
+    if f.slot.sentence_start and not f.slot.prev:
         return Rendered(capitalise(label))
     return Rendered(label)

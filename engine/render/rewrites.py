@@ -8,6 +8,13 @@ decided about the unit so far — and the :class:`DocumentState` shared by the d
 classes shown so far). A rule may rewrite the output just before the span, change the
 span's phrase or end, or write the span; it returns True when it has written the span,
 and the rules after it do not run. The last rule always writes it.
+
+Every rule but the last is registered (:func:`engine.knowledge.rule`, stage ``render``;
+examples in ``packs/core/examples/render.rewrites.yaml``): switched off, it returns False
+without running — it does not apply, and the text is written all the same (off, the rule
+that fits the phrase to its slot leaves the rung as it is). The last, which writes the
+span, is no rule one can switch off. The words the rules look for are
+``packs/core/render.yaml``.
 """
 
 from __future__ import annotations
@@ -16,11 +23,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from engine.knowledge import pattern, rule, words
 from engine.render.builder import TextBuilder
 from engine.render.merge import Decision, Unit
 from engine.render.noun_phrase import (
     RANGE_AFTER,
     RANGE_START,
+    THE_BEFORE,
     coordinated_modifier,
     decade_after_noun,
     keeps_its_article,
@@ -32,19 +41,24 @@ from engine.render.phrase import (
     Rendered, RungKind, head_is_plural, indefinite_article, names_several, plural_of, render_phrase, same_case,
 )
 from engine.render.readability import at_sentence_start, capitalise
-from engine.types import MASK, EntityType
+from engine.types import GRAPH_TYPES, MASK, EntityType
 
 #: Multiplicative adverbs: their count reads "X times" ("title twice" → "title X times", not "title X").
-MULTIPLICATIVES = frozenset({"once", "twice", "thrice"})
+MULTIPLICATIVES = words("render.multiplicatives")
 
-_OF_GAP = re.compile(r"^(\s+)(of)(\s+(?:(?:the|a|an)\s+)?)$")
-_SEASONS_AFTER = re.compile(r"[ \t]+(seasons|years)\b")
+_OF_GAP = pattern("render.of_gap")
+#: A plural noun a range dates, right after it ("seasons", "years").
+_SEASONS_AFTER = pattern("render.range_nouns_after")
 #: Words that qualify a title, not a person: before a placeholder that stands for both they
 #: are dropped, with a "the" before them ("lost to former [President John Mahama]" → "lost
 #: to PERSON 3"; "met the then-[President Nixon]" → "met PERSON 3").
-_FORMER_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:the[ \t]+)?(?:(?:former|outgoing|incumbent)[ \t]+|(?:then|ex)-)$", re.I)
+_FORMER_BEFORE = pattern("render.former_before")
 #: "… from 2007 to 2011 and ": a range, then "and" before the start of another range.
-_SECOND_RANGE = re.compile(r"\bfrom\s+[^,;.()]{1,30}?\s+(?:to|until|till|through)\s+[^,;.()]{1,30}?\s+and\s+$", re.I)
+_SECOND_RANGE = pattern("render.second_range")
+#: An indefinite article right before a span (the article and the space after it as groups).
+_INDEFINITE_BEFORE = pattern("render.indefinite_article_before")
+#: An indefinite article at the start of the words before a class.
+_INDEFINITE_AT_START = pattern("render.indefinite_article_at_start")
 
 #: Where a mention was placed: (phrase shown, output start, output end, note).
 Placement = tuple[str, int, int, str]
@@ -97,15 +111,26 @@ class SpanState:
     seasons: re.Match[str] | None = None   # "seasons"/"years" after one period of a range
     slot_base: int = 0         # output offset of ``slot_before``
     slot_before: str = ""      # recent output when the phrase was fitted to its slot
-    rendered: Rendered = field(default_factory=lambda: Rendered(""))
+    #: the phrase fitted to its slot (the label as it is until a rule fits it)
+    rendered: Rendered = None  # type: ignore[assignment]
     keys: tuple[tuple[str, str], ...] = ()   # what the span refers to (see _referent_keys)
-    phrase: str = ""           # the phrase to write
+    phrase: str = None         # type: ignore[assignment]  # the phrase to write (the label until fitted)
     own: str | None = None     # the date span's own noun ("season")
     later: tuple[int, int, int, bool] | None = None   # the phrase moves: (noun phrase end, its start, where, proper)
     moved: str = ""            # the moved phrase ("in the 2010s", "by PERSON 2")
 
+    def __post_init__(self) -> None:
+        if self.rendered is None:
+            self.rendered = Rendered(self.label)
+        if self.phrase is None:
+            self.phrase = self.label
+        if not self.keys:
+            self.keys = _referent_keys(self.unit.head)
+
 
 Rule = Callable[[DocumentState, SpanState], bool]
+#: The entity types whose rungs are classes of the graph (the types of the rules on classes).
+_GRAPH = tuple(t.value for t in GRAPH_TYPES)
 
 
 def _referent_keys(d: Decision) -> tuple[tuple[str, str], ...]:
@@ -121,6 +146,8 @@ def _referent_keys(d: Decision) -> tuple[tuple[str, str], ...]:
     return tuple(keys)
 
 
+@rule("comma-after-a-kept-apart-neighbour", stage="render", types=(), off=False,
+      purpose='a comma between two adjacent replacements kept apart ("In [2015] [Crystal] …" → "In the 2010s, PERSON 1 …")')
 def comma_after_a_kept_apart_neighbour(doc: DocumentState, span: SpanState) -> bool:
     """A comma between two adjacent replacements kept apart by merging: a date and a person
     ("In 2015 Crystal …" → "In the 2010s, PERSON 1 …"), a place and a count ("of ***, X
@@ -133,6 +160,8 @@ def comma_after_a_kept_apart_neighbour(doc: DocumentState, span: SpanState) -> b
     return False
 
 
+@rule("in-between-class-labels", stage="render", types=_GRAPH, off=False,
+      purpose='two class labels joined by "of" read with "in" ("a baseball team of a sports league" → "… in a sports league")')
 def in_between_class_labels(doc: DocumentState, span: SpanState) -> bool:
     """Two class labels joined by "of" read with "in" ("a baseball team of a sports league"
     → "a baseball team in a sports league")."""
@@ -145,15 +174,20 @@ def in_between_class_labels(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("multiplicative-as-times", stage="render", types=("QUANTITY",), off=False,
+      purpose='a count written as a multiplicative adverb reads "X times" ("won the title twice" → "won the title X times")')
 def multiplicative_as_times(doc: DocumentState, span: SpanState) -> bool:
     """A count written as a multiplicative adverb reads "X times" ("won the title twice" →
     "won the title X times", not "won the title X")."""
     head = span.unit.head
     if span.label == "X" and head.mention.entity_type is EntityType.QUANTITY and head.original.strip().lower() in MULTIPLICATIVES:
         span.label, span.kind = "X times", RungKind.OTHER
+        span.rendered, span.phrase = Rendered(span.label), span.label
     return False
 
 
+@rule("coordinated-modifier-dropped", stage="render", types=_GRAPH, off=False,
+      purpose='a mask or class coordinated with another modifier of one noun is dropped with its conjunction ("a [Yugoslav] and later Bosnian footballer" → "a Bosnian footballer")')
 def coordinated_modifier_dropped(doc: DocumentState, span: SpanState) -> bool:
     """A mask or class coordinated with another modifier of one noun is dropped with its
     conjunction ("a [Yugoslav] and later Bosnian footballer" → "a Bosnian footballer"),
@@ -163,7 +197,7 @@ def coordinated_modifier_dropped(doc: DocumentState, span: SpanState) -> bool:
     if coordinated is None:
         return False
     base, before = b.recent()
-    art = re.search(r"\b(a|an)(\s+)$", before, re.I)
+    art = _INDEFINITE_BEFORE.search(before)
     want = indefinite_article(text[coordinated:coordinated + 40])
     if art and art.group(1).lower() != want:
         b.rewrite_tail(base + art.start(1), same_case(want, art.group(1)) + art.group(2),
@@ -175,6 +209,8 @@ def coordinated_modifier_dropped(doc: DocumentState, span: SpanState) -> bool:
     return True
 
 
+@rule("one-period-for-a-range", stage="render", types=("DATETIME",), off=False,
+      purpose='a range whose ends became one period reads "in"/"during" it ("from [1991] to [1995]" → "in the 1990s")')
 def one_period_for_a_range(doc: DocumentState, span: SpanState) -> bool:
     """A range whose ends became one period reads as that period: "from [1991] to [1995]"
     → "in the 1990s"; "between the [1943] and [1949] seasons" → "during the 1940s" (the
@@ -199,6 +235,8 @@ def one_period_for_a_range(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("from-before-a-second-range", stage="render", types=("DATETIME",), off=False,
+      purpose='"from" is inserted before a second range of periods ("… and from the 2010s to the 2020s")')
 def from_before_a_second_range(doc: DocumentState, span: SpanState) -> bool:
     """"from [2007] to [2011] and [2015] to [2020]": two terms. "from the 2000s to the 2010s
     and the 2010s to the 2020s" reads as one list of periods; "from" is inserted before the
@@ -209,6 +247,8 @@ def from_before_a_second_range(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("title-qualifier-before-a-person-dropped", stage="render", types=("PERSON",), off=False,
+      purpose='a word qualifying a title ("former", "then-") before a person placeholder is dropped ("lost to former PERSON 3" → "lost to PERSON 3")')
 def title_qualifier_before_a_person_dropped(doc: DocumentState, span: SpanState) -> bool:
     """"lost to former [President John Mahama]": "former PERSON 3" qualifies a title the
     reader never sees; "former", "outgoing", "then-", … (with a "the" before) are dropped."""
@@ -221,6 +261,8 @@ def title_qualifier_before_a_person_dropped(doc: DocumentState, span: SpanState)
     return False
 
 
+@rule("phrase-fitted-to-its-slot", stage="render", types=(), off=False,
+      purpose='the rung is fitted to its slot by the phrase rules (engine.render.phrase); off, the rung stands as it is')
 def phrase_fitted_to_its_slot(doc: DocumentState, span: SpanState) -> bool:
     """The phrase rendered for its slot (:func:`engine.render.phrase.render_phrase`): date
     phrases, articles, modifiers dropped; the words before it may change with it."""
@@ -231,10 +273,12 @@ def phrase_fitted_to_its_slot(doc: DocumentState, span: SpanState) -> bool:
     # "the first [professors]": a class of several is said in the plural ("the first educators")
     label = plural_of(span.label) if span.kind is RungKind.CLASS and names_several(original) else span.label
     span.rendered = render_phrase(label, span.kind, span.slot_before, after, own_head=own_head)
-    span.keys = _referent_keys(span.unit.head)
+    span.phrase = span.rendered.phrase
     return False
 
 
+@rule("same-class-again", stage="render", types=("LOC", "ORG"), off=False,
+      purpose='the same entity shown by the same class again reads "the same" class ("a country … the same country")')
 def same_class_again(doc: DocumentState, span: SpanState) -> bool:
     """The same entity shown by the same class again ("arrived in a country …, and continues
     to reside in [the US]"): "a country … a country" reads as two; the second is "the same
@@ -242,22 +286,25 @@ def same_class_again(doc: DocumentState, span: SpanState) -> bool:
     r = span.rendered
     named = span.unit.head.mention.entity_type in (EntityType.LOC, EntityType.ORG)  # a role again is no same referent
     if named and span.kind is RungKind.CLASS and any(doc.shown_class.get(k) == span.label for k in span.keys) and r.new_prev is not None and r.phrase == span.label:
-        same = re.sub(r"^(?:an?|An?|AN?)\b", lambda m: "The same" if m.group(0)[0].isupper() else "the same", r.new_prev)
+        same = _INDEFINITE_AT_START.sub(lambda m: "The same" if m.group(0)[0].isupper() else "the same", r.new_prev)
         if same != r.new_prev:
             span.rendered = Rendered(r.phrase, r.prev_start, same, f"'{same.strip()}' before a class shown before for the same entity")
     return False
 
 
+@rule("words-before-fitted", stage="render", types=(), off=False,
+      purpose='the words before a phrase are rewritten as its slot needs (an article inserted, "the" → "a", "on" → "in")')
 def words_before_fitted(doc: DocumentState, span: SpanState) -> bool:
     """The words before the phrase rewritten as its slot needs (an article inserted, "the"
     → "a", "on" → "in")."""
     r = span.rendered
     if r.new_prev is not None:
         doc.builder.rewrite_tail(span.slot_base + r.prev_start, r.new_prev, r.note)
-    span.phrase = r.phrase
     return False
 
 
+@rule("own-noun-of-a-period", stage="render", types=("DATETIME",), off=False,
+      purpose='a date span ending in its own noun keeps the noun after "the" ("spent the [1996/97 season]" → "spent a season in the 1990s")')
 def own_noun_of_a_period(doc: DocumentState, span: SpanState) -> bool:
     """A date span ending in its own noun that became a bare period after "the" keeps the
     noun: "spent the [1996/97 season] at …" → "spent a season in the 1990s" ("the 1990s"
@@ -267,7 +314,7 @@ def own_noun_of_a_period(doc: DocumentState, span: SpanState) -> bool:
     span.own = own
     if own is not None:
         base, before = b.recent()
-        the = re.search(r"\b(the)(\s+)$", before, re.I)
+        the = THE_BEFORE.search(before)
         if the:
             plural = head_is_plural(own)
             art = "" if plural else indefinite_article(own) + the.group(2)
@@ -279,6 +326,8 @@ def own_noun_of_a_period(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("article-of-a-masked-name-kept", stage="render", types=_GRAPH, off=False,
+      purpose='a masked name that starts with "The" and modifies what follows keeps its article ("on [The New York Times] Best Seller list" → "on the *** Best Seller list")')
 def article_of_a_masked_name_kept(doc: DocumentState, span: SpanState) -> bool:
     """A masked name that starts with "The" and modifies what follows keeps its article:
     "on [The New York Times] Best Seller list" → "on the *** Best Seller list"."""
@@ -289,6 +338,8 @@ def article_of_a_masked_name_kept(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("capital-at-sentence-start", stage="render", types=(), off=False,
+      purpose='a phrase that starts a sentence starts with a capital ("a city" → "A city")')
 def capital_at_sentence_start(doc: DocumentState, span: SpanState) -> bool:
     """A phrase at the start of a sentence starts with a capital ("a city" → "A city")."""
     b = doc.builder
@@ -298,6 +349,8 @@ def capital_at_sentence_start(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("space-of-a-dropped-modifier", stage="render", types=(), off=False,
+      purpose='a phrase dropped from a modifier slot takes one of the spaces around it along')
 def space_of_a_dropped_modifier(doc: DocumentState, span: SpanState) -> bool:
     """A phrase that vanished from a modifier slot takes one of the spaces around it along."""
     if span.rendered.drop:
@@ -308,6 +361,8 @@ def space_of_a_dropped_modifier(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("decade-after-its-noun", stage="render", types=("DATETIME",), off=False,
+      purpose='a decade modifying a definite noun phrase moves after it, made indefinite ("at the [2010s] general election" → "at a general election in the 2010s")')
 def decade_after_its_noun(doc: DocumentState, span: SpanState) -> bool:
     """A decade in the modifier slot of a definite noun phrase moves after the noun phrase,
     made indefinite ("at the [2010s] general election" → "at a general election in the
@@ -318,6 +373,8 @@ def decade_after_its_noun(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("person-after-a-work", stage="render", types=("PERSON",), off=False,
+      purpose='a person dropped from the modifier slot of a work reads after it with "by" ("the [Roger Corman] film" → "the film by PERSON 2")')
 def person_after_a_work(doc: DocumentState, span: SpanState) -> bool:
     """A person dropped from the modifier slot of a work reads after it with "by" ("the
     [Roger Corman] science fiction film" → "the science fiction film by PERSON 2"); a title
@@ -331,6 +388,8 @@ def person_after_a_work(doc: DocumentState, span: SpanState) -> bool:
     return False
 
 
+@rule("phrase-moved-after-its-noun-phrase", stage="render", types=("DATETIME", "PERSON"), off=False,
+      purpose='a phrase the two rules before decided to move is written after its noun phrase (off, it stays in place)')
 def phrase_moved_after_its_noun_phrase(doc: DocumentState, span: SpanState) -> bool:
     """Write a span whose phrase moves (decided by the two rules before): the span vanishes,
     "the" before a common noun phrase becomes "a" (or goes, before a plural: "following
@@ -340,7 +399,7 @@ def phrase_moved_after_its_noun_phrase(doc: DocumentState, span: SpanState) -> b
     text, b, u = doc.text, doc.builder, span.unit
     np_end, gap_end, at, proper = span.later
     base, before = b.recent()
-    the = re.search(r"\b(the)(\s+)$", before, re.I)
+    the = THE_BEFORE.search(before)
     if the and not proper:  # one of the decade's elections, seasons, …: "a general election in the 2010s"
         noun_phrase = text[gap_end:np_end]
         if head_is_plural(noun_phrase):  # "following the [2000s] elections" → "following elections in the 2000s"
@@ -358,6 +417,8 @@ def phrase_moved_after_its_noun_phrase(doc: DocumentState, span: SpanState) -> b
     return True
 
 
+@rule("full-stop-of-an-abbreviation-kept", stage="render", types=(), off=False,
+      purpose='a span ending in the full stop of an abbreviation that ends its sentence keeps the full stop ("in Washington, D.C. During …")')
 def full_stop_of_an_abbreviation_kept(doc: DocumentState, span: SpanState) -> bool:
     """A span ending in an abbreviation's full stop that also ends its sentence ("in
     Washington, D.C. During the war …") keeps the full stop after its phrase."""
@@ -407,6 +468,6 @@ RULES: tuple[Rule, ...] = (
 
 def apply_rules(doc: DocumentState, span: SpanState, rules: tuple[Rule, ...] = RULES) -> None:
     """Run ``rules`` in order on ``span`` until one has written it."""
-    for rule in rules:
-        if rule(doc, span):
+    for step in rules:
+        if step(doc, span):
             return

@@ -144,10 +144,11 @@ class GraphStats:
     resolver: Callable[[str], tuple[int, int, bool] | None] | None = None
 
     @classmethod
-    def from_engine(cls, engine) -> "GraphStats":
-        tax = engine.linker.taxonomy
-        never = engine.chains.rules.never_offer
-        labels = engine.linker.index.labels
+    def of(cls, taxonomy, never_offer, index) -> "GraphStats":
+        """The facts of every label of ``index`` over ``taxonomy`` (``never_offer``: classes the overlay prunes)."""
+        tax = taxonomy
+        never = never_offer
+        labels = index.labels
 
         def facts(qids) -> tuple[int, int, bool] | None:
             if not qids:

@@ -1,6 +1,6 @@
 """Which rung a prepared document shows for a mention: the one selection policy.
 
-The sanitizer (:mod:`engine.pipeline`), the privacy guard (:mod:`engine.privacy.guard`)
+The select stage (:mod:`engine.select.stages`), the privacy guard (:mod:`engine.privacy.guard`)
 and the evaluations all choose through :class:`SelectionPolicy`, so a rule holds in one
 place:
 
@@ -21,7 +21,7 @@ annotators of WikiReplace, who masked most places and organisations.
 
 Under ``meaning`` a ladder with at most one rung besides ``***`` leaves the ranker nothing
 to choose: that rung is shown unless a rule refuses it or it would leak, whatever the
-scores. :meth:`SelectionPolicy.ranks` says so, and the sanitizer does not rank such
+scores. :meth:`SelectionPolicy.ranks` says so, and the rank stage does not rank such
 mentions (no sentence embeddings): their rungs keep the ladder's order, scored
 ``n, n-1, …, 1`` as without a ranker.
 """
@@ -29,18 +29,23 @@ mentions (no sentence embeddings): their rungs keep the ladder's order, scored
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kg.vocab import TAXONOMY_PROPS
+from engine.doc import Doc, DocMention
 from engine.select.role_slot import SLOT_REASONS, category_in_role_slot
 from engine.select.stated import STATED, repeats_stated, stated_noun
 from engine.select.superlative import picked_out
 from engine.types import (
-    MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, ScoredCandidate, Selection, Skipped,
+    MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Mention, ScoredCandidate, Selection, Skipped,
 )
 
-if TYPE_CHECKING:
-    from engine.privacy.leaks import DocumentLeakGuard
+
+class LeakCheck(Protocol):
+    """What the policy asks of a leak guard (:class:`engine.privacy.leaks.DocumentLeakGuard`):
+    the leak showing ``label`` for ``entity`` would cause, or None."""
+
+    def check(self, entity: int, label: str): ...
 
 #: Why a rung equal to the span's own text is refused.
 SAME_TEXT = "the span's own text"
@@ -71,7 +76,7 @@ class SelectionPolicy:
         return sum(1 for c in ladder.candidates if not c.is_mask) > 1
 
     @staticmethod
-    def refusal(candidate: Candidate, original: str, mention: Mention, text: str = "") -> str | None:
+    def refusal(candidate: Candidate, original: str, mention: Mention | DocMention, text: str = "") -> str | None:
         """Why ``candidate`` may never replace ``mention`` (text ``original``, in the document
         ``text``: the words around it say whether it stands in a role's slot), or None."""
         if candidate.label.strip().lower() == original.strip().lower():
@@ -83,8 +88,7 @@ class SelectionPolicy:
             return f"{PICKED_OUT} ('{word}')"
         return category_in_role_slot(candidate, mention.entity_type, text[:mention.start], text[mention.end:mention.end + 40])
 
-    def choose(self, doc: PreparedDocument, k: int, guard: DocumentLeakGuard | None = None,
-               skipped: list[Skipped] | None = None) -> Choice:
+    def choose(self, doc: Doc, k: int, guard: LeakCheck | None = None, skipped: list[Skipped] | None = None) -> Choice:
         """The rung shown for mention ``k`` (an entity's first mention) of ``doc``.
 
         With ``guard``, leaking rungs are withheld and, with ``skipped``, listed there
@@ -92,23 +96,23 @@ class SelectionPolicy:
         """
         mention = doc.mentions[k]
         original = doc.original(k)
-        forced = doc.forced.get(k)
+        forced = mention.forced
         if forced is not None:  # the privacy guard moved this span (engine.privacy.guard)
             cand = forced.candidate
-            leak = guard.check(doc.entity[k], forced.label) if guard is not None and cand is not None and not cand.is_mask else None
+            leak = guard.check(mention.entity, forced.label) if guard is not None and cand is not None and not cand.is_mask else None
             if leak is None:
                 return forced
             if skipped is not None:
                 skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, leak.reason()))
             return Choice(MASK, None, forced.alternatives, "the privacy guard's rung would leak; masked")
-        ladder = doc.ladders.get(k)
-        if k in doc.failed or ladder is None:
+        ladder = mention.ladder
+        if mention.failed or ladder is None:
             return Choice(MASK, None, (), "failed closed")
-        scores = doc.scores.get(k)
+        scores = mention.scores
         if scores is None:
             return Choice(MASK, None, (), "no scores; masked")
         ranked = sorted(zip(ladder.candidates, scores), key=lambda cs: -cs[1])
-        leaks = {id(c): guard.check(doc.entity[k], c.label) for c, _ in ranked if not c.is_mask} if guard else {}
+        leaks = {id(c): guard.check(mention.entity, c.label) for c, _ in ranked if not c.is_mask} if guard else {}
         alts = tuple(ScoredCandidate(c, s) for c, s in ranked if leaks.get(id(c)) is None)  # a leaking label is never shown
         if skipped is not None:  # every withheld rung is listed, whether it ranked above the chosen one or below
             skipped.extend(Skipped(mention.start, mention.end, c.label, c.source, c.level, leak.reason())

@@ -7,15 +7,17 @@ class, a rung headed by that noun repeats it ("the television series a televisio
 series", "his song "song"") and a rung above it ("an audiovisual work") says less than
 the sentence does; ``***`` keeps the same meaning and reads. So for a LOC, ORG or MISC
 mention whose ladder holds a class headed by that noun,
-:class:`engine.select.policy.SelectionPolicy` shows ``***`` and says why.
+:class:`engine.select.policy.SelectionPolicy` shows ``***`` and says why (the rule
+``class-stated-beside-a-name``; switched off, no noun is stated).
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable, Set
 
 from engine.generate.apposition import noun_after, noun_before
 from engine.generate.linking import fold
+from engine.knowledge import rule, words
 from engine.text.sentences import sentence_around
 from engine.types import EntityType, Span
 
@@ -23,6 +25,8 @@ from engine.types import EntityType, Span
 STATED = "the sentence names its class next to it; a class rung would only repeat it"
 
 _NAMES = (EntityType.LOC, EntityType.ORG, EntityType.MISC)
+#: Endings of a noun in -s that is no plural of the word without it ("class", "series").
+_SINGULAR_IN_S = words("select.singular_in_s")
 
 
 def _forms(word: str) -> set[str]:
@@ -31,21 +35,23 @@ def _forms(word: str) -> set[str]:
     out = {w}
     if w.endswith("ies") and len(w) > 4:
         out.add(w[:-3] + "y")
-    if w.endswith("s") and not w.endswith(("ss", "us", "is", "series")):
+    if w.endswith("s") and not w.endswith(_SINGULAR_IN_S.in_order()):
         out.add(w[:-1])
     return out
 
 
-def stated_noun(text: str, start: int, end: int, entity_type: EntityType) -> set[str]:
+@rule("class-stated-beside-a-name", stage="select", types=tuple(t.value for t in _NAMES), off=frozenset(),
+      purpose='a name whose sentence states its class beside it ("the television series [MacGyver]") shows "***", not a class headed by that noun')
+def stated_noun(text: str, start: int, end: int, entity_type: EntityType) -> Set[str]:
     """Forms of the head noun the sentence puts right before the name or in an apposition
     after it; empty when there is none (or the mention is no name of a place, organisation or thing)."""
     if entity_type not in _NAMES:
         return set()
     span = Span(text[start:end], entity_type, context=sentence_around(text, start, end))
-    words = noun_before(span) or noun_after(span)
-    return _forms(words[-1]) if words else set()
+    noun = noun_before(span) or noun_after(span)
+    return _forms(noun[-1]) if noun else set()
 
 
-def repeats_stated(labels: Iterable[str], noun: set[str]) -> bool:
+def repeats_stated(labels: Iterable[str], noun: Set[str]) -> bool:
     """Some class label is headed by the stated noun ("television series" by "series")."""
     return bool(noun) and any(label.split() and fold(label.split()[-1]) in noun for label in labels)

@@ -5,27 +5,30 @@ worked as an engineer" → "as a worker". It does not after "the first", "the on
 youngest", "the largest" …: "one of the first women *engineers* in Maharashtra" is true, "one
 of the first women workers in Maharashtra" is not; "the youngest *mayor* of Oslo" is not "the
 youngest politician". A class rung in such a slot is refused; the span is masked instead.
+The picking words and what ends the noun phrase are ``packs/core/select.yaml``.
 """
 
 from __future__ import annotations
 
 import re
 
+from engine.knowledge import pattern, rule
+from engine.types import GRAPH_TYPES
+
 #: Words that pick out one or a few of a kind ("first", "only", "youngest", "largest").
-_PICKING = re.compile(
-    r"\b(?:first|last|only|sole|earliest|latest|youngest|oldest|eldest|largest|biggest|smallest|highest|"
-    r"longest|fastest|best|greatest|leading|foremost)\b", re.I)
+_PICKING = pattern("select.picking")
 #: What ends the noun phrase read backwards from the span: punctuation, a verb of the clause,
 #: a relative word.
-_BREAK = re.compile(r"[.,;:()\"“”]|\b(?:is|was|are|were|be|been|became|become|who|which|that|and|or|to|in|of|at|on|for|from|"
-                    r"with|by|as|into|during|since|after|before)\b", re.I)
+_BREAK = pattern("select.phrase_break")
 #: What stands before the picking word when it picks out a noun: "the first", "her only",
 #: "Norway's largest" ("he first arrived" is an adverb, "Youngest son Ryan" a name's title).
-_DETERMINER = re.compile(r"^(?:the|a|an|his|her|their|its|our|my|your|this|that|'s|’s)$", re.I)
+_DETERMINER = pattern("select.picking_determiner")
 #: At most this many words between the picking word and the span ("the first [women] engineers").
 MAX_WORDS = 4
 
 
+@rule("picked-out-by-a-superlative", stage="select", types=tuple(t.value for t in GRAPH_TYPES),
+      purpose='no class stands for a span a superlative or "first" picks out ("the youngest [mayor]" is not "the youngest politician")')
 def picked_out(before: str) -> str | None:
     """The word that picks out the span, when one stands in its noun phrase right before it
     (``before``: the text up to the span), else None."""

@@ -1,9 +1,20 @@
-"""The indefinite article a word takes: "a university", "an MP", "an hour" (a spelling heuristic)."""
+"""The indefinite article a word takes: "a university", "an MP", "an hour" (a spelling heuristic).
+
+The beginnings that break the vowel rule and the letters an initialism takes "an" after
+are ``packs/core/articles.yaml``.
+"""
 
 from __future__ import annotations
 
-_AN_EXCEPTIONS = ("uni", "use", "usu", "eu", "one", "once", "ure", "uro")
-_AN_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
+from engine.knowledge import words
+
+#: Beginnings of words that start with a vowel letter but a consonant sound ("a university").
+_AN_EXCEPTIONS = words("articles.a_before")
+#: Beginnings of words whose "h" is silent ("an hour").
+_AN_SILENT_H = words("articles.an_before")
+#: Capitals whose name starts with a vowel sound ("an MP").
+_AN_INITIALS = words("articles.an_initials")
+_VOWELS = words("articles.vowels")
 
 
 def indefinite_article(word: str) -> str:
@@ -12,10 +23,10 @@ def indefinite_article(word: str) -> str:
     if "." in first.strip(".") and first.replace(".", "").isupper():
         first = first.replace(".", "")  # "U.S." reads letter by letter: a U.S. champion
     if len(first) >= 2 and first.isupper() and first.isalpha():
-        return "an" if first[0] in "AEFHILMNORSX" else "a"  # initialisms read letter by letter: an MP, a BBC
+        return "an" if first[0] in _AN_INITIALS else "a"  # initialisms read letter by letter: an MP, a BBC
     w = word.lower()
-    if w.startswith(_AN_SILENT_H):
+    if w.startswith(_AN_SILENT_H.in_order()):
         return "an"
-    if w.startswith(_AN_EXCEPTIONS):
+    if w.startswith(_AN_EXCEPTIONS.in_order()):
         return "a"
-    return "an" if w[:1] in "aeiou" else "a"
+    return "an" if not w or w[0] in _VOWELS else "a"

@@ -42,9 +42,7 @@ def bench_privacy(engine, data: str | Path, *, k: int = 10, batch: int = 16) -> 
         t1 = time.perf_counter()
         Background.load(path)
         load_s = time.perf_counter() - t1
-    from engine.privacy.guard import PrivacyGuard
-
-    engine.privacy_guard = PrivacyGuard(engine, bg)
+    engine.privacy_guard = engine.privacy_guard.with_background(bg)
     docs = [(r.text, r.mentions) for r in read_documents(data, "wikireplace") if isinstance(r, DocRecord)]
     passes = []
     for _ in range(2):

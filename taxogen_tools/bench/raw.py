@@ -6,7 +6,7 @@ to the first allowed CPU, ``OMP_NUM_THREADS=1`` and friends), over the same docu
 - **taxogen**: ``Engine.from_config(store=…)``, then per document ``detect_mentions`` and
   ``sanitize`` (what ``taxogen sanitize bio.txt`` does);
 - **Presidio**: ``AnalyzerEngine`` on the same installed spaCy model
-  (:func:`engine.detect.presidio.offline_analyzer`) and ``AnonymizerEngine`` with its
+  (:func:`engine.integrations.presidio.offline_analyzer`) and ``AnonymizerEngine`` with its
   default operator (replace by ``<ENTITY_TYPE>``).
 
 Reported per system: seconds from process start to the first sanitized document (imports,
@@ -54,7 +54,7 @@ def run_system(system: str, data: str, store: str | None, limit: int | None, sta
     if system == "presidio":
         from presidio_anonymizer import AnonymizerEngine
 
-        from engine.detect.presidio import offline_analyzer
+        from engine.integrations.presidio import offline_analyzer
 
         analyzer, anonymizer = offline_analyzer(), AnonymizerEngine()
 

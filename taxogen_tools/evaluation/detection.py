@@ -284,7 +284,7 @@ def cross_validate_tuned(prep: Prepared, *, target_precision: float, folds: int 
 def presidio_predictions(docs: list[GoldDoc]) -> list[list[Span3]] | None:
     """Every result of Presidio's AnalyzerEngine (same spaCy model), or None without the extra."""
     try:
-        from engine.detect.presidio import PRESIDIO_TYPES, offline_analyzer
+        from engine.integrations.presidio import PRESIDIO_TYPES, offline_analyzer
     except ImportError:
         return None
     analyzer = offline_analyzer()

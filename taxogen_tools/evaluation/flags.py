@@ -110,7 +110,7 @@ def _participle_then_preposition(word: str, rest: str) -> bool:
     """A participle followed by a preposition ("known for", "written by"): it follows the
     noun, it is no noun the replacement modifies."""
     nxt = re.match(r"\s+([a-z]+)", rest)
-    return word.lower().endswith(PARTICIPLE_ENDS) and bool(nxt) and nxt.group(1) in PREPOSITIONS
+    return word.lower().endswith(PARTICIPLE_ENDS.in_order()) and bool(nxt) and nxt.group(1) in PREPOSITIONS
 
 
 #: Words that may follow a noun phrase without it being a modifier (closed classes and

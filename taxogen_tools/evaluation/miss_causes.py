@@ -34,13 +34,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from taxogen_tools.evaluation.labels import canonical, canonical_set
 from engine.types import MASK
 
-if TYPE_CHECKING:  # pragma: no cover
-    from taxogen_tools.evaluation.sanitize_eval import MentionScore
+from taxogen_tools.evaluation.mention_score import MentionScore
 
 #: A document's mentions of one type count as masked by habit from this many on.
 MIN_BLANKET = 2

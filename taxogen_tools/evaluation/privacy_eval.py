@@ -29,8 +29,8 @@ from taxogen_tools.evaluation.labels import canonical
 from taxogen_tools.evaluation.utility import GRAPH_GROUP, TYPES, ReleaseUtility, UtilityScorer, format_utility, score_labels
 from engine.generate.linking import fold
 from engine.privacy.anonymity import LOWER_BOUND_NOTE
-from engine.pipeline import DocumentSanitizer
-from engine.types import MASK, IdentifierType, PreparedDocument
+from engine.doc import Doc
+from engine.types import MASK, IdentifierType
 from engine.io.wikireplace import load_wikireplace
 
 RELEASES = ("original", "annotators", "taxogen", "taxogen --k", "full masking")
@@ -74,7 +74,6 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     guarded = engine.sanitize_many(pairs, k=k)
     if progress:
         progress(f"sanitized {len(records)} documents twice in {time.perf_counter() - t0:.1f} s")
-    sanitizer = DocumentSanitizer(engine)
     scorer, utility = UtilityScorer(engine), ReleaseUtility()
     rows: dict[str, dict[str, list]] = {r: {"k": [], "agree": [], "kept": [], "in_set": []} for r in RELEASES}
     in_store = 0
@@ -83,7 +82,7 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     guard_seconds: list[float] = []
     unread = [0, 0]  # annotators' labels with a property to speak about; of those, not readable
     for rec, r_def, r_k in zip(records, default, guarded):
-        p = sanitizer.prepare(rec.text, rec.mentions)
+        p = engine.run([Doc(rec.text, list(rec.mentions))], until="verify")[0]
         ms = p.mentions
         originals = [rec.text[m.start:m.end] for m in ms]
         masked = [m.identifier_type is not IdentifierType.NO_MASK for m in ms]
@@ -146,14 +145,14 @@ def evaluate_privacy(engine, data: str | Path, *, k: int = 10, threshold: int = 
     }
 
 
-def _shown(p: PreparedDocument, labels: list[str], originals: list[str]) -> dict:
+def _shown(p: Doc, labels: list[str], originals: list[str]) -> dict:
     """(label, ladder candidate or None, kept) per mention, matching labels to the ladder."""
     shown = {}
     for k, (lab, orig) in enumerate(zip(labels, originals)):
         if lab == orig:
             shown[k] = (lab, None, True)
             continue
-        ladder = p.ladders.get(p.first_of(k))
+        ladder = p.mentions[p.first_of(k)].ladder
         cand = None
         if ladder is not None:
             cand = next((c for c in ladder.candidates if fold(c.label) == fold(lab)), None)

@@ -42,6 +42,7 @@ from engine.io.docio import BadRecord, DocRecord, read_documents
 from engine.errors import InputError
 from taxogen_tools.evaluation.agreement_bound import agreement_estimate, one_vs_others
 from taxogen_tools.evaluation.flags import FLAG_NAMES, Flag, Region, count_sentences, flag_text
+from taxogen_tools.evaluation.mention_score import MentionScore
 from taxogen_tools.evaluation.miss_causes import miss_causes
 from taxogen_tools.evaluation.utility import ReleaseUtility, UtilityScorer
 from taxogen_tools.evaluation.utility import score_document as score_utility
@@ -53,44 +54,12 @@ from taxogen_tools.evaluation.labels import (
 )
 from engine.generate.linking import LinkMethod, contains_words, fold
 from engine.select.policy import PASSED_OVER_REASONS
-from engine.types import MASK, EntityType, SanitizeResult
+from engine.doc import SanitizeResult
+from engine.types import MASK, EntityType
 from engine.io.wikireplace import WRDocument, WRMention, load_wikireplace
 
 TRAIN_MODES = ("served", "wikireplace")
 _NAMING_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM)
-
-
-@dataclass(frozen=True, slots=True)
-class MentionScore:
-    """One annotated mention: what the annotators chose and what the reader got."""
-
-    doc_id: str
-    entity_type: str
-    span: str
-    majority: str
-    chosen: tuple[str, ...]
-    output: str
-    ladder: tuple[str, ...]
-    #: (annotators matching the others' majority, annotators); (0, 0) below 3 annotators
-    votes: tuple[int, int] = (0, 0)
-    #: rungs the leak guard removed from this mention's ladder
-    skipped: tuple[str, ...] = ()
-    #: why the ladder holds only ``***`` (its generation's reason), else ""
-    mask_rule: str = ""
-    #: rungs passed over as a category of roles in a role's slot (engine.select.role_slot)
-    passed_over: tuple[str, ...] = ()
-
-    @property
-    def agrees(self) -> bool:
-        return canonical(self.output) == canonical(self.majority)
-
-    @property
-    def agrees_any(self) -> bool:
-        return canonical(self.output) in canonical_set(self.chosen)
-
-    @property
-    def in_ladder(self) -> bool:
-        return canonical(self.majority) in canonical_set(self.ladder) or self.majority == MASK
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from engine.select.features import SERVED_GROUPS, FeatureBuilder, RankItem
-from engine.types import EntityType, Mention, PreparedDocument
+from engine.doc import Doc
+from engine.types import EntityType, Mention
 from engine.io.wikireplace import WRDocument, load_wikireplace
 
 SERVED_ROUNDS = 40
@@ -63,15 +64,15 @@ class ServedItems:
     annotated: int = 0
 
 
-def prepare_document(engine, text: str, mentions: Sequence[Mention]) -> PreparedDocument:
-    """The sanitizer's own preparation step (ladders and rank items per mention index).
+def prepare_document(engine, text: str, mentions: Sequence[Mention]) -> Doc:
+    """The document as the pipeline prepares it for the ranker: through the stages up to
+    verify, then each entity's first mention given its rank item (what the rank stage
+    scores) — so that training sees what serving sees."""
+    from engine.select.stages import RankStage
 
-    Goes through :meth:`engine.pipeline.DocumentSanitizer.prepare` so that training sees
-    what serving sees.
-    """
-    from engine.pipeline import DocumentSanitizer
-
-    return DocumentSanitizer(engine).prepare(text, list(mentions))
+    doc = engine.run([Doc(text, list(mentions))], until="verify")[0]
+    RankStage.attach_items(doc)
+    return doc
 
 
 def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], None] | None = None, *,
@@ -90,17 +91,17 @@ def served_items(engine, docs: Sequence[WRDocument], progress: Callable[[str], N
             out.annotated += len(by_offsets)
             p = prepare_document(engine, doc.text, own)
             found = set()
-            for k, item in p.items.items():
+            for k, item in ((k, m.rank_item) for k, m in enumerate(p.mentions) if m.rank_item is not None):
                 vm = p.mentions[k]
                 wm = by_offsets.get((vm.start, vm.end))
                 if wm is None:
                     continue
                 found.add((vm.start, vm.end))
-                labels = tuple(p.ladders[k].labels)
+                labels = tuple(p.mentions[k].ladder.labels)
                 gold, votes = map_selection(wm.selection, labels)
                 mapped = False
                 if gold is None and parents is not None:
-                    gold = ancestor_rung(majority_label(wm.selection) or "", p.ladders[k].candidates, parents, lookup)
+                    gold = ancestor_rung(majority_label(wm.selection) or "", p.mentions[k].ladder.candidates, parents, lookup)
                     mapped = gold is not None
                 if gold is None:
                     out.skipped[f"{wm.entity_type.value}: choice not in our ladder"] += 1

@@ -133,7 +133,7 @@ def prepare(
     if progress:
         progress(f"{len(docs)} documents, {len(items)} annotated mentions, {sum(len(i.item.candidates) for i in items)} candidates")
     embedder = embedder or Embedder(default_cache_path(), precision=engine.config.embedding_precision)
-    builder = FeatureBuilder(embedder if set(EMBEDDING_GROUPS) & set(groups) else None, groups=groups, graph=GraphStats.from_engine(engine) if "graph" in groups else None)
+    builder = FeatureBuilder(embedder if set(EMBEDDING_GROUPS) & set(groups) else None, groups=groups, graph=engine.graph_stats if "graph" in groups else None)
     if progress:
         progress("computing features (embeddings are cached in " + str(embedder.cache_path) + ") …")
     table = FeatureTable.build(builder, items)

@@ -87,7 +87,7 @@ def test_given_presidio_pipeline_when_generalize_operator_then_taxogen_replaceme
     from presidio_anonymizer import AnonymizerEngine
     from presidio_anonymizer.entities import OperatorConfig
 
-    from engine.detect.presidio import GazetteerRecognizer, generalize_operator, offline_analyzer
+    from engine.integrations.presidio import GazetteerRecognizer, generalize_operator, offline_analyzer
 
     analyzer = offline_analyzer(extra_recognizers=(GazetteerRecognizer(engine.detector.finder.gazetteer),))
     results = analyzer.analyze(BIO, language="en")
@@ -110,7 +110,7 @@ def test_given_no_network_when_presidio_analyzer_then_nothing_is_downloaded(monk
 
     import spacy.cli
 
-    from engine.detect.presidio import offline_analyzer
+    from engine.integrations.presidio import offline_analyzer
 
     def refuse(*args, **kwargs):
         raise AssertionError("tried to reach the network")

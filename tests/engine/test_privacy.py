@@ -18,6 +18,8 @@ both cities (city ⊂ human settlement).
 
 from __future__ import annotations
 
+from tests.factories import discloser_of
+
 import pyoxigraph as ox
 import pytest
 
@@ -159,7 +161,7 @@ def test_given_no_cue_then_graph_span_constrains_any_fact() -> None:
 
 
 def test_given_rungs_then_disclosure_carries_anchor_and_provenance(engine: Engine) -> None:
-    discloser = Discloser(engine)
+    discloser = discloser_of(engine)
     view = SpanView(21, 25, EntityType.DATETIME, "1980", ("P569",))
     (c,) = discloser.constraints(view, "date in the 1980s")
     assert c.anchors == ("decade:1980",) and c.props == ("P569",) and (c.start, c.end, c.rung) == (21, 25, "date in the 1980s")
@@ -317,7 +319,7 @@ def test_given_a_class_no_fact_of_the_store_reaches_then_it_is_uncounted_but_an_
 def test_given_a_demonym_shown_as_nationality_then_it_discloses_nothing(engine: Engine) -> None:
     from engine.types import Candidate
 
-    discloser = Discloser(engine)
+    discloser = discloser_of(engine)
     dem = SpanView(0, 9, EntityType.DEM, "Norwegian", ("P27", "P172"), "Q900010")
     nationality = Candidate("nationality", "P31", qid="Q231002", path="demonym", rule="nationality", link_qid="Q900010")
     assert discloser.constraints(dem, "nationality", nationality) == ()  # that the person has one, not which

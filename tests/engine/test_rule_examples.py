@@ -13,7 +13,8 @@ An example is a small case and what the rule makes of it. Its fields, by the rul
 - ``guard``: ``text``, ``span``, ``type``; ``expect`` the list of properties the span speaks
   about (``[P19]``, ``[]``);
 - ``render``: ``text`` and either ``span``, ``type``, ``rung`` or ``mentions`` (a list of
-  ``[span, type, rung]``); ``expect`` the sanitized text.
+  ``[span, type, rung]``, or ``[span, type, rung, entity]``: mentions with one entity name
+  one referent); ``expect`` the sanitized text.
 
 ``fires: true`` says the outcome differs with the rule switched off (default: true for
 ``dropped``, ``not linked`` and ``refused``). Every rule needs one example where it fires.
@@ -94,12 +95,12 @@ def _ladder(engine, ex: Mapping[str, Any]):
     return engine.candidates(span, state=state)
 
 
-def _mention(text: str, span: str, etype: str):
+def _mention(text: str, span: str, etype: str, entity: str | None = None):
     from engine.types import EntityType, Mention
 
     assert span in text, f"span {span!r} not in {text!r}"
     start = text.index(span)
-    return Mention(start, start + len(span), EntityType.parse(etype))
+    return Mention(start, start + len(span), EntityType.parse(etype), entity_id=entity)
 
 
 def _detect(engine, ex: Mapping[str, Any]) -> Any:
@@ -111,6 +112,13 @@ def _detect(engine, ex: Mapping[str, Any]) -> Any:
     return found[0].entity_type.value
 
 
+def _source(entity_type) -> str:
+    """The source of a rung of ``entity_type`` as the engine's ladders give it."""
+    from engine.types import EntityType
+
+    return "P31" if entity_type.is_graph else "datetime" if entity_type is EntityType.DATETIME else "rule"
+
+
 def _render(engine, ex: Mapping[str, Any]) -> str:
     from engine.render.document import Decision, render_document
     from engine.types import MASK, Candidate
@@ -118,9 +126,9 @@ def _render(engine, ex: Mapping[str, Any]) -> str:
     text = ex["text"]
     rows = ex.get("mentions") or [[ex["span"], ex["type"], ex["rung"]]]
     decisions = []
-    for span, etype, rung in rows:
-        m = _mention(text, span, etype)
-        cand = None if rung == MASK else Candidate(rung, source="P31" if m.entity_type.is_graph else "rule", level=1)
+    for span, etype, rung, *entity in rows:
+        m = _mention(text, span, etype, *entity)
+        cand = None if rung == MASK else Candidate(rung, source=_source(m.entity_type), level=1)
         decisions.append(Decision(m, span, rung, cand))
     decisions.sort(key=lambda d: d.mention.start)
     with engine.knowledge.active():
@@ -129,13 +137,16 @@ def _render(engine, ex: Mapping[str, Any]) -> str:
 
 def _select(engine, ex: Mapping[str, Any]) -> str:
     from engine.select.policy import SelectionPolicy
+    from engine.select.stated import repeats_stated, stated_noun
     from engine.types import Candidate
 
     m = _mention(ex["text"], ex["span"], ex["type"])
-    cand = Candidate(ex["rung"], source="P31" if m.entity_type.is_graph else "rule", level=1)
+    cand = Candidate(ex["rung"], source=_source(m.entity_type), level=1)
     with engine.knowledge.active():
         refused = SelectionPolicy().refusal(cand, ex["span"], m, ex["text"])
-    return "allowed" if refused is None else "refused"
+        # a class the sentence states beside the name: the policy shows *** (SelectionPolicy.choose)
+        stated = repeats_stated([cand.label], stated_noun(ex["text"], m.start, m.end, m.entity_type))
+    return "allowed" if refused is None and not stated else "refused"
 
 
 def _guard(engine, ex: Mapping[str, Any]) -> list[str]:

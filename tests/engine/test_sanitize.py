@@ -75,14 +75,14 @@ def test_given_failure_inside_engine_then_span_fails_closed(first_rung, monkeypa
     text = "She lived in Oslo."
     def boom(*a, **k):
         raise RuntimeError("graph exploded")
-    monkeypatch.setattr(first_rung, "candidates", boom)
+    monkeypatch.setattr(first_rung.generator, "ladder", boom)
     r = first_rung.sanitize(text, [at(text, "Oslo", "LOC")])
     assert r.text == "She lived in ***." and "graph exploded" in r.errors[0]
 
 
 def test_given_ranking_failure_then_every_span_fails_closed(first_rung, monkeypatch):
     text = "She lived in Oslo in 1980."
-    monkeypatch.setattr(first_rung, "rank_items", lambda items: (_ for _ in ()).throw(RuntimeError("no model")))
+    monkeypatch.setattr(first_rung.pipeline["rank"], "score", lambda items: (_ for _ in ()).throw(RuntimeError("no model")))
     r = first_rung.sanitize(text, [at(text, "Oslo", "LOC"), at(text, "1980", "DATETIME")])
     assert r.text == "She lived in *** in ***." and len(r.errors) == 2
 
@@ -152,8 +152,10 @@ def test_given_space_separated_and_adjacent_spans_then_each_is_replaced(first_ru
 def test_given_span_repeated_in_its_sentence_then_ranker_sees_the_right_occurrence(first_rung, monkeypatch):
     text = "From Oslo she wrote about Oslo and its harbour."
     seen = []
-    real = first_rung.rank_item_for
-    monkeypatch.setattr(first_rung, "rank_item_for", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+    import engine.select.stages as stages
+
+    real = stages.rank_item
+    monkeypatch.setattr(stages, "rank_item", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
     second = text.rindex("Oslo")
     first_rung.sanitize(text, [Mention(second, second + 4, T.LOC)])
     assert seen[0].span_start == second and seen[0].window(2).sentence == "wrote about Oslo and its"
@@ -162,8 +164,8 @@ def test_given_span_repeated_in_its_sentence_then_ranker_sees_the_right_occurren
 def test_given_meaning_then_only_mentions_with_a_choice_of_rungs_are_ranked(first_rung, monkeypatch):
     text = "Ingrid Solberg lives in Oslo."
     ranked: list = []
-    real = first_rung.rank_items
-    monkeypatch.setattr(first_rung, "rank_items", lambda items: ranked.extend(items) or real(items))
+    real = first_rung.pipeline["rank"].score
+    monkeypatch.setattr(first_rung.pipeline["rank"], "score", lambda items: ranked.extend(items) or real(items))
     ms = [at(text, "Ingrid Solberg", "PERSON", "DIRECT"), at(text, "Oslo", "LOC")]
     meaning = first_rung.sanitize(text, ms, selection="meaning")
     assert {it.span for it in ranked} <= {"Oslo"}  # the person's ladder offers one rung with meaning: not ranked

@@ -8,7 +8,8 @@ from engine.engine import Engine
 from taxogen_tools.evaluation.flags import FLAG_NAMES, Region, count_sentences, flag_text
 from taxogen_tools.evaluation.labels import canonical, equivalent, map_selection, rung_index
 from taxogen_tools.evaluation.sanitize_eval import LeakChecker, MentionScore, SanitizeEvaluation, score_document
-from engine.types import EntityType as T, IdentifierType as I, Mention, Replacement, SanitizeResult
+from engine.doc import SanitizeResult
+from engine.types import EntityType as T, IdentifierType as I, Mention, Replacement
 from engine.io.wikireplace import WRDocument, WRMention
 
 

@@ -1,19 +1,24 @@
 """The selection policy: which rung a prepared document shows for a mention."""
 
+from engine.doc import Doc, DocMention
 from engine.select.policy import SelectionPolicy
-from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, PreparedDocument, Selection, Span
+from engine.types import MASK, Candidate, EntityType, IdentifierType, Ladder, Mention, Selection, Span
 
 TEXT = "She lives in Oslo."
 
 
-def doc_with(labels: list[str], scores: list[float], identifier: IdentifierType = IdentifierType.QUASI) -> PreparedDocument:
+def one_mention_doc(text: str, m: Mention, ladder: Ladder, scores: list[float]) -> Doc:
+    """A document whose only mention has its ladder and scores (what the rank stage leaves)."""
+    dm = DocMention.of(m)
+    dm.entity, dm.ladder, dm.scores = 0, ladder, scores
+    return Doc(text, [m], mentions=[dm], first={0: 0})
+
+
+def doc_with(labels: list[str], scores: list[float], identifier: IdentifierType = IdentifierType.QUASI) -> Doc:
     start = TEXT.index("Oslo")
     m = Mention(start, start + 4, EntityType.LOC, identifier)
     cands = tuple(Candidate(label, "mask" if label == MASK else "P31", level=i + 1) for i, label in enumerate(labels))
-    doc = PreparedDocument(TEXT, [m], [0], {0: 0}, {})
-    doc.ladders[0] = Ladder(Span("Oslo", EntityType.LOC), cands)
-    doc.scores[0] = scores
-    return doc
+    return one_mention_doc(TEXT, m, Ladder(Span("Oslo", EntityType.LOC), cands), scores)
 
 
 def test_given_mask_ranked_first_then_meaning_shows_the_best_class_and_annotators_the_mask():
@@ -55,9 +60,8 @@ def test_given_a_sentence_that_states_the_class_next_to_the_name_then_masked_not
 
     def choice(name: str, labels: list[str], etype: EntityType = EntityType.MISC):
         start = text.index(name)
-        doc = PreparedDocument(text, [Mention(start, start + len(name), etype)], [0], {0: 0}, {})
-        doc.ladders[0] = Ladder(Span(name, etype), tuple(Candidate(lab, "mask" if lab == MASK else "P31") for lab in labels))
-        doc.scores[0] = [0.9 - 0.1 * i for i in range(len(labels))]
+        ladder = Ladder(Span(name, etype), tuple(Candidate(lab, "mask" if lab == MASK else "P31") for lab in labels))
+        doc = one_mention_doc(text, Mention(start, start + len(name), etype), ladder, [0.9 - 0.1 * i for i in range(len(labels))])
         return SelectionPolicy().choose(doc, 0)
 
     assert (choice("MacGyver", ["television series", "creative work", MASK]).label, choice("MacGyver", ["television series", MASK]).note) == (MASK, STATED)

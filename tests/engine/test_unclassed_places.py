@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tests.factories import discloser_of
+
 import pytest
 
 from engine.engine import Engine
@@ -71,7 +73,7 @@ def test_given_the_rung_then_it_discloses_the_country_only(engine):
 
     cand = engine.candidates("Konya", EntityType.LOC).candidates[0]
     view = SpanView(0, 5, EntityType.LOC, "Konya", ("P19",), link_qid="Q81551")
-    found = Discloser(engine).constraints(view, cand.label, cand)
+    found = discloser_of(engine).constraints(view, cand.label, cand)
     assert [c.anchors for c in found] == [("Q43",)]
 
 

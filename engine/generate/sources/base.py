@@ -17,6 +17,14 @@ class SourceResult:
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """The items a span may name, best first, and notes on how they were found (the link stage's)."""
+
+    links: tuple[Link, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
 @dataclass
 class DocumentState:
     """Per-document memory shared by the sources (PERSON numbering and the like)."""
@@ -53,7 +61,14 @@ class CandidateSource(ABC):
     """
 
     name: str = ""
+    #: whether the source links spans to items (the link stage asks it first: :meth:`link`)
+    links_items: bool = False
 
     @abstractmethod
-    def generate(self, span: Span, state: DocumentState) -> SourceResult:
-        """Candidates for ``span``; ``state`` carries document-level memory."""
+    def generate(self, span: Span, state: DocumentState, linked: Linked | None = None) -> SourceResult:
+        """Candidates for ``span``; ``state`` carries document-level memory; ``linked``: the
+        span's links when the link stage found them (sources that link items)."""
+
+    def link(self, span: Span, state: DocumentState) -> Linked:
+        """The items ``span`` may name (a source that links items overrides this)."""
+        return Linked()

@@ -21,18 +21,19 @@ from __future__ import annotations
 
 import re
 
-from kg.chains import HISTORICAL_COUNTRY, ChainIndex
+from kg.chains import ChainIndex
+from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
-from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, prefer_in_document
+from engine.generate.context import NAME_LINKS, around_named_place, in_named_region, prefer_in_document
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
-from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
-from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.generate.unclassed import unclassed_rungs
@@ -74,6 +75,7 @@ class GraphSource(CandidateSource):
     """Ladders from the taxonomy chains of the span's linked item."""
 
     name = "graph"
+    links_items = True
 
     def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None,
                  truth: TruthFilter | None = None, truth_longest: bool = False) -> None:
@@ -89,7 +91,8 @@ class GraphSource(CandidateSource):
         #: ladder depends on nothing else (with an endpoint, fetched chains may extend it)
         self._ladders: dict[tuple, tuple[Candidate, ...]] = {}
 
-    def generate(self, span: Span, state: DocumentState) -> SourceResult:
+    def link(self, span: Span, state: DocumentState) -> Linked:
+        """The items ``span`` may name, best first, read in its document (the link stage's work)."""
         notes: list[str] = []
         links = self.linker.link(span)
         if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
@@ -100,6 +103,13 @@ class GraphSource(CandidateSource):
         if not links and self.remote is not None:
             notes.append(self.remote.lookup_label(span.text))
             links = self.linker.link(span)
+        return Linked(tuple(links), tuple(notes))
+
+    def generate(self, span: Span, state: DocumentState, linked: Linked | None = None) -> SourceResult:
+        """The ladder of ``span``; ``linked``: its links, when the link stage found them already."""
+        if linked is None:
+            linked = self.link(span, state)
+        links, notes = list(linked.links), list(linked.notes)
         key = fold(span.text)
         if not links:
             # "Radioactive Records", "Breen Gym": no word links, the head noun may still name a class
@@ -132,7 +142,7 @@ class GraphSource(CandidateSource):
             return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
         # a part never lends its class; a common noun ("girls") is not a titled work ("Girls"),
         # nor a name in capitals ("HARPS") a common noun ("harp")
-        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)
+        whole = [l for l in links if not part_link(l) and not _common_noun_for_name(span.text, l, truth)
                  and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
@@ -441,7 +451,7 @@ class GraphSource(CandidateSource):
         # under the truth rules the *longest* walk is not used: it buys rungs through side
         # branches of the class graph ("university" → "research institute"), false too often;
         # a place's side branches of a place kind fill the room left (see _LONGEST_PLACES)
-        longest = check is None or self.truth_longest
+        longest = check is None or self.truth_longest or not check.first_walks_only()
         for prop in props:
             ladders = chains.ladders.get(prop)
             if ladders is None:
@@ -485,7 +495,7 @@ class GraphSource(CandidateSource):
 
 
 #: Classes of a state a country-naming ORG span keeps: country, sovereign state, historical country.
-STATE_CLASSES = COUNTRY_CLASSES | {HISTORICAL_COUNTRY}
+STATE_CLASSES = class_set("stateClasses")
 #: Composed rules that name a country's region ("country in Western Europe").
 COUNTRY_RULES = frozenset({"countryInRegion"})
 

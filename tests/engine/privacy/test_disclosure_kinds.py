@@ -7,6 +7,8 @@ holds (an award only of P166), so a stray Wikidata edge (an occupation filed und
 
 from __future__ import annotations
 
+from tests.factories import discloser_of
+
 import pyoxigraph as ox
 import pytest
 
@@ -44,7 +46,7 @@ def engine() -> Engine:
 
 def _constraint(engine: Engine, qid: str, label: str):
     view = SpanView(0, 5, EntityType.MISC, "Blade", ITEM_PROPS)
-    (c,) = Discloser(engine).constraints(view, label, Candidate(label, "P31", qid=qid))
+    (c,) = discloser_of(engine).constraints(view, label, Candidate(label, "P31", qid=qid))
     return c
 
 
@@ -63,7 +65,7 @@ def test_given_an_event_rung_then_nothing_the_store_models_is_constrained(engine
     c = _constraint(engine, "Q900206", "war")
     assert c.props == () and "nothing the store models" in c.describe()
     assert c in anonymity_set(Background.build(engine.kg), [c]).uncounted
-    assert Discloser(engine).class_props(ITEM_PROPS, "Q900203") == ITEM_PROPS  # an item of no kind keeps every property
+    assert discloser_of(engine).class_props(ITEM_PROPS, "Q900203") == ITEM_PROPS  # an item of no kind keeps every property
 
 
 def test_given_a_place_rung_then_every_property_stays(engine: Engine) -> None:

@@ -31,7 +31,7 @@ LADDERS = {  # fixed ladders (the graph's own may change); the item names come f
 def prefer(engine, monkeypatch, picks):
     """Fixed ladders for the spans of ``LADDERS``, and a ranker that puts ``picks[span]``
     first and keeps the ladder order otherwise."""
-    real = engine.candidates
+    real = engine.generator.ladder
 
     def candidates(span, *args, **kwargs):
         if span.text not in LADDERS:
@@ -43,8 +43,8 @@ def prefer(engine, monkeypatch, picks):
     def rank_items(items):
         return [[100.0 if c.label == picks.get(it.span) else float(len(it.candidates) - i)
                  for i, c in enumerate(it.candidates)] for it in items]
-    monkeypatch.setattr(engine, "candidates", candidates)
-    monkeypatch.setattr(engine, "rank_items", rank_items)
+    monkeypatch.setattr(engine.generator, "ladder", candidates)
+    monkeypatch.setattr(engine.pipeline["rank"], "score", rank_items)
 
 
 def at(text, s, t, ident="QUASI"):

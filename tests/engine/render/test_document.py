@@ -19,7 +19,7 @@ def engine(sample_kg):
 def fix(engine, monkeypatch, rungs):
     """Every span named in ``rungs`` gets the one-rung ladder [label, ***]; sources:
     "datetime" for dates, "P31" (a graph class) otherwise unless given as (label, source)."""
-    real = engine.candidates
+    real = engine.generator.ladder
 
     def candidates(span, *args, **kwargs):
         if span.text in rungs:
@@ -30,7 +30,7 @@ def fix(engine, monkeypatch, rungs):
             return Ladder(span, cands + (Candidate(MASK, "mask", level=len(cands) + 1),))
         return real(span, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "candidates", candidates)
+    monkeypatch.setattr(engine.generator, "ladder", candidates)
 
 
 def mentions(text, spec):

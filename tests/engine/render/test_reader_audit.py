@@ -368,7 +368,7 @@ def test_given_two_mentions_linked_to_one_item_then_the_second_class_is_the_same
         cand = Candidate(label, "P31", level=1, link_qid=qid, rule=rule)
         return Ladder(span, (cand, Candidate(MASK, "mask", level=2)), links=(Link(qid, label, method, span.text, 1.0),))
 
-    monkeypatch.setattr(engine, "candidates", candidates)
+    monkeypatch.setattr(engine.generator, "ladder", candidates)
     text = "Yaguchi first arrived in the United States in spring, and continues to reside in the US today."
     spans = [Mention(text.index(s), text.index(s) + len(s), T.LOC) for s in ("United States", "US")]
     assert engine.sanitize(text, spans).text == (

@@ -38,8 +38,8 @@ def test_given_served_as_both_then_next_rung_and_skipped_reason(sample_kg, monke
         cands = tuple(C(label, "P31", level=i + 1) for i, label in enumerate(labels))
         return Ladder(span, cands + (C(MASK, "mask", level=len(labels) + 1),))
 
-    monkeypatch.setattr(engine, "candidates", candidates)
-    monkeypatch.setattr(engine, "rank_items", lambda items: [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items])
+    monkeypatch.setattr(engine.generator, "ladder", candidates)
+    monkeypatch.setattr(engine.pipeline["rank"], "score", lambda items: [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items])
     vp, p = text.index("Vice President"), text.rindex("President")
     r = engine.sanitize(text, [Mention(vp, vp + 14, T.DEM), Mention(p, p + 9, T.DEM)])
     assert r.text == "He served as both politician and ***."
