@@ -378,7 +378,9 @@ class Knowledge:
 
     def _expand_ref(self, ref: str, chain: tuple[str, ...]) -> str:
         text = self._expand(ref, chain)
-        return text if text.startswith("(?:") or text == _NEVER else f"(?:{text})"
+        if text == _NEVER or self._defined(ref)[0].kind == "words":
+            return text  # already one group (an alternation of the words), or nothing
+        return f"(?:{text})"  # a pattern "(?:a)|b" is one group only once wrapped
 
     def pattern(self, name: str, flags: int = 0) -> re.Pattern[str]:
         """Entry ``name`` compiled, with its own flags and ``flags``."""
