@@ -177,7 +177,9 @@ def chains(
 ) -> None:
     """The pruned ladders of an item per property, first and longest."""
     try:
-        index = ChainIndex(open_store(store), mode=mode)
+        from engine.text.articles import with_definite_article
+
+        index = ChainIndex(open_store(store), mode=mode, name_phrase=with_definite_article)
         result = index.chains(qid)
     except (SanitizerError, ValueError) as exc:
         fail(exc)

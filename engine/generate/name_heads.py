@@ -47,6 +47,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from kg.class_sets import named_class
 from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
@@ -60,8 +61,8 @@ from engine.types import EntityType, Span
 #: the country it lies in ("Shou County", a county of China, is no second-level subdivision
 #: as the store's many counties of the United States are), which its head word does not say.
 UNSHARED = frozenset({EntityType.LOC, EntityType.DEM})
-#: award (Q618779): "… Prize", "… Medal" name awards.
-AWARD = "Q618779"
+#: award (``tg:awardClass``): "… Prize", "… Medal" name awards.
+AWARD = named_class("awardClass")
 
 
 #: Kinds of item a word before a name may stand for without marking a kind of name.

@@ -20,18 +20,19 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
+from kg.class_sets import named_class
 from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter
 from engine.knowledge import pattern, rule, words
 from engine.types import EntityType, LinkMethod, Span
 
-#: sport (Wikidata Q349): a word of a class label or a sentence that names one of its subclasses names a sport
-SPORT = "Q349"
-#: sports team (Wikidata Q12973014): what a name someone plays for is, in a document about sport
-SPORTS_TEAM = "Q12973014"
-#: national sports team (Wikidata Q1194951): what a country someone plays for or against is
-NATIONAL_TEAM = "Q1194951"
+#: sport (``tg:sportClass``): a word of a class label or a sentence that names one of its subclasses names a sport
+SPORT = named_class("sportClass")
+#: sports team (``tg:sportsTeamClass``): what a name someone plays for is, in a document about sport
+SPORTS_TEAM = named_class("sportsTeamClass")
+#: national sports team (``tg:nationalTeamClass``): what a country someone plays for or against is
+NATIONAL_TEAM = named_class("nationalTeamClass")
 #: Right before the span: someone plays, signs or appears for it ("played five league games
 #: for", "plays basketball for the", "signed with"), in the same clause (no "while", "and" …
 #: between: "missed the 1918 season while serving with the United States Army").

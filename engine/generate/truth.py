@@ -104,6 +104,7 @@ from collections import deque
 from typing import Iterable
 
 from kg.chains import PreloadedTaxonomy
+from kg.class_sets import named_class
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
@@ -120,8 +121,8 @@ from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
-#: religion (Q9174): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
-RELIGION = "Q9174"
+#: religion (``tg:religionClass``): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
+RELIGION = named_class("religionClass")
 #: The entity types whose spans are generalized from the knowledge graph (the ``types`` of its rules).
 GRAPH_TYPES: tuple[str, ...] = tuple(t.value for t in ENTITY_GRAPH_TYPES)
 #: The graph types that name things rather than people: their head noun names a class of them.

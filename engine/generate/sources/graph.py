@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 
-from kg.chains import HISTORICAL_COUNTRY, ChainIndex
+from kg.chains import ChainIndex
+from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
-from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, prefer_in_document
+from engine.generate.context import NAME_LINKS, around_named_place, in_named_region, prefer_in_document
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -494,7 +495,7 @@ class GraphSource(CandidateSource):
 
 
 #: Classes of a state a country-naming ORG span keeps: country, sovereign state, historical country.
-STATE_CLASSES = COUNTRY_CLASSES | {HISTORICAL_COUNTRY}
+STATE_CLASSES = class_set("stateClasses")
 #: Composed rules that name a country's region ("country in Western Europe").
 COUNTRY_RULES = frozenset({"countryInRegion"})
 
