@@ -47,12 +47,12 @@ def test_given_served_items_then_training_sees_the_ladders_and_features_that_ser
     served_by_span = {(it.item.span, it.item.span_start, it.item.sentence): it for it in ours}
     builder = FeatureBuilder(engine.embedder, groups=ALL_GROUPS, graph=engine.graph_stats)
     matched = 0
-    for k, item in p.items.items():
+    for k, item in ((k, m.rank_item) for k, m in enumerate(p.mentions) if m.rank_item is not None):
         key = (item.span, item.span_start, item.sentence)
         if key in served_by_span:
             matched += 1
             it = served_by_span[key]
-            assert it.labels == tuple(p.ladders[k].labels)
+            assert it.labels == tuple(p.mentions[k].ladder.labels)
             a, _ = builder.build([item])
             b, _ = builder.build([it.item])
             assert np.allclose(a, b)
