@@ -32,7 +32,7 @@ from typing import Sequence
 from engine.render.builder import OffsetMap, TextBuilder
 from engine.render.merge import Decision, merge_units
 from engine.render.phrase import RungKind, load_lemma_tables
-from engine.render.rewrites import DocumentState, SpanState, apply_rules
+from engine.render.rewrites import OutputState, SpanState, apply_rules
 from engine.types import MASK, Replacement, Segment
 
 __all__ = ["Decision", "RenderedDocument", "render_document"]
@@ -57,7 +57,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     masked = [d for d in decisions if not d.kept]
     units = merge_units(text, masked, readability)
     b = TextBuilder(text)
-    doc = DocumentState(text, b)
+    doc = OutputState(text, b)
     for n, u in enumerate(units):
         next_start = units[n + 1].start if n + 1 < len(units) else len(text)
         next_end = units[n + 1].end if n + 1 < len(units) else None

@@ -3,7 +3,7 @@
 :func:`engine.render.document.render_document` lays the units of
 :mod:`engine.render.merge` into the text left to right. For each unit (with readability
 on) every rule of :data:`RULES` runs in its order on a :class:`SpanState` — what has been
-decided about the unit so far — and the :class:`DocumentState` shared by the document
+decided about the unit so far — and the :class:`OutputState` shared by the document
 (the :class:`engine.render.builder.TextBuilder`, where each mention was placed, the
 classes shown so far). A rule may rewrite the output just before the span, change the
 span's phrase or end, or write the span; it returns True when it has written the span,
@@ -65,7 +65,7 @@ Placement = tuple[str, int, int, str]
 
 
 @dataclass
-class DocumentState:
+class OutputState:
     """What the rules share across one document while its output is built."""
 
     text: str
@@ -128,7 +128,7 @@ class SpanState:
             self.keys = _referent_keys(self.unit.head)
 
 
-Rule = Callable[[DocumentState, SpanState], bool]
+Rule = Callable[[OutputState, SpanState], bool]
 #: The entity types whose rungs are classes of the graph (the types of the rules on classes).
 _GRAPH = tuple(t.value for t in GRAPH_TYPES)
 
@@ -148,7 +148,7 @@ def _referent_keys(d: Decision) -> tuple[tuple[str, str], ...]:
 
 @rule("comma-after-a-kept-apart-neighbour", stage="render", types=(), off=False,
       purpose='a comma between two adjacent replacements kept apart ("In [2015] [Crystal] …" → "In the 2010s, PERSON 1 …")')
-def comma_after_a_kept_apart_neighbour(doc: DocumentState, span: SpanState) -> bool:
+def comma_after_a_kept_apart_neighbour(doc: OutputState, span: SpanState) -> bool:
     """A comma between two adjacent replacements kept apart by merging: a date and a person
     ("In 2015 Crystal …" → "In the 2010s, PERSON 1 …"), a place and a count ("of ***, X
     months into …")."""
@@ -162,7 +162,7 @@ def comma_after_a_kept_apart_neighbour(doc: DocumentState, span: SpanState) -> b
 
 @rule("in-between-class-labels", stage="render", types=_GRAPH, off=False,
       purpose='two class labels joined by "of" read with "in" ("a baseball team of a sports league" → "… in a sports league")')
-def in_between_class_labels(doc: DocumentState, span: SpanState) -> bool:
+def in_between_class_labels(doc: OutputState, span: SpanState) -> bool:
     """Two class labels joined by "of" read with "in" ("a baseball team of a sports league"
     → "a baseball team in a sports league")."""
     prev, u, b = doc.prev_unit, span.unit, doc.builder
@@ -176,7 +176,7 @@ def in_between_class_labels(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("multiplicative-as-times", stage="render", types=("QUANTITY",), off=False,
       purpose='a count written as a multiplicative adverb reads "X times" ("won the title twice" → "won the title X times")')
-def multiplicative_as_times(doc: DocumentState, span: SpanState) -> bool:
+def multiplicative_as_times(doc: OutputState, span: SpanState) -> bool:
     """A count written as a multiplicative adverb reads "X times" ("won the title twice" →
     "won the title X times", not "won the title X")."""
     head = span.unit.head
@@ -188,7 +188,7 @@ def multiplicative_as_times(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("coordinated-modifier-dropped", stage="render", types=_GRAPH, off=False,
       purpose='a mask or class coordinated with another modifier of one noun is dropped with its conjunction ("a [Yugoslav] and later Bosnian footballer" → "a Bosnian footballer")')
-def coordinated_modifier_dropped(doc: DocumentState, span: SpanState) -> bool:
+def coordinated_modifier_dropped(doc: OutputState, span: SpanState) -> bool:
     """A mask or class coordinated with another modifier of one noun is dropped with its
     conjunction ("a [Yugoslav] and later Bosnian footballer" → "a Bosnian footballer"),
     the article fitted to the word now after it. Writes the span."""
@@ -211,7 +211,7 @@ def coordinated_modifier_dropped(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("one-period-for-a-range", stage="render", types=("DATETIME",), off=False,
       purpose='a range whose ends became one period reads "in"/"during" it ("from [1991] to [1995]" → "in the 1990s")')
-def one_period_for_a_range(doc: DocumentState, span: SpanState) -> bool:
+def one_period_for_a_range(doc: OutputState, span: SpanState) -> bool:
     """A range whose ends became one period reads as that period: "from [1991] to [1995]"
     → "in the 1990s"; "between the [1943] and [1949] seasons" → "during the 1940s" (the
     period holds the seasons; "seasons" is dropped)."""
@@ -237,7 +237,7 @@ def one_period_for_a_range(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("from-before-a-second-range", stage="render", types=("DATETIME",), off=False,
       purpose='"from" is inserted before a second range of periods ("… and from the 2010s to the 2020s")')
-def from_before_a_second_range(doc: DocumentState, span: SpanState) -> bool:
+def from_before_a_second_range(doc: OutputState, span: SpanState) -> bool:
     """"from [2007] to [2011] and [2015] to [2020]": two terms. "from the 2000s to the 2010s
     and the 2010s to the 2020s" reads as one list of periods; "from" is inserted before the
     second range ("… and from the 2010s to the 2020s")."""
@@ -249,7 +249,7 @@ def from_before_a_second_range(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("title-qualifier-before-a-person-dropped", stage="render", types=("PERSON",), off=False,
       purpose='a word qualifying a title ("former", "then-") before a person placeholder is dropped ("lost to former PERSON 3" → "lost to PERSON 3")')
-def title_qualifier_before_a_person_dropped(doc: DocumentState, span: SpanState) -> bool:
+def title_qualifier_before_a_person_dropped(doc: OutputState, span: SpanState) -> bool:
     """"lost to former [President John Mahama]": "former PERSON 3" qualifies a title the
     reader never sees; "former", "outgoing", "then-", … (with a "the" before) are dropped."""
     if span.kind is RungKind.PERSON:
@@ -263,7 +263,7 @@ def title_qualifier_before_a_person_dropped(doc: DocumentState, span: SpanState)
 
 @rule("phrase-fitted-to-its-slot", stage="render", types=(), off=False,
       purpose='the rung is fitted to its slot by the phrase rules (engine.render.phrase); off, the rung stands as it is')
-def phrase_fitted_to_its_slot(doc: DocumentState, span: SpanState) -> bool:
+def phrase_fitted_to_its_slot(doc: OutputState, span: SpanState) -> bool:
     """The phrase rendered for its slot (:func:`engine.render.phrase.render_phrase`): date
     phrases, articles, modifiers dropped; the words before it may change with it."""
     span.slot_base, span.slot_before = doc.builder.recent()
@@ -279,7 +279,7 @@ def phrase_fitted_to_its_slot(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("same-class-again", stage="render", types=("LOC", "ORG"), off=False,
       purpose='the same entity shown by the same class again reads "the same" class ("a country … the same country")')
-def same_class_again(doc: DocumentState, span: SpanState) -> bool:
+def same_class_again(doc: OutputState, span: SpanState) -> bool:
     """The same entity shown by the same class again ("arrived in a country …, and continues
     to reside in [the US]"): "a country … a country" reads as two; the second is "the same
     country"."""
@@ -294,7 +294,7 @@ def same_class_again(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("words-before-fitted", stage="render", types=(), off=False,
       purpose='the words before a phrase are rewritten as its slot needs (an article inserted, "the" → "a", "on" → "in")')
-def words_before_fitted(doc: DocumentState, span: SpanState) -> bool:
+def words_before_fitted(doc: OutputState, span: SpanState) -> bool:
     """The words before the phrase rewritten as its slot needs (an article inserted, "the"
     → "a", "on" → "in")."""
     r = span.rendered
@@ -305,7 +305,7 @@ def words_before_fitted(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("own-noun-of-a-period", stage="render", types=("DATETIME",), off=False,
       purpose='a date span ending in its own noun keeps the noun after "the" ("spent the [1996/97 season]" → "spent a season in the 1990s")')
-def own_noun_of_a_period(doc: DocumentState, span: SpanState) -> bool:
+def own_noun_of_a_period(doc: OutputState, span: SpanState) -> bool:
     """A date span ending in its own noun that became a bare period after "the" keeps the
     noun: "spent the [1996/97 season] at …" → "spent a season in the 1990s" ("the 1990s"
     alone would say a decade)."""
@@ -328,7 +328,7 @@ def own_noun_of_a_period(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("article-of-a-masked-name-kept", stage="render", types=_GRAPH, off=False,
       purpose='a masked name that starts with "The" and modifies what follows keeps its article ("on [The New York Times] Best Seller list" → "on the *** Best Seller list")')
-def article_of_a_masked_name_kept(doc: DocumentState, span: SpanState) -> bool:
+def article_of_a_masked_name_kept(doc: OutputState, span: SpanState) -> bool:
     """A masked name that starts with "The" and modifies what follows keeps its article:
     "on [The New York Times] Best Seller list" → "on the *** Best Seller list"."""
     b, u = doc.builder, span.unit
@@ -340,7 +340,7 @@ def article_of_a_masked_name_kept(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("capital-at-sentence-start", stage="render", types=(), off=False,
       purpose='a phrase that starts a sentence starts with a capital ("a city" → "A city")')
-def capital_at_sentence_start(doc: DocumentState, span: SpanState) -> bool:
+def capital_at_sentence_start(doc: OutputState, span: SpanState) -> bool:
     """A phrase at the start of a sentence starts with a capital ("a city" → "A city")."""
     b = doc.builder
     if span.phrase and at_sentence_start(b.recent()[1]) and span.phrase[:1].islower():
@@ -351,7 +351,7 @@ def capital_at_sentence_start(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("space-of-a-dropped-modifier", stage="render", types=(), off=False,
       purpose='a phrase dropped from a modifier slot takes one of the spaces around it along')
-def space_of_a_dropped_modifier(doc: DocumentState, span: SpanState) -> bool:
+def space_of_a_dropped_modifier(doc: OutputState, span: SpanState) -> bool:
     """A phrase that vanished from a modifier slot takes one of the spaces around it along."""
     if span.rendered.drop:
         text, b = doc.text, doc.builder
@@ -363,7 +363,7 @@ def space_of_a_dropped_modifier(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("decade-after-its-noun", stage="render", types=("DATETIME",), off=False,
       purpose='a decade modifying a definite noun phrase moves after it, made indefinite ("at the [2010s] general election" → "at a general election in the 2010s")')
-def decade_after_its_noun(doc: DocumentState, span: SpanState) -> bool:
+def decade_after_its_noun(doc: OutputState, span: SpanState) -> bool:
     """A decade in the modifier slot of a definite noun phrase moves after the noun phrase,
     made indefinite ("at the [2010s] general election" → "at a general election in the
     2010s"; see :func:`engine.render.noun_phrase.decade_after_noun`)."""
@@ -375,7 +375,7 @@ def decade_after_its_noun(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("person-after-a-work", stage="render", types=("PERSON",), off=False,
       purpose='a person dropped from the modifier slot of a work reads after it with "by" ("the [Roger Corman] film" → "the film by PERSON 2")')
-def person_after_a_work(doc: DocumentState, span: SpanState) -> bool:
+def person_after_a_work(doc: OutputState, span: SpanState) -> bool:
     """A person dropped from the modifier slot of a work reads after it with "by" ("the
     [Roger Corman] science fiction film" → "the science fiction film by PERSON 2"); a title
     right after the noun ("film [Not of This Earth]") keeps its place, "by" follows it."""
@@ -390,7 +390,7 @@ def person_after_a_work(doc: DocumentState, span: SpanState) -> bool:
 
 @rule("phrase-moved-after-its-noun-phrase", stage="render", types=("DATETIME", "PERSON"), off=False,
       purpose='a phrase the two rules before decided to move is written after its noun phrase (off, it stays in place)')
-def phrase_moved_after_its_noun_phrase(doc: DocumentState, span: SpanState) -> bool:
+def phrase_moved_after_its_noun_phrase(doc: OutputState, span: SpanState) -> bool:
     """Write a span whose phrase moves (decided by the two rules before): the span vanishes,
     "the" before a common noun phrase becomes "a" (or goes, before a plural: "following
     elections in the 2000s"), and the phrase is written where it goes."""
@@ -419,7 +419,7 @@ def phrase_moved_after_its_noun_phrase(doc: DocumentState, span: SpanState) -> b
 
 @rule("full-stop-of-an-abbreviation-kept", stage="render", types=(), off=False,
       purpose='a span ending in the full stop of an abbreviation that ends its sentence keeps the full stop ("in Washington, D.C. During …")')
-def full_stop_of_an_abbreviation_kept(doc: DocumentState, span: SpanState) -> bool:
+def full_stop_of_an_abbreviation_kept(doc: OutputState, span: SpanState) -> bool:
     """A span ending in an abbreviation's full stop that also ends its sentence ("in
     Washington, D.C. During the war …") keeps the full stop after its phrase."""
     original = span.unit.decisions[-1].original
@@ -428,7 +428,7 @@ def full_stop_of_an_abbreviation_kept(doc: DocumentState, span: SpanState) -> bo
     return False
 
 
-def phrase_written(doc: DocumentState, span: SpanState) -> bool:
+def phrase_written(doc: OutputState, span: SpanState) -> bool:
     """Write the phrase in place of the span and note where each of its mentions went."""
     b, u, r = doc.builder, span.unit, span.rendered
     s, e = b.emit(span.phrase, u.start, span.end)
@@ -466,7 +466,7 @@ RULES: tuple[Rule, ...] = (
 )
 
 
-def apply_rules(doc: DocumentState, span: SpanState, rules: tuple[Rule, ...] = RULES) -> None:
+def apply_rules(doc: OutputState, span: SpanState, rules: tuple[Rule, ...] = RULES) -> None:
     """Run ``rules`` in order on ``span`` until one has written it."""
     for step in rules:
         if step(doc, span):
