@@ -545,8 +545,8 @@ def _period_otherwise(f: Fitting) -> Rendered | None:
     return Rendered(f.when) if f.kind is RungKind.DATE_PHRASE else None
 
 
-#: A date rung that names a month of a year or a year ("June 2005", "1995").
-_MONTH_OR_YEAR = re.compile(r"(?:[A-Z][a-z]+ )?\d{3,4}")
+#: A date rung that names a month of a year, a year or a month ("June 2005", "1995", "June").
+_MONTH_OR_YEAR = re.compile(r"(?:[A-Z][a-z]+ )?\d{3,4}|[A-Z][a-z]+")
 
 
 @rule("in-for-on-or-at-before-a-month-or-year", stage="render", types=("DATETIME",),

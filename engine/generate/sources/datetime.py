@@ -353,10 +353,19 @@ def _duration(s: str) -> tuple[list[Rung], str] | None:
         return (rungs or [(f"X-{first_unit}", "duration")]), "duration"
     rungs = list(approximate_duration(hedge_text, amount_text, first_unit)) if len(pieces) == 1 else []
     rungs += duration_in_words(total, singular, entry["plural"], hedge_text)
-    rungs = [(label + suffix, name) for label, name in rungs]
+    rungs = [(_with_tail(label, tail), name) for label, name in rungs]
     if not rungs:
         rungs = [(f"{hedge_text + ' ' if hedge_text else ''}X{first_sep}{first_unit}{suffix}", "duration")]
     return rungs, "duration"
+
+
+def _with_tail(label: str, tail: tuple[str, str]) -> str:
+    """``label`` with the words after the span's duration; a genitive of a singular unit takes
+    "'s" ("two months' imprisonment" → "less than a year's imprisonment")."""
+    words_after, apostrophe = tail
+    if apostrophe and not label.endswith("s"):
+        apostrophe += "s"
+    return label + words_after + apostrophe
 
 
 @rule("age-bracket", stage="ladder", types=("DATETIME", "QUANTITY"), off=(),
@@ -487,7 +496,7 @@ def _rungs(s: str) -> tuple[list[Rung], str]:
             rungs = [(f"{_month_name(day.month)} {day.year}" if day.month else str(day.year), "month-of-a-part"), *rungs]
         return _with_generic(rungs), shape
     if day is not None and day.month is not None:
-        return [(_month_name(day.month), "day-month"), (GENERIC, "generic")], "day-month"
+        return [(_month_name(day.month), "day-month")], "day-month"  # a month names no year: nothing more general but ***
     m = re.fullmatch(rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)(?:[- ](?:century|centuries))?(?: (?:ad|ce|bc|bce))?", low)
     if m:
         if "centur" not in low or "bc" in low:

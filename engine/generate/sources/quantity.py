@@ -153,14 +153,23 @@ def currency_in_words(code: str) -> str:
             from babel.numbers import get_currency_symbol
 
             if get_currency_symbol(c, "en") == code:
-                return re.sub(r"\s*\(.*\)", "", get_currency_name(c, count=2, locale="en"))
+                return _head(re.sub(r"\s*\(.*\)", "", get_currency_name(c, count=2, locale="en")))
         return code
     if code not in _babel_codes():
         return code
     from babel.numbers import get_currency_name
 
     name = re.sub(r"\s*\(.*\)", "", get_currency_name(code, count=2, locale="en")).strip()
-    return name[:1] + name[1:].replace(" Lira", " lira") if name else code
+    return _head(name) if name else code
+
+
+def _head(currency: str) -> str:
+    """A currency's name without the adjective of its country ("Polish zlotys" → "zlotys",
+    "pounds sterling" → "pounds"): the adjective would tell the country, which a document
+    may mask elsewhere."""
+    words_ = currency.split()
+    heads = [w for w in words_ if is_currency_word(w) and w.lower() not in ("sterling",)]
+    return heads[-1] if heads else currency
 
 
 # --- reading an amount -----------------------------------------------------------------------------
@@ -342,8 +351,8 @@ def _rungs(s: str, hedge_before: str = "") -> tuple[list[Rung], str]:
     rest_words = rest.split()
     code = rest_words[-1] if rest_words else ""
     if rest_words and (is_currency_code(code) or any(is_currency_word(w) for w in rest_words)):
-        things = currency_in_words(code) if is_currency_code(code) and len(rest_words) == 1 else rest
-        return [*amount_under_a_round_bound(value, "money", "", rest, hedge_text),
+        things = currency_in_words(code) if is_currency_code(code) and len(rest_words) == 1 else _head(rest)
+        return [*amount_under_a_round_bound(value, "money", "", things if not is_currency_code(code) else rest, hedge_text),
                 *amount_in_words(value, things, hedge_text)], "money"
     if rest_words and rest_words[0].lower() in _MEASURE_UNITS:
         return list(amount_under_a_round_bound(value, "measure", "", rest, hedge_text)), "measure"
