@@ -559,11 +559,14 @@ def in_for_on_or_at_before_a_month_or_year(f: Fitting) -> Rendered | None:
 
 
 @rule("the-before-a-month-or-year-dropped", stage="render", types=("DATETIME",),
-      purpose='"the" before a date that became a month or a year goes, unless a noun follows ("in the [summer of 1994]" → "in 1994")')
+      purpose='"the" before a date that became a month or a year goes, unless a noun follows ("in the [summer of 1994]" → "in 1994"; "at the [end of May 1996]" → "in May 1996")')
 def the_before_a_month_or_year_dropped(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE and f.prev == "the" and not f.slot.modifier and _MONTH_OR_YEAR.fullmatch(f.label):
         slot = f.slot
         shown = capitalise(f.label) if slot.prev[:1].isupper() else f.label
+        at = re.search(r"\b(at|on)\s+$", f.before[:slot.prev_start], re.I)  # "at the [end of May 1996]" → "in May 1996"
+        if at:
+            return Rendered(shown, at.start(), same_case("in", at.group(1)) + " ", f"'{at.group(1)} {slot.prev}' → 'in' before '{f.label}'")
         return Rendered(shown, slot.prev_start, "", f"'{slot.prev}' removed before '{f.label}'")
     return None
 

@@ -58,6 +58,7 @@ _TIME = pattern("periods.time_of_day")
 _UNIT = pattern("periods.unit_word")
 _TAIL = pattern("periods.duration_tail")
 _AGE = pattern("periods.age")
+_AGE_BEFORE = pattern("periods.age_before")
 _HEDGE = pattern("numbers.hedge")
 _NUMBER = pattern("numbers.number")
 _SEASONS = words("periods.seasons")
@@ -138,8 +139,9 @@ def read_date(text: str) -> Day | None:
         return None
     from dateutil import parser
 
+    dayfirst = not re.fullmatch(r"\d{4}-\d{1,2}-\d{1,2}", t)  # "1987-02-11" is year, month, day
     try:
-        a, b = (parser.parse(t, default=d, dayfirst=True) for d in _DEFAULTS)
+        a, b = (parser.parse(t, default=d, dayfirst=dayfirst) for d in _DEFAULTS)
     except (ValueError, OverflowError):
         return None
     if (a.hour, a.minute) == (b.hour, b.minute):
@@ -398,12 +400,26 @@ def life_stage(age: int, before: str, after: str) -> tuple[Rung, ...]:
 def age_of_majority(age: int, before: str) -> tuple[Rung, ...]:
     if not before.lower().strip().startswith("aged"):
         return ()
-    at = int(table("legal.minor_age")["majority_at"])
-    rungs = table("legal.minor_rungs")
+    at = int(table("court_amounts.minor_age")["majority_at"])
+    rungs = table("court_amounts.minor_rungs")
     return ((rungs["aged_under" if age < at else "aged_over"].format(age=at), "age-of-majority"),)
 
 
 _ADJECTIVE_AGE = re.compile(r"year[-‑–]old")
+
+
+def age_rungs(s: str, before_span: str = "") -> list[Rung] | None:
+    """The rungs of an age ("aged 42", "18-year-old", "at the age of 17"; a bare number after
+    "aged" or "the age of" outside the span: ``before_span``), or None when ``s`` is none."""
+    m = _AGE.fullmatch(s)
+    if not m:
+        return None
+    if before_span and not (m.group(1) or m.group(3)) and _AGE_BEFORE.search(before_span):
+        value = number_value(m.group(2))
+        if value is None or value != int(value) or not 0 <= value < 130:
+            return None
+        return list(age_bracket(int(value), "", "")) or None
+    return _age(s)
 
 
 def _age(s: str) -> list[Rung] | None:
@@ -496,6 +512,8 @@ def _rungs(s: str) -> tuple[list[Rung], str]:
             rungs = [(f"{_month_name(day.month)} {day.year}" if day.month else str(day.year), "month-of-a-part"), *rungs]
         return _with_generic(rungs), shape
     if day is not None and day.month is not None:
+        if day.day is None:
+            return [(GENERIC, "generic")], "generic"  # a month alone: only DATE
         return [(_month_name(day.month), "day-month")], "day-month"  # a month names no year: nothing more general but ***
     m = re.fullmatch(rf"(?:the )?(\d{{1,2}})(?:st|nd|rd|th)(?:[- ](?:century|centuries))?(?: (?:ad|ce|bc|bce))?", low)
     if m:
@@ -535,6 +553,9 @@ class DatetimeSource(CandidateSource):
     name = "datetime"
 
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
-        rungs, _ = datetime_rungs(span.text)
+        before = state.text[max(0, span.start - 20):span.start] if state.text and span.start is not None else ""
+        rungs = age_rungs(span.text, before) if before else None
+        if rungs is None:
+            rungs, _ = datetime_rungs(span.text)
         reason = "" if rungs else f"{span.text!r} is an ordinal, not a date: only ***"
         return SourceResult([Candidate(label, source=self.name, rule=name) for label, name in rungs], reason=reason)

@@ -49,7 +49,7 @@ _NUMBER = pattern("numbers.number")
 _HEDGE = pattern("numbers.hedge")
 _PERCENT = pattern("numbers.percent")
 _FRACTION = pattern("numbers.fraction")
-_VOTE = pattern("legal.vote")
+_VOTE = pattern("court_amounts.vote")
 _CURRENCY_SYMBOLS = words("numbers.currency_symbols")
 _CURRENCY_CODES = words("numbers.currency_codes")
 _CURRENCY_WORDS = words("numbers.currency_words")
@@ -283,7 +283,7 @@ def vote_by_a_majority(text: str) -> tuple[Rung, ...]:
     won, lost = number_value(m.group(1)), number_value(m.group(2))
     if won is None or lost is None or won <= lost:
         return ()
-    return ((table("legal.vote_rungs")["majority"], "vote-by-a-majority"),)
+    return ((table("court_amounts.vote_rungs")["majority"], "vote-by-a-majority"),)
 
 
 def quantity_rungs(text: str, hedge_before: str = "") -> tuple[list[Rung], str]:
@@ -372,7 +372,11 @@ class QuantitySource(CandidateSource):
     name = "quantity"
 
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
+        from engine.generate.sources.datetime import age_rungs
+
         before = state.text[max(0, span.start - 30):span.start] if state.text and span.start is not None else ""
-        hedge = _HEDGE_BEFORE.search(before)
-        rungs, _ = quantity_rungs(span.text, hedge.group(0) if hedge else "")
+        rungs = age_rungs(span.text, before) if before else None  # "aged [17]": an age
+        if rungs is None:
+            hedge = _HEDGE_BEFORE.search(before)
+            rungs, _ = quantity_rungs(span.text, hedge.group(0) if hedge else "")
         return SourceResult([Candidate(label, source=self.name, rule=name) for label, name in rungs])
