@@ -46,7 +46,7 @@ from kg.vocab import TAXONOMY_PROPS
 
 from engine.select.embeddings import Embedder
 from engine.select.label_prior import NEUTRAL, PRIOR_COLUMNS, LabelPrior
-from engine.generate.sources.datetime import YEARLESS_RULES, datetime_ladder
+from engine.generate.sources.datetime import datetime_ladder
 from engine.types import MASK, EntityType, IdentifierType
 
 #: Words kept on each side of the span in the context used for sentence embeddings.
@@ -221,13 +221,6 @@ SERVED_GROUPS = DEFAULT_GROUPS + ("prior",)
 
 def feature_names(groups: Sequence[str] = ALL_GROUPS) -> list[str]:
     return [name for g in groups for name in FEATURE_GROUPS[g]]
-
-
-def stands_for_a_number(source: str, rule: str | None) -> bool:
-    """A rule rung that stands for a number the span gives (an amount, a duration, an age):
-    it takes the shape of the number placeholder it replaces ("X years", "GBP X"), which the
-    shipped ranker was trained on."""
-    return source == "quantity" or (source == "datetime" and rule in YEARLESS_RULES and rule not in ("generic", "day-month", "ordinal", "time-of-day"))
 
 
 def _cand_shape(label: str, number: bool = False) -> str:

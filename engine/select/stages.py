@@ -19,7 +19,8 @@ from pathlib import Path
 
 from kg.vocab import TAXONOMY_PROPS
 from engine.doc import Doc, SanitizeOptions
-from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem, stands_for_a_number
+from engine.generate.sources.datetime import stands_for_a_number
+from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.select.policy import SelectionPolicy
 from engine.types import MASK, Candidate, Ladder, LinkMethod, Span
 

@@ -76,6 +76,13 @@ YEARLESS_RULES = frozenset({
 Rung = tuple[str, str]  # (label, the rule that made it)
 
 
+def stands_for_a_number(source: str, rule: str | None) -> bool:
+    """A rule rung that stands for a number the span gives (an amount, a duration, an age):
+    the ranker reads it in the shape of the number placeholder it replaces ("X years",
+    "GBP X"), which the shipped ranker was trained on."""
+    return source == "quantity" or (source == "datetime" and rule in YEARLESS_RULES and rule not in ("generic", "day-month", "ordinal", "time-of-day"))
+
+
 def ordinal(n: int) -> str:
     """1 → 1st, 2 → 2nd, 11 → 11th, 21 → 21st."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
