@@ -376,6 +376,9 @@ class QuantitySource(CandidateSource):
 
         before = state.text[max(0, span.start - 30):span.start] if state.text and span.start is not None else ""
         rungs = age_rungs(span.text, before) if before else None  # "aged [17]": an age
+        after = state.text[span.end:span.end + 2] if state.text and span.end is not None else ""
+        if rungs is None and re.match(r"[-‑–][^\W\d]", after):
+            rungs = [quantity_label(span.text)]  # "[12]-stage": a bound in words reads not as a compound's first part
         if rungs is None:
             hedge = _HEDGE_BEFORE.search(before)
             rungs, _ = quantity_rungs(span.text, hedge.group(0) if hedge else "")

@@ -73,3 +73,10 @@ def test_given_the_legal_pack_then_votes_read_by_a_majority():
     with Knowledge(("core", "legal")).active():
         assert [l for l, _ in quantity_rungs("10 to 2")[0]] == ["by a majority"]
         assert [l for l, _ in quantity_rungs("by six votes to one")[0]] == ["by a majority"]
+
+
+def test_given_a_number_that_opens_a_compound_then_only_its_placeholder():
+    text = "Two of his 12-part series were broadcast."
+    start = text.index("12")
+    span = Span("12", EntityType.QUANTITY, context=text, start=start, end=start + 2)
+    assert [c.label for c in QuantitySource().generate(span, DocumentState(text=text)).candidates] == ["X"]
