@@ -1,4 +1,4 @@
-# taxogen HTTP API with the embedded default graph and the shipped ranker.
+# taxogen HTTP API on the starter graph with the shipped ranker.
 # Build: docker build -t taxogen .     Run: docker run -p 8000:8000 taxogen
 FROM python:3.11-slim
 
@@ -15,8 +15,11 @@ COPY kg ./kg
 COPY engine ./engine
 COPY queries ./queries
 COPY ontology ./ontology
+COPY packs ./packs
 RUN pip install '.[server]'
+# the starter graph's store, built into the image's cache once (else on the first request)
+RUN taxogen kg starter
 
 EXPOSE 8000
-# `taxogen serve` without --store uses the embedded sample graph shipped in the package.
+# `taxogen serve` without --store uses the starter graph shipped in the package.
 CMD ["taxogen", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -222,7 +222,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
     def health() -> dict[str, Any]:
         return {
             "status": "ok",
-            "store": str(engine.kg.path) if engine.kg.path else "embedded sample",
+            "store": str(engine.kg.path) if engine.kg.path else "sample",
             "triples": len(engine.kg),
             "model": engine.config.model,
         }

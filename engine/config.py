@@ -3,7 +3,7 @@
 File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
 
     [taxogen]
-    store = "store"               # store directory; absent = embedded sample graph
+    store = "store"               # store directory; absent = the starter graph (kg.starter)
     chain_mode = "preloaded"      # or "sparql"
     max_ladder = 12
     model = "shipped"             # ranker directory, "shipped", or "none" (first rung)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar
 
 from kg.chains import ChainIndex, open_taxonomy
+from kg.starter import default_store
 from kg.store import KGStore
 from engine.config import EngineConfig
 from engine.detect.stage import DetectStage
@@ -35,6 +36,7 @@ from engine.privacy.stage import GuardStage
 from engine.render.stage import RenderStage
 from engine.select.features import GraphStats, RankItem
 from engine.select.stages import RankStage, SelectStage, rank_item
+from engine.text.articles import with_definite_article
 from engine.types import GRAPH_TYPES, Candidate, EntityType, IdentifierType, Ladder, Mention, ScoredCandidate, Selection, Span
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -128,7 +130,7 @@ class Engine:
         if not isinstance(config, EngineConfig):
             config = EngineConfig.load(config, overrides=overrides)
         if config.store is None:
-            kg = KGStore.embedded()
+            kg = default_store()
         elif config.endpoint.enabled:
             kg = KGStore.open(config.store)  # the remote cache writes into the store
         else:
@@ -143,7 +145,7 @@ class Engine:
     def from_store(cls, kg: KGStore, config: EngineConfig | None = None) -> "Engine":
         """An engine over an already opened store."""
         config = config or EngineConfig()
-        chains = ChainIndex(kg, mode=config.chain_mode)
+        chains = ChainIndex(kg, mode=config.chain_mode, name_phrase=with_definite_article)
         taxonomy = chains.view if chains.view is not None else open_taxonomy(kg)
         linker = Linker(open_label_index(kg), taxonomy)
         remote = None

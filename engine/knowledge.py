@@ -46,6 +46,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -54,12 +55,37 @@ from engine.errors import ConfigError, UnknownComponentError
 
 #: The packs an engine reads when its config names none.
 DEFAULT_PACKS: tuple[str, ...] = ("core", "biography", "sport")
+
+
+class Stage(str, Enum):
+    """The stages of the pipeline (:mod:`engine.pipeline`), in the order they run."""
+
+    DETECT = "detect"
+    LINK = "link"
+    LADDER = "ladder"
+    VERIFY = "verify"
+    RANK = "rank"
+    SELECT = "select"
+    GUARD = "guard"
+    RENDER = "render"
+
+
 #: The stages a rule may belong to, in the order the pipeline runs them.
-STAGES: tuple[str, ...] = ("detect", "link", "ladder", "verify", "rank", "select", "guard", "render")
+STAGES: tuple[str, ...] = tuple(s.value for s in Stage)
+
+
+class EntryKind(str, Enum):
+    """What an entry holds, and the key that holds it."""
+
+    WORDS = "words"
+    PATTERN = "pattern"
+    TABLE = "table"
+
+
 #: Entry kinds and the key that holds each kind's value.
-_KINDS = ("words", "pattern", "table")
-_FLAGS = {"IGNORECASE": re.IGNORECASE, "MULTILINE": re.MULTILINE, "VERBOSE": re.VERBOSE, "DOTALL": re.DOTALL,
-          "ASCII": re.ASCII, "UNICODE": re.UNICODE}
+_KINDS = tuple(k.value for k in EntryKind)
+#: The pattern flags an entry may name (``flags: [IGNORECASE]``): those of :class:`re.RegexFlag`.
+_FLAGS = {f.name: f for f in re.RegexFlag if f.name}
 _REFERENCE = re.compile(r"\{=([\w.]+)\}")
 _NEVER = "(?!)"
 
@@ -352,7 +378,9 @@ class Knowledge:
 
     def _expand_ref(self, ref: str, chain: tuple[str, ...]) -> str:
         text = self._expand(ref, chain)
-        return text if text.startswith("(?:") or text == _NEVER else f"(?:{text})"
+        if text == _NEVER or self._defined(ref)[0].kind == "words":
+            return text  # already one group (an alternation of the words), or nothing
+        return f"(?:{text})"  # a pattern "(?:a)|b" is one group only once wrapped
 
     def pattern(self, name: str, flags: int = 0) -> re.Pattern[str]:
         """Entry ``name`` compiled, with its own flags and ``flags``."""
@@ -563,5 +591,5 @@ def table(name: str) -> Table:
     return Table(name)
 
 
-__all__ = ["DEFAULT_PACKS", "STAGES", "Knowledge", "KnowledgeError", "Pack", "Entry", "Rule", "rule", "registered_rules",
+__all__ = ["DEFAULT_PACKS", "STAGES", "Stage", "EntryKind", "Knowledge", "KnowledgeError", "Pack", "Entry", "Rule", "rule", "registered_rules",
            "current", "words", "pattern", "table", "Words", "Pattern", "Table", "packs_root"]

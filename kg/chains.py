@@ -32,12 +32,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
 
+from kg.class_sets import named_class
 from kg.overlay import ComposedRule, OverlayRules
 from kg.store import KGStore
 from kg.vocab import TAXONOMY_PROPS, WDT, is_entity_id, local_id, qid_number
 
-#: Wikidata's "historical country": never the country of a composed "city in {country}".
-HISTORICAL_COUNTRY = "Q3024240"
+#: Wikidata's "historical country" (``ontology/class_sets.ttl``): never the country of a composed "city in {country}".
+HISTORICAL_COUNTRY = named_class("historicalCountry")
 
 #: (first hop, step) property per ladder.
 WALKS: dict[str, tuple[str, str]] = {
@@ -246,24 +247,21 @@ class SparqlTaxonomy:
         return self._values[key]
 
 
-_THE_NAMES = re.compile(
-    r"^(United |Republic |Kingdom |Democratic |People's |Federal |Czech Republic|Netherlands|Philippines|Bahamas|Gambia|Maldives|"
-    r"[A-Z][\w ]* (Islands|States|Republic|Kingdom|Emirates|Union|Federation|Isles)$)"
-)
+#: How a composed label writes the name it composes with ("the United Kingdom" in "city in the
+#: United Kingdom"): the engine gives the English of its packs; without it, the name as labelled.
+NamePhrase = Callable[[str], str]
 
 
-def with_definite_article(name: str) -> str:
-    """``the United Kingdom``, ``the Netherlands``; other names unchanged."""
-    if name.lower().startswith("the ") or not _THE_NAMES.match(name):
-        return name
-    return "the " + name
+def _as_labelled(name: str) -> str:
+    return name
 
 
 class LadderBuilder:
     """Builds :class:`Chains` from a :class:`TaxonomyView` under :class:`OverlayRules`."""
 
-    def __init__(self, rules: OverlayRules) -> None:
+    def __init__(self, rules: OverlayRules, name_phrase: NamePhrase = _as_labelled) -> None:
         self.rules = rules
+        self.name_phrase = name_phrase
         self._composed: dict[str, list[ComposedRule]] = defaultdict(list)
         for rule in rules.composed:
             if not rule.unclassed:  # composed only for items without a class (engine.generate.unclassed)
@@ -330,7 +328,7 @@ class LadderBuilder:
                 continue
             lab = self.label(view, value)
             if lab:
-                text = rule.template.replace("{label}", with_definite_article(lab))
+                text = rule.template.replace("{label}", self.name_phrase(lab))
                 if text not in out:
                     out.append(text)
             if len(out) >= limit:
@@ -457,13 +455,14 @@ class ChainIndex:
     every lookup.
     """
 
-    def __init__(self, kg: KGStore, *, mode: str = "preloaded", rules: OverlayRules | None = None) -> None:
+    def __init__(self, kg: KGStore, *, mode: str = "preloaded", rules: OverlayRules | None = None,
+                 name_phrase: NamePhrase = _as_labelled) -> None:
         if mode not in ("preloaded", "sparql"):
             raise ValueError(f"unknown chain mode {mode!r} (preloaded or sparql)")
         self.kg = kg
         self.mode = mode
         self.rules = rules if rules is not None else OverlayRules.from_store(kg)
-        self.builder = LadderBuilder(self.rules)
+        self.builder = LadderBuilder(self.rules, name_phrase)
         self.view: PreloadedTaxonomy | None = open_taxonomy(kg) if mode == "preloaded" else None
 
     def invalidate(self) -> None:

@@ -2,8 +2,8 @@
 
 Link ranking asks of each candidate item only which of a fixed set of classes
 (:data:`MARK_CLASSES`: the entity-type anchors, "language", the nationality classes of
-``engine.generate.linking``) it reaches within six hops over P31 and P279. Walking the
-class graph for that costs little per item, but at full scale a name has dozens of
+``engine.generate.linking``; ``tg:rankedClasses`` in ``ontology/class_sets.ttl``) it
+reaches within six hops over P31 and P279. Walking the class graph for that costs little per item, but at full scale a name has dozens of
 homonyms, each one read from the store (its P31) and each above hundreds of classes. So
 ``kg build`` answers it once for every item and keeps the answer as bit masks (bit ``j``:
 ``MARK_CLASSES[j]``):
@@ -29,15 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-#: The classes marked (at most 64: one bit each in a uint64).
-MARK_CLASSES: tuple[str, ...] = (
-    "Q5", "Q349", "Q515", "Q3918", "Q4022", "Q5107", "Q6256", "Q7275", "Q7278", "Q8502", "Q9174", "Q11032",
-    "Q11424", "Q23442", "Q28640", "Q31855", "Q34770", "Q41710", "Q43229", "Q56061", "Q82794", "Q134556",
-    "Q163740", "Q215627", "Q231002", "Q271669", "Q294414", "Q327333", "Q386724", "Q476028", "Q482994",
-    "Q486972", "Q618123", "Q618779", "Q783794", "Q847017", "Q879146", "Q1048835", "Q1126006", "Q1331793",
-    "Q1371849", "Q1656682", "Q2221906", "Q2385804", "Q2659904", "Q3624078", "Q4164871", "Q4438121",
-    "Q4830453", "Q7725634", "Q12737077", "Q13406554", "Q15642541", "Q15911314", "Q17334923", "Q27020041",
-)
+from kg.class_sets import class_set
+from kg.vocab import qid_number
+
+#: The classes marked (at most 64: one bit each in a uint64), by Q-number: the classes link
+#: ranking asks about (``tg:rankedClasses`` in ``ontology/class_sets.ttl``).
+MARK_CLASSES: tuple[str, ...] = tuple(sorted(class_set("rankedClasses"), key=qid_number))
 #: Hops above an item the marks cover (the linker's ancestor walk).
 HOPS = 6
 #: ``item_p31`` of an item whose count is not known exactly (its statements were split).

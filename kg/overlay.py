@@ -7,6 +7,8 @@ are loaded.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -73,6 +75,24 @@ class OverlayRules:
         return cls(frozenset(never), frozenset(cut), labels, max_depth, max_ladder, composed)
 
 
+@functools.lru_cache(maxsize=1)
+def _vocabulary_graph():
+    """``ontology/taxogen.ttl``, the vocabulary the overlay files may use, parsed once."""
+    import rdflib
+
+    vocab = next(p for p in overlay_paths() if p.name == "taxogen.ttl")
+    return rdflib.Graph().parse(str(vocab), format="turtle")
+
+
+def vocabulary_terms() -> frozenset[str]:
+    """The local names of the ``tg:`` terms ``ontology/taxogen.ttl`` declares (classes, properties, individuals)."""
+    import rdflib
+
+    graph = _vocabulary_graph()
+    return frozenset(str(s)[len(TG):] for s in graph.subjects(rdflib.RDF.type, None)
+                     if isinstance(s, rdflib.URIRef) and str(s).startswith(TG))
+
+
 def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
     """Parse overlay files with rdflib and list problems (empty list: valid).
 
@@ -81,12 +101,6 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
     """
     import rdflib
 
-    known = {
-        "Settings", "ComposedGeneralization", "neverOffer", "cutAbove", "labelOverride",
-        "maxDepth", "maxLadder", "appliesToClass", "via", "targetClass", "template", "settings", "forUnclassedItems",
-        "ClassKind", "EntityTypeRule", "rootClass", "entityType", "allowsKind", "forbidsKind",
-        "notIsA", "homonymHead", "headNoun", "holderClass", "partOfNotIsA", "strictKinds", "notFromHeadNoun", "kindedItemsOnly",
-    }
     problems: list[str] = []
     graph = rdflib.Graph()
     for p in (paths if paths is not None else overlay_paths()):
@@ -95,9 +109,12 @@ def validate_overlay(paths: Iterable[str | Path] | None = None) -> list[str]:
         except Exception as exc:  # rdflib raises many parser-specific types
             problems.append(f"{p}: {exc}")
     tg = rdflib.Namespace(TG)
+    known = vocabulary_terms()
+    # an individual of one of the vocabulary's classes (a composed rule, a kind, a set) is known too
+    classes = [t for t in known if (tg[t], rdflib.RDF.type, rdflib.OWL.Class) in _vocabulary_graph()]
     for term in set(graph.subjects()) | set(graph.predicates()) | set(graph.objects()):
         if isinstance(term, rdflib.URIRef) and str(term).startswith(TG) and str(term)[len(TG):] not in known:
-            if not any((term, rdflib.RDF.type, tg[c]) in graph for c in ("ComposedGeneralization", "ClassKind", "EntityTypeRule")):
+            if not any((term, rdflib.RDF.type, tg[c]) in graph for c in classes):
                 problems.append(f"unknown taxogen term {term}")
     for rule in graph.subjects(rdflib.RDF.type, tg.ComposedGeneralization):
         for prop in ("appliesToClass", "via", "template"):

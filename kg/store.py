@@ -7,8 +7,9 @@ overlay lives in the named graph ``urn:taxogen:overlay``; remote-cache results i
 
 Open a store three ways, like pyoxigraph: :meth:`KGStore.open` (read-write),
 :meth:`KGStore.read_only` (many readers) and :meth:`KGStore.in_memory`;
-:meth:`KGStore.embedded` is an in-memory store holding the sample graph shipped in the
-package plus the overlay.
+:meth:`KGStore.sample` is an in-memory store holding the toy sample graph shipped for the
+unit tests plus the overlay. The store used when none is given is the starter graph
+(:func:`kg.starter.default_store`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ OXI_DIR = "oxigraph"
 
 
 def sample_graph_path() -> Path:
-    """Path of the small sample graph shipped inside the package (the embedded default)."""
+    """Path of the toy sample graph shipped inside the package (the unit tests' graph)."""
     return Path(str(resources.files("kg") / "data" / "sample.nt"))
 
 
@@ -65,7 +66,8 @@ class StoreStats:
 class KGStore:
     """A pyoxigraph store with taxogen's named queries.
 
-    Construct it with :meth:`open`, :meth:`read_only`, :meth:`in_memory` or :meth:`embedded`.
+    Construct it with :meth:`open`, :meth:`read_only`, :meth:`in_memory` or :meth:`sample`
+    (or :func:`kg.starter.default_store`).
     """
 
     def __init__(self, store: ox.Store, *, path: Path | None = None, read_only: bool = False) -> None:
@@ -98,8 +100,8 @@ class KGStore:
         return cls(ox.Store())
 
     @classmethod
-    def embedded(cls) -> "KGStore":
-        """In-memory store with the shipped sample graph and the overlay loaded."""
+    def sample(cls) -> "KGStore":
+        """In-memory store with the toy sample graph (the unit tests') and the overlay loaded."""
         store = ox.Store()
         store.load(path=str(sample_graph_path()), format=ox.RdfFormat.N_TRIPLES)
         kg = cls(store)

@@ -1,4 +1,8 @@
-"""Shared fixtures: the embedded sample store (session-scoped), paths to shared data.
+"""Shared fixtures: the toy sample store (session-scoped), paths to shared data.
+
+Tests run on the toy sample graph: ``TAXOGEN_DEFAULT_GRAPH=sample`` is set for the whole
+session, so every engine and command built without a store uses it (fast, in memory). The
+tests of the starter graph (tests/kg/test_starter.py) ask for it explicitly.
 
 The shared data is read from ``../shared`` beside the repository, or from
 ``$TAXOGEN_SHARED_DIR``; a test that needs it is skipped, naming the missing path, without it."""
@@ -19,10 +23,13 @@ SEED = SHARED / "data" / "wikidata-seed" / "wikidata-seed.nt.gz"
 WIKIREPLACE = SHARED / "data" / "wikireplace" / "wikireplace_dev.json"
 
 
+os.environ["TAXOGEN_DEFAULT_GRAPH"] = "sample"  # before any engine is built, subprocesses included
+
+
 @pytest.fixture(scope="session")
 def sample_kg() -> KGStore:
-    """The embedded sample graph with the overlay, in memory (read by many tests)."""
-    return KGStore.embedded()
+    """The toy sample graph with the overlay, in memory (read by many tests)."""
+    return KGStore.sample()
 
 
 @pytest.fixture(scope="session")

@@ -64,6 +64,6 @@ def test_given_rule_switched_off_then_ablation_lists_the_rungs_it_removed():
     store = tiny_store(edges, labels, shipped_overlay=True)
     judged = [Judgment("d", "Testville University", "ORG", "", "research institute", False)]
     spans = tool.spans_of(judged, None)
-    found = tool.removals(lambda: Engine.from_store(store), spans, {j.key: j for j in judged}, ["longest walk", "ordinal"])
-    assert ("ORG", "Testville University", "research institute", False) in found["longest walk"]
-    assert found["ordinal"] == []
+    found = tool.removals(lambda: Engine.from_store(store), spans, {j.key: j for j in judged}, ["first-walk-only", "ordinal-names-edition"])
+    assert ("ORG", "Testville University", "research institute", False) in found["first-walk-only"]
+    assert found["ordinal-names-edition"] == []

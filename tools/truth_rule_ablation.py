@@ -1,23 +1,26 @@
-"""Which truth rule removes which rungs: each rule switched off alone, the ladders compared.
+"""Which truth rule removes which rungs: each registered rule switched off alone, the ladders compared.
 
-For every LOC/ORG/DEM/MISC span of the truth set (with its sentence) and every masked one
-of the shared documents, the ladder with one rule switched off is compared with the
-engine's; the rungs only the switched-off engine offers are the rule's removals, counted
-as judged true, judged false (``tests/data/truth_set.jsonl``) or unjudged:
+Every rule of the stages that shape a ladder (``link``, ``ladder``, ``verify``; ``taxogen rules
+list`` names them) is switched off by name (:meth:`engine.knowledge.Knowledge.with_rules_off`),
+one at a time. For every LOC/ORG/DEM/MISC span of the truth set (with its sentence) and every
+masked one of the shared documents, the ladder without the rule is compared with the engine's:
+the rungs only the switched-off engine offers are the rule's removals, the rungs only the
+engine offers its additions; each is counted as judged true, judged false
+(``tests/data/truth_set.jsonl``) or unjudged. With ``--truth-figures`` the judged truth set is
+also scored without each rule (as ``taxogen evaluate truth`` scores it): the graph types' rungs
+offered, false, and the false rate, against the engine's.
 
-    python tools/truth_rule_ablation.py --store /work/seedstore3            # every rule, counts and rungs
-    python tools/truth_rule_ablation.py --store store --rule "longest walk" --show 50
+    python tools/truth_rule_ablation.py --store /work/stores/seed                  # every rule, counts
+    python tools/truth_rule_ablation.py --store store --rule first-walk-only --show 50
+    python tools/truth_rule_ablation.py --store store --truth-figures
 
 A rule whose removals hold true rungs along with the false ones is a candidate for
-narrowing (README, "Rungs the rules gave back"). Rules are switched off through public
-names only (a method of the engine's :class:`TruthFilter`, a field of its rules, a
-public function the graph source calls).
+narrowing (README, "Rungs the rules gave back").
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,70 +29,21 @@ from typing import Callable, Iterable
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT.parent / "shared" / "data" / "wikireplace" / "wikireplace_dev.json"
 GRAPH_TYPES = ("LOC", "ORG", "DEM", "MISC")
+#: The stages whose rules decide what a ladder offers.
+STAGES = ("link", "ladder", "verify")
 
 #: (text, entity type, sentence) of a span
 SpanKey = tuple[str, str, str]
+#: (type, span, rung, judged true/false/None)
+Rung = tuple[str, str, str, "bool | None"]
 
 
-def _switch(name: str) -> Callable:
-    """A function that switches rule ``name`` off in an engine, returning an undo function."""
-    import engine.generate.sources.graph as graph
-    import engine.generate.truth as truthmod
+def rule_names(stages: Iterable[str] = STAGES) -> list[str]:
+    """The registered rules of ``stages``, by name."""
+    from engine.knowledge import registered_rules
 
-    def on_module(module, attr, value):
-        def apply(_engine):
-            old = getattr(module, attr)
-            setattr(module, attr, value)
-            return lambda: setattr(module, attr, old)
-        return apply
-
-    def on_filter(attr, value):
-        def apply(engine):
-            setattr(engine.sources.get("graph").truth, attr, value)
-            return lambda: None
-        return apply
-
-    def on_rules(**fields):
-        def apply(engine):
-            tr = engine.sources.get("graph").truth
-            tr.rules = dataclasses.replace(tr.rules, **fields)
-            return lambda: None
-        return apply
-
-    def longest(engine):
-        engine.sources.get("graph").truth_longest = True
-        return lambda: None
-
-    def loose_head(engine):
-        tr = engine.sources.get("graph").truth
-        fits = tr.class_fits
-        tr.class_fits = lambda q, t, strict=False: fits(q, t)
-        return lambda: None
-
-    table = {
-        "item_fits": on_filter("item_fits", lambda q, t: True),
-        "language_as_adjective": on_filter("language_as_adjective", lambda s, l: False),
-        "sense_contradiction": on_module(graph, "contradiction", lambda *a: None),
-        "rung_fits": on_filter("rung_fits", lambda c, t: True),
-        "named_individual": on_filter("named_individual", lambda q, l: False),
-        "exists_today(former)": on_filter("exists_today", lambda q: False),
-        "negated_by_modifier": on_filter("negated_by_modifier", lambda *a: False),
-        "not_is_a edges": on_rules(not_is_a=frozenset()),
-        "disjoint": on_rules(disjoint=frozenset()),
-        "in_context": on_filter("in_context", lambda c, s: True),
-        "longest walk": longest,
-        "is_nationality": on_filter("is_nationality", lambda s, l: False),
-        "homonym_heads": on_rules(homonym_heads=frozenset()),
-        "ordinal": on_module(truthmod, "is_ordinal", lambda w: False),
-        "plural_name_head": on_module(truthmod, "plural_name_head", lambda *a: False),
-        "head strict fit": loose_head,
-    }
-    return table[name]
-
-
-RULES = ("item_fits", "language_as_adjective", "sense_contradiction", "rung_fits", "named_individual",
-         "exists_today(former)", "negated_by_modifier", "not_is_a edges", "disjoint", "in_context",
-         "longest walk", "is_nationality", "homonym_heads", "ordinal", "plural_name_head", "head strict fit")
+    wanted = set(stages)
+    return [name for name, info in registered_rules().items() if info.stage in wanted]
 
 
 def spans_of(judgments, docs_path: Path | None) -> dict[SpanKey, str]:
@@ -99,7 +53,8 @@ def spans_of(judgments, docs_path: Path | None) -> dict[SpanKey, str]:
         if j.entity_type in GRAPH_TYPES:
             out.setdefault((j.span, j.entity_type, j.context), "truth set")
     if docs_path is not None and docs_path.is_file():
-        from engine.io.wikireplace import load_wikireplace, sentence_around
+        from engine.io.wikireplace import load_wikireplace
+        from engine.text.sentences import sentence_around
 
         for doc in load_wikireplace(docs_path):
             for mentions in doc.mentions.values():
@@ -110,35 +65,66 @@ def spans_of(judgments, docs_path: Path | None) -> dict[SpanKey, str]:
 
 
 def ladders(engine, spans: Iterable[SpanKey]) -> dict[SpanKey, list[str]]:
-    """The offered labels (``***`` apart) of each span."""
+    """The offered labels (``***`` apart) of each span, under the engine's knowledge."""
     from engine.types import MASK, EntityType, Span
 
     return {k: [c.label for c in engine.candidates(Span(k[0], EntityType.parse(k[1]), context=k[2])).candidates if c.label != MASK]
             for k in spans}
 
 
-def removals(make_engine: Callable, spans: dict[SpanKey, str], table: dict, rules: Iterable[str]) -> dict[str, list[tuple]]:
-    """Per rule: the (type, span, rung, judged true/false/None) only the engine without it offers."""
+def _only_in(got: dict[SpanKey, list[str]], other: dict[SpanKey, list[str]], table: dict) -> list[Rung]:
     from taxogen_tools.evaluation.truth import judgment_key
 
-    base = ladders(make_engine(), spans)
-    out: dict[str, list[tuple]] = {}
+    extra = set()
+    for key, labels in got.items():
+        seen = set(other[key])
+        for label in labels:
+            if label not in seen:
+                judged = table.get(judgment_key(key[0], key[1], label))
+                extra.add((key[1], key[0], label, None if judged is None else judged.true))
+    return sorted(extra, key=lambda e: (e[0], e[1], e[2]))
+
+
+def effects(make_engine: Callable, spans: dict[SpanKey, str], table: dict, rules: Iterable[str]) -> dict[str, tuple[list[Rung], list[Rung]]]:
+    """Per rule: (the rungs only the engine without it offers, the rungs only the engine with it offers)."""
+    engine = make_engine()
+    base_knowledge = engine.knowledge
+    base = ladders(engine, spans)
+    out: dict[str, tuple[list[Rung], list[Rung]]] = {}
     for name in rules:
-        engine = make_engine()
-        undo = _switch(name)(engine)
+        engine.knowledge = base_knowledge.with_rules_off([name])
         try:
             got = ladders(engine, spans)
         finally:
-            undo()
-        extra = set()
-        for key, labels in got.items():
-            seen = set(base[key])
-            for label in labels:
-                if label not in seen:
-                    judged = table.get(judgment_key(key[0], key[1], label))
-                    extra.add((key[1], key[0], label, None if judged is None else judged.true))
-        out[name] = sorted(extra, key=lambda e: (e[0], e[1], e[2]))
+            engine.knowledge = base_knowledge
+        out[name] = (_only_in(got, base, table), _only_in(base, got, table))
     return out
+
+
+def removals(make_engine: Callable, spans: dict[SpanKey, str], table: dict, rules: Iterable[str]) -> dict[str, list[Rung]]:
+    """Per rule: the (type, span, rung, judged true/false/None) only the engine without it offers."""
+    return {name: removed for name, (removed, _) in effects(make_engine, spans, table, rules).items()}
+
+
+def truth_figures(engine, judgments, contexts, rules: Iterable[str]) -> dict[str, dict]:
+    """The graph types' figures of the judged truth set (``taxogen evaluate truth``), with every
+    rule on (``""``) and with each rule of ``rules`` off."""
+    from taxogen_tools.evaluation.truth import evaluate_truth
+
+    base_knowledge = engine.knowledge
+    out = {"": evaluate_truth(engine, judgments, contexts=contexts).per_type["GRAPH"]}
+    for name in rules:
+        engine.knowledge = base_knowledge.with_rules_off([name])
+        try:
+            out[name] = evaluate_truth(engine, judgments, contexts=contexts).per_type["GRAPH"]
+        finally:
+            engine.knowledge = base_knowledge
+    return out
+
+
+def _counts(rungs: list[Rung]) -> str:
+    c = Counter("true" if e[3] else "false" if e[3] is False else "unjudged" for e in rungs)
+    return f"{len(rungs):>4} rungs: judged true {c['true']:>3}, false {c['false']:>3}, unjudged {c['unjudged']:>3}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,23 +132,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", required=True)
     parser.add_argument("--docs", default=str(DOCS), help="WikiReplace documents (skipped if absent)")
     parser.add_argument("--truth", default=None, help="truth set (default tests/data/truth_set.jsonl)")
-    parser.add_argument("--rule", action="append", choices=RULES, help="only this rule (repeatable)")
+    parser.add_argument("--rule", action="append", help="only this rule (repeatable; 'taxogen rules list' names them)")
     parser.add_argument("--show", type=int, default=0, help="rungs listed per rule")
+    parser.add_argument("--truth-figures", action="store_true", help="also score the judged truth set without each rule")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from engine.engine import Engine
-    from taxogen_tools.evaluation.truth import load_truth_set
+    from taxogen_tools.evaluation.truth import document_contexts, load_truth_set
 
+    known = rule_names()
+    unknown = sorted(set(args.rule or ()) - set(known))
+    if unknown:
+        print(f"error: no rule {unknown[0]!r} of the stages {', '.join(STAGES)}; known: {', '.join(known)}", file=sys.stderr)
+        return 1
+    rules = args.rule or known
     judgments = load_truth_set(args.truth)
     table = {j.key: j for j in judgments}
     spans = spans_of(judgments, Path(args.docs))
     print(f"{len(spans)} spans (truth set and masked document mentions), store {args.store}")
-    found = removals(lambda: Engine.from_config(None, store=args.store), spans, table, args.rule or RULES)
-    for name, extra in found.items():
-        c = Counter("true" if e[3] else "false" if e[3] is False else "unjudged" for e in extra)
-        print(f"{name:<24} removes {len(extra):>4} rungs: judged true {c['true']:>3}, false {c['false']:>3}, unjudged {c['unjudged']:>3}")
-        for e in extra[: args.show]:
+    engine = Engine.from_config(None, store=args.store)
+    found = effects(lambda: engine, spans, table, rules)
+    for name, (removed, added) in found.items():
+        print(f"{name:<28} removes {_counts(removed)}")
+        if added:
+            print(f"{'':<28} gives   {_counts(added)}")
+        for e in removed[: args.show]:
             print(f"    {e[0]:<5} {e[1]!r} → {e[2]!r}  {({True: 'true', False: 'FALSE', None: '?'})[e[3]]}")
+    if args.truth_figures:
+        contexts = document_contexts(engine, args.docs, {j.doc_id for j in judgments})
+        figures = truth_figures(engine, judgments, contexts, rules)
+        on = figures.pop("")
+        print(f"\ntruth set, graph types: {on['offered']} rungs offered, {on['false']} of {on['judged']} judged false "
+              f"(rate {on['false_rate']}) with every rule on; each rule off:")
+        for name, st in figures.items():
+            print(f"{name:<28} offered {st['offered'] - on['offered']:>+5}  false {st['false'] - on['false']:>+4}  "
+                  f"judged {st['judged'] - on['judged']:>+5}  false rate {st['false_rate']}")
     return 0
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 
+import typer
+
 from engine.cli.bench import bench_app
 from engine.cli.common import App
 from engine.cli.detect import bench_detect_cmd, detect_cmd, evaluate_detection_cmd, train_detect_cmd
@@ -23,6 +25,22 @@ from engine.cli.spark import bench_spark_cmd, spark_app
 from engine.cli.train import train
 
 app = App(help="taxogen: knowledge-graph backed generalization for text sanitization.", no_args_is_help=True)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from engine.version import __version__
+
+        typer.echo(f"taxogen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                          help="Print taxogen's version and exit.")) -> None:
+    """taxogen: knowledge-graph backed generalization for text sanitization."""
+
+
 app.command("demo")(demo)
 app.command("generalize")(generalize)
 app.command("train")(train)

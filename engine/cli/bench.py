@@ -8,6 +8,8 @@ from typing import Optional
 
 import typer
 
+from kg.starter import default_graph_name
+
 from engine.cli.common import DEFAULT_DATA, App, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, figures_page
 
 bench_app = App(help="Benchmarks that print their figures.", no_args_is_help=True)
@@ -32,7 +34,7 @@ def bench_candidates_cmd(
         startup = _time.perf_counter() - t0
         result = bench_candidates(engine, wikireplace_spans(data, n))
         result["engine_startup_seconds"] = round(startup, 2)
-        result["store"] = str(store) if store else "embedded"
+        result["store"] = str(store) if store else default_graph_name()
         typer.echo(json.dumps(result, indent=2))
 
 
@@ -94,7 +96,7 @@ def bench_endpoint_cmd(
 @bench_app.command("raw")
 def bench_raw_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are sanitized as raw text."),
-    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the sample graph)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the starter graph)."),
     limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents."),
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
@@ -113,7 +115,7 @@ def bench_raw_cmd(
 @bench_app.command("serve")
 def bench_serve_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose first texts are requested."),
-    store: Optional[Path] = typer.Option(None, "--store", help="Store the server uses (default: the sample graph)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store the server uses (default: the starter graph)."),
     warm: bool = typer.Option(True, "--warm-up/--no-warm-up", help="Start the server with or without its warm-up."),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
@@ -228,9 +230,10 @@ def bench_kg_cmd(
         result = bench_kg(seed, store, n=n)
         if endpoint:
             from taxogen_tools.bench.sparql import bench_endpoint
+            from kg.starter import default_store
             from kg.store import KGStore
 
-            result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else KGStore.embedded())
+            result["sparql_endpoint"] = bench_endpoint(KGStore.read_only(store) if store is not None else default_store())
         typer.echo(json.dumps(result, indent=2))
 
 

@@ -20,7 +20,7 @@ ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
 EndpointOpt = typer.Option(None, "--endpoint", help="Ask this SPARQL endpoint for what the store lacks (caches into --store).")
 OfflineOpt = typer.Option(False, "--offline", help="Never call the endpoint (cached answers only).")
 UserAgentOpt = typer.Option(None, "--user-agent", help="User-Agent sent to the endpoint (say who you are and how to reach you).")
-StoreOpt = typer.Option(None, "--store", help="Store directory (default: embedded sample graph).")
+StoreOpt = typer.Option(None, "--store", help="Store directory (default: the starter graph, built into the cache on first use).")
 DisableRuleOpt = typer.Option(None, "--disable-rule", metavar="NAME",
                               help="Switch a rule off by name (repeatable; 'taxogen rules list' names them).")
 PacksOpt = typer.Option(None, "--packs", metavar="A,B", help="The packs of words and patterns to read (default: the config's).")

@@ -13,8 +13,11 @@ from typing import List, Optional
 
 import typer
 
+from kg.starter import default_graph_name
+
 from engine.cli.common import DEFAULT_DATA, DisableRuleOpt, DocsOpt, PacksOpt, build_engine, fail, figures_page
-_StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: embedded sample graph).")
+from engine.types import EntityType
+_StoreOpt = typer.Option(None, "--store", help="Store directory whose labels feed the gazetteer (default: the starter graph).")
 _ConfigOpt = typer.Option(None, "--config", help="TOML configuration file.")
 
 
@@ -88,10 +91,11 @@ def evaluate_detection_cmd(
         if len(gold) < folds:
             fail(ValueError(f"{data} has {len(gold)} annotated documents, fewer than --folds {folds}"))
         engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
-        report = evaluate_detection(engine.detector, gold, folds=folds, seed=seed, threshold=threshold,
-                                    type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
-                                    progress=None if as_json else _say)
-        report.update({"data": str(data), "store": str(store) if store else "embedded sample graph"})
+        with engine.knowledge.active():  # the packs and rules the command chose
+            report = evaluate_detection(engine.detector, gold, folds=folds, seed=seed, threshold=threshold,
+                                        type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
+                                        progress=None if as_json else _say)
+        report.update({"data": str(data), "store": str(store) if store else default_graph_name() + " graph"})
         if as_json:
             typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
             return
@@ -112,7 +116,7 @@ def _print_report(report: dict) -> None:
         typer.echo(f"  {name:<20}{f(r['direct_strict']):>8}{f(r['quasi_strict']):>8}{f(r['direct_loose']):>8}{f(r['quasi_loose']):>8}"
                    f"{f(r['entity_direct']):>10}{f(r['entity_quasi']):>10}{f(r['precision']):>11}{f(r['dem_strict']):>7}{f(r['misc_strict']):>7}")
     typer.echo("  per entity type (DIRECT+QUASI mentions: strict / loose recall, entity recall; precision of spans predicted that type):")
-    types = ("PERSON", "DATETIME", "QUANTITY", "CODE", "LOC", "ORG", "DEM", "MISC")
+    types = tuple(t.value for t in EntityType)
     typer.echo(f"    {'system':<20}" + "".join(f"{t:>22}" for t in types))
     for name, r in report["systems"].items():
         cells = []
@@ -171,7 +175,7 @@ def bench_detect_cmd(
     with figures_page(docs, "bench-detect", "Detection speed (bench detect)"):
         engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         result = bench_detect(engine, data, repeats=repeats)
-        result["store"] = str(store) if store else "embedded"
+        result["store"] = str(store) if store else default_graph_name()
         typer.echo(json.dumps(result, indent=2))
 
 
@@ -192,14 +196,13 @@ def train_detect_cmd(
     per_type = _type_thresholds(type_threshold)
     docs = _gold(data)
     engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
-    train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type, data_name=data.name,
-                  store=str(store) if store else "embedded sample graph", progress=_say)
+    with engine.knowledge.active():  # the packs and rules the command chose
+        train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type,
+                      data_name=data.name, store=str(store) if store else default_graph_name() + " graph", progress=_say)
 
 
 def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:
     """``["DEM=0.05"]`` → ``{"DEM": 0.05}``; exit 1 with one line on a bad value."""
-    from engine.types import EntityType
-
     if not values:
         return None
     out: dict[str, float] = {}

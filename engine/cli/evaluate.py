@@ -8,6 +8,8 @@ from typing import List, Optional
 
 import typer
 
+from kg.starter import default_graph_name
+
 from engine.cli.common import DEFAULT_DATA, App, DisableRuleOpt, PacksOpt, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, feature_groups, figures_page
 
 evaluate_app = App(help="Evaluations on WikiReplace-format data.", no_args_is_help=True)
@@ -40,7 +42,7 @@ def evaluate_generation_cmd(
         if as_json:
             typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
             return
-        typer.echo(f"rules: heuristic options of WikiReplace found in our ladder, in order ({data.name}, store: {store or 'embedded'})")
+        typer.echo(f"rules: heuristic options of WikiReplace found in our ladder, in order ({data.name}, store: {store or default_graph_name()})")
         typer.echo(f"  {'type':<9}{'mentions':>9}{'agree':>8}{'share':>8}{'deliberate':>11}{'agree+deliberate':>18}")
         for t, st in report.rules.items():
             typer.echo(f"  {t:<9}{st['mentions']:>9}{st['agree']:>8}{st['agree_share']:>8.2%}{st['deliberate']:>11}{st['agree_or_deliberate_share']:>18.2%}")
@@ -92,7 +94,7 @@ def evaluate_truth_cmd(
         if as_json:
             typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
             return
-        typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or 'embedded'})")
+        typer.echo(f"truth set: {len(judgments)} judgments, {report.spans} spans (store: {store or default_graph_name()})")
         typer.echo(f"  {'type':<9}{'spans':>6}{'offered':>8}{'judged':>8}{'false':>7}{'false rate':>11}{'first rung false':>18}{'unjudged':>9}")
         for t, st in report.per_type.items():
             rate = f"{st['false_rate']:.2%}" if st["false_rate"] is not None else "—"

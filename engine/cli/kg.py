@@ -17,15 +17,16 @@ from kg.errors import KGError, QueryError, SanitizerError
 from kg.overlay import validate_overlay
 from kg.queries import bind as bind_terms
 from kg.queries import load_query_file, unbound_inputs
+from kg.starter import default_store
 from kg.store import KGStore
 
 kg_app = App(help="Build, inspect and query the Wikidata taxonomy store.", no_args_is_help=True)
 
 
 def open_store(store: Optional[Path], *, read_only: bool = True) -> KGStore:
-    """The store at ``store``, or the embedded sample graph when ``store`` is None."""
+    """The store at ``store``, or the default store (the starter graph) when ``store`` is None."""
     if store is None:
-        return KGStore.embedded()
+        return default_store()
     return KGStore.read_only(store) if read_only else KGStore.open(store)
 
 
@@ -92,6 +93,29 @@ def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, 
                               check=check, overlay_files=overlay_files)
 
 
+@kg_app.command("starter")
+def starter_cmd(as_json: bool = typer.Option(False, "--json")) -> None:
+    """Build the starter graph's store into the cache now (it is built on first use otherwise); print where it is."""
+    import time
+
+    from kg.starter import starter_store, starter_store_dir
+
+    t0 = time.perf_counter()
+    existed = (starter_store_dir() / "oxigraph").is_dir()
+    try:
+        kg = starter_store(progress=not as_json)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    info = {"store": str(kg.path), "triples": len(kg), "built": not existed, "seconds": round(time.perf_counter() - t0, 1)}
+    kg.close()
+    if as_json:
+        typer.echo(json.dumps(info, indent=2))
+        return
+    typer.echo(f"starter graph: {info['store']} ({info['triples']:,} triples; "
+               + (f"built in {info['seconds']} s)" if info["built"] else "already built)"))
+
+
 @kg_app.command("index")
 def index_cmd(
     store: Path = typer.Option(..., "--store", help="A built store directory."),
@@ -112,7 +136,7 @@ def index_cmd(
 
 @kg_app.command()
 def stats(
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Triple counts per predicate and per named graph."""
@@ -147,13 +171,15 @@ def _short(iri: str) -> str:
 @kg_app.command()
 def chains(
     qid: str = typer.Argument(..., help="Wikidata item id, e.g. Q520549."),
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     mode: str = typer.Option("preloaded", "--mode", help="preloaded (default) or sparql."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """The pruned ladders of an item per property, first and longest."""
     try:
-        index = ChainIndex(open_store(store), mode=mode)
+        from engine.text.articles import with_definite_article
+
+        index = ChainIndex(open_store(store), mode=mode, name_phrase=with_definite_article)
         result = index.chains(qid)
     except (SanitizerError, ValueError) as exc:
         fail(exc)
@@ -174,7 +200,7 @@ def chains(
 @kg_app.command()
 def query(
     file: Path = typer.Argument(..., help="A .rq file (e.g. queries/ancestors.rq)."),
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     bind: list[str] = typer.Option([], "--bind", help="name=value, for inputs declared in the header."),
     fmt: str = typer.Option("table", "--format", help="json, csv or table."),
 ) -> None:
@@ -241,7 +267,7 @@ def overlay(
 
 @kg_app.command("check")
 def check_cmd(
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     files: list[Path] = typer.Option([], "--file", help="Rule files (default: shipped ontology/*.ttl; give taxogen.ttl too)."),
     reasoner: str = typer.Option("hermit", "--reasoner", help="hermit (Java), or none: the structural findings only."),
     owl: Optional[Path] = typer.Option(None, "--owl", help="Also save the ontology reasoned over as Turtle (opens in Protégé)."),
@@ -280,7 +306,7 @@ def check_cmd(
 
 @kg_app.command()
 def serve(
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     port: Optional[int] = typer.Option(None, "--port", help="Port (default 7878)."),
     host: Optional[str] = typer.Option(None, "--host", help="Bind address (default 127.0.0.1)."),
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Per-query timeout in seconds (default 30)."),

@@ -12,7 +12,7 @@ from engine.cli.common import ConfigOpt, EndpointOpt, OfflineOpt, StoreOpt, User
 
 
 def demo(
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Sanitize the plain-text demo biography shipped in the package: detect its spans, then generalize them."""
@@ -36,6 +36,8 @@ def demo(
         typer.echo(f"  {r.original!r:<24} {r.mention.entity_type.value:<9} → {r.replacement!r}{rung}" + (f"  · {alts[0]!r}" if alts else "") + (f"  ({r.note})" if r.note else ""))
     for e in result.edits:
         typer.echo(f"  edit: {e}")
+    if result.privacy is not None:
+        typer.echo(f"\nprivacy: {result.privacy.summary}")
 
 
 def generalize(
@@ -83,15 +85,17 @@ def generalize(
 
 
 def sanitize(
-    source: Path = typer.Argument(..., help="A .jsonl/.json/.txt file or a directory of them (.txt: one raw document, spans detected)."),
-    out: Path = typer.Option(..., "--out", help="Output .jsonl file (or directory, for a directory input)."),
-    fmt: str = typer.Option("auto", "--format", help="auto, jsonl, wikireplace, json or txt."),
+    source: Path = typer.Argument(..., help="A file or a directory of them: .jsonl/.json documents, or plain text (.txt, .md, no extension: one raw document, spans detected)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where the results go: a file, '-' for standard output (the default), or a directory for a directory input. Only a regular file is replaced (atomically); a device or a pipe is written to."),
+    out_format: str = typer.Option("auto", "--format", help="jsonl, json, text, or auto: text for a plain-text input, else jsonl."),
+    fmt: str = typer.Option("auto", "--input-format", help="auto (by file name), jsonl, wikireplace, json or text."),
+    encoding: str = typer.Option("utf-8", "--encoding", help="Encoding of the input files (e.g. latin-1, cp1252, utf-16)."),
     annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
     with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
     overlap: str = typer.Option("merge", "--overlap", help="merge or reject overlapping mentions."),
     batch: int = typer.Option(16, "--batch", help="Documents ranked together."),
-    progress: bool = typer.Option(True, "--progress/--no-progress"),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="A progress bar on stderr (default: for files of many documents, not for one text)."),
     store: Optional[Path] = StoreOpt,
     config: Optional[Path] = ConfigOpt,
     endpoint: Optional[str] = EndpointOpt,
@@ -100,13 +104,15 @@ def sanitize(
     k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize until at least K persons of the store fit (privacy.k, default 10; 0: no guard)."),
     selection: Optional[str] = typer.Option(None, "--selection", help="meaning: the most meaningful rung the guard allows; annotators: the ranker's first choice, *** included (privacy.selection, default meaning)."),
 ) -> None:
-    """Sanitize documents; results are JSON lines written atomically."""
+    """Sanitize documents: the sanitized text of a plain-text file, or JSON results, to standard output or --out."""
     from engine.io.batch import run_sanitize
-    from engine.io.cli_checks import sanitize_pairs
+    from engine.io.cli_checks import output_format, sanitize_pairs
+    from engine.io.docio import is_regular_or_absent, is_stdout
     from kg.procs import exit_on_signals
 
     try:
-        pairs = sanitize_pairs(source, out, fmt=fmt, overlap=overlap, batch=batch)  # before anything loads
+        pairs = sanitize_pairs(source, out, fmt=fmt, overlap=overlap, batch=batch, out_format=out_format,
+                               encoding=encoding)  # before anything loads
     except ValueError as exc:
         fail(exc)
         return
@@ -117,11 +123,18 @@ def sanitize(
         for src, dst in pairs:
             try:
                 summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
-                                       overlap=overlap, batch=batch, progress=progress)
+                                       overlap=overlap, batch=batch,
+                                       progress=progress if progress is not None else output_format("auto", src, fmt) != "text",
+                                       out_format=output_format(out_format, src, fmt), encoding=encoding)
             except OSError as exc:  # checked up front, but the disk can fill or permissions change
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return
-            err_lines, line = summary.report(src, dst, annotator)
+            streamed = is_stdout(dst) or not is_regular_or_absent(dst)  # the results own that stream: summaries go to stderr
+            err_lines, line = summary.report(src, "stdout" if is_stdout(dst) else dst, annotator)
+            if summary.documents == 0 and [pos for pos, _ in summary.bad] == [src.name] and len(pairs) == 1:
+                position, reason = summary.bad[0]  # a one-document file (text, JSON), refused: one line says why
+                fail(ValueError(f"{position}: {reason}; nothing written"))
+                return
             for text in err_lines:
                 typer.echo(text, err=True)
             if summary.aborted:
@@ -129,7 +142,9 @@ def sanitize(
                 raise typer.Exit(1)
             if summary.documents == 0:
                 empty.append(src)
-            typer.echo(line)
+            privacy = summary.privacy_line()
+            for text in (line, privacy) if privacy else (line,):
+                typer.echo(text, err=streamed)
     if empty:
         fail(ValueError(f"no document of {', '.join(p.name for p in empty)} was sanitized (every record was bad or left out); "
                         "no output written for it"))

@@ -120,7 +120,7 @@ def kg_filter_cmd(
 def bench_spark_cmd(
     data: list[Path] = typer.Option([Path("../shared/data/wikireplace/wikireplace_dev.json")], "--data",
                                     help="File whose documents are sanitized: WikiReplace, or .jsonl documents (repeatable: their documents in order)."),
-    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: embedded sample graph)."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store directory (default: the starter graph)."),
     masters: str = typer.Option("local[1],local[2]", "--masters", help="Comma-separated masters to measure, one session each."),
     partitions: Optional[int] = PartitionsOpt,
     batch: int = typer.Option(16, "--batch"),

@@ -40,6 +40,9 @@ around a span and the evidence it carries; a retyped span keeps the layers' type
 
 No span changes its boundaries, none becomes a DATETIME, and a QUANTITY only when the
 number parser accepts it (:func:`engine.detect.graph_types.parser_accepts`).
+
+Each rule is a named rule of the detect stage; the teams' rules and words are the sport
+pack's (``packs/sport/detect_teams.yaml``), the life-story cues the biography pack's.
 """
 
 from __future__ import annotations
@@ -47,43 +50,34 @@ from __future__ import annotations
 import re
 
 from engine.detect.graph_types import parser_accepts
-from engine.detect.retype import STUDY_BEFORE
+from engine.detect.retype import studied_before
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule
 from engine.types import EntityType
 
 P, L, O, D, M = EntityType.PERSON, EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC
 
-_AWARD_HEAD = re.compile(
-    r"\s(?:Awards?|Trophy|Prize|Medal|Cross|Cup|Bowl|Olympics|War|Accords?|Championships?|Games|Hall of Fame)"
-    r"(?:\s(?:[IVXLC]+|\d{4}))?$")
-#: what a player does with a team, right before its name
-_TEAM_VERBS = (r"(?:played|playing|plays|signed|appeared|appearances|debut|début|captained|goals|caps|matches|games|"
-               r"season|seasons|innings)\s+(?:[\w'’]+\s+){0,3}?for")
-_TEAM_BEFORE = re.compile(
-    rf"\b(?:{_TEAM_VERBS}|against|joined|to join|returned to|transferred to|traded to|"
-    r"(?:seasons?|years|spell|career) with|(?:club|side)|(?:club|team)s? such as)\s+(?:the\s+)?(?:newly promoted\s+)?$",
-    re.I)
+#: a name ending in an event's, an award's or a competition's head word ("Victoria Cross", "Super Bowl XLV")
+_AWARD_HEAD = pattern("detect_events.named_event")
+_TEAM_BEFORE = pattern("detect_teams.team_before")
 #: "represented Bermuda at One Day International level" (a team), not "represented Kilkenny in the Dáil" (a place)
-_REPRESENTED_BEFORE = re.compile(r"\brepresent(?:ed|ing|s)\s+(?:the\s+)?$", re.I)
-_AT_AFTER = re.compile(r"\s+at\b")
-_CLUB_BEFORE = re.compile(
-    rf"\b(?:{_TEAM_VERBS}|returned to|transferred to|traded to|researcher with|contributor to)\s+(?:the\s+)?$", re.I)
-_NAME_BEFORE = re.compile(
-    r"\b(?:courtesy name|spouse of|wife of|husband of|credited as|stage name|married name:?|pen name)\s+[\"'“]?"
-    r"(?:[^\s,;()]+(?:\s[^\s,;()]+)?\s+or\s+[\"'“]?)?$", re.I)
+_REPRESENTED_BEFORE = pattern("detect_teams.represented_before")
+_AT_AFTER = pattern("detect_teams.at_after")
+_CLUB_BEFORE = pattern("detect_teams.club_before")
+_NAME_BEFORE = pattern("detect_persons.other_name_before")
 #: "known as" names a person only right after one ("Lt Gen Bilimoria, popularly known as 'General Billy'"),
 #: not a style or a band ("a style known as Baroque")
-_KNOWN_AS_BEFORE = re.compile(r"\bknown as\s+[\"'“]?$", re.I)
-_STAGE_NAME_BEFORE = re.compile(r"\b(?:stage name|pen name|credited as|married name:?)\s+[\"'“]?$", re.I)
-_WORK_NOUN = re.compile(
-    r"\b(?:films?|movies?|(?:television |TV )?series|sitcoms?|shows?|albums?|singles?|songs?|novels?|books?|plays|operas?)"
-    r"\s+(?:such as\s+|including\s+)?$", re.I)
-#: a role after a copula ("was previously the Chief of Staff"); a field of study is :data:`engine.detect.retype.STUDY_BEFORE`
-_ROLE_BEFORE = re.compile(
-    r"\b(?:was|is|became|served as|appointed|elected|named)\s+(?:(?:a|an|the)\s+)?(?:(?:previously|former|current|"
-    r"first|then|later)\s+(?:the\s+)?)?$", re.I)
+_KNOWN_AS_BEFORE = pattern("detect_persons.known_as_before")
+_STAGE_NAME_BEFORE = pattern("detect_persons.stage_name_before")
+_WORK_NOUN = pattern("detect_works.work_noun")
+#: a role after a copula ("was previously the Chief of Staff"); a field of study is :func:`engine.detect.retype.studied_before`
+_ROLE_BEFORE = pattern("detect_careers.role_before")
 #: what may follow a role ("Chief of Staff to", "Senator from", "Federal Deputy during"), not a noun it modifies
-_ROLE_AFTER = re.compile(r"\s*(?:[.,;:()]|$|(?:to|of|in|from|during|for|at|under|until|since|with)\b)")
+_ROLE_AFTER = pattern("detect_careers.role_end_after")
+#: an indefinite article ending the words before a span ("served as a")
+_INDEFINITE_END = pattern("detect_careers.indefinite_article_end")
+#: what joins the subject's name to its other name ("Dathus or Datus")
+_ALIAS_GAP = pattern("detect_persons.alias_gap")
 #: a language or script named before a name written in it: "(Hangul: 송기원", "(simplified Chinese: 乐大克"
 _SCRIPT_AFTER = re.compile(r":\s*[^\x00-\u024f\s]")
 #: a team's name: a place and a plural nickname ("Racine Belles", "Brockville Magedomas")
@@ -101,39 +95,100 @@ def _before(text: str, s: DetectedSpan, width: int = 60) -> str:
     return text[max(0, s.start - width):s.start]
 
 
+@rule("named-event-or-award", stage="detect", types=("MISC",), pack="core", off=False,
+      purpose="a capitalised name ending in Award, Prize, Cup, War, Accords, Games … is an award, an event or an agreement, MISC")
+def _named_event(s: DetectedSpan) -> bool:
+    return len(s.text.split()) >= 2 and s.text[:1].isupper() and bool(_AWARD_HEAD.search(s.text))
+
+
+@rule("role-after-copula", stage="detect", types=("DEM",), pack="biography", off=False,
+      purpose="a capitalised MISC name after 'was (the)', 'served as' and before a preposition or the clause's end is a role, DEM")
+def _role_after_copula(text: str, s: DetectedSpan, before: str) -> bool:
+    return bool(_ROLE_BEFORE.search(before) and _ROLE_AFTER.match(text, s.end))
+
+
+@rule("person-read-role", stage="detect", types=("DEM",), pack="biography", off=False,
+      purpose="a name NER read as a person after 'was a', 'served as a' is a role, DEM: 'served as a Teachta Dála'")
+def _person_read_role(s: DetectedSpan, before: str) -> bool:
+    return "coref" not in s.sources and bool(_ROLE_BEFORE.search(before)) and bool(_INDEFINITE_END.search(before))
+
+
+@rule("decimal-read-as-product", stage="detect", types=("QUANTITY",), pack="core", off=False,
+      purpose="a decimal number or a percentage NER read as a product or a work is a quantity: '.295'")
+def _decimal(s: DetectedSpan) -> bool:
+    return bool(_DECIMAL.fullmatch(s.text))
+
+
+@rule("acronym-organisation", stage="detect", types=("ORG",), pack="core", off=False,
+      purpose="a name only the parse found, written as an acronym or followed by one in brackets, is an organisation")
+def _acronym_organisation(text: str, s: DetectedSpan) -> bool:
+    return s.sources == frozenset({"syntax"}) and bool(
+        _ACRONYM.fullmatch(s.text) or s.text[:1].isupper() and _ACRONYM_AFTER.match(text, s.end))
+
+
+@rule("language-before-script", stage="detect", types=("DEM",), pack="core", off=False,
+      purpose="a name in brackets before ':' and a name in another script is the language or script, DEM: '(Hangul: 송기원'")
+def _language_before_script(text: str, s: DetectedSpan) -> bool:
+    return bool(_SCRIPT_AFTER.match(text, s.end)) and text[:s.start].count("(") > text[:s.start].count(")")
+
+
+@rule("team-nickname", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a place and a plural nickname NER read as a facility or a location is a team: 'the Racine Belles'")
+def _team_nickname(s: DetectedSpan) -> bool:
+    return s.ner_label in ("FAC", "LOC") and bool(_TEAM_NAME.fullmatch(s.text))  # not a GPE: "Los Angeles"
+
+
+@rule("team-named-after-place", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a place-typed name right after what a player does with a team ('played for', 'against', 'traded to') is the team")
+def _team_after_verb(text: str, s: DetectedSpan, before: str) -> bool:
+    return bool(_TEAM_BEFORE.search(before) or _REPRESENTED_BEFORE.search(before) and _AT_AFTER.match(text, s.end))
+
+
+@rule("club-read-as-person", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a name NER read as a person after 'played for', 'returned to', 'researcher with' is a club: 'played for Velež Mostar'")
+def _club_read_as_person(s: DetectedSpan, before: str) -> bool:
+    return "coref" not in s.sources and bool(_CLUB_BEFORE.search(before))
+
+
+@rule("other-name-of-person", stage="detect", types=("PERSON",), pack="biography", off=False,
+      purpose="a name after 'courtesy name', 'spouse of', 'credited as', or 'known as' right after a person, is a person")
+def _other_name(s: DetectedSpan, before: str, after_person: bool) -> bool:
+    et = s.entity_type
+    return (et in (O, D, M) and s.text[:1].isupper() and bool(
+        _NAME_BEFORE.search(before) or after_person and _KNOWN_AS_BEFORE.search(before))
+        or et is L and bool(_STAGE_NAME_BEFORE.search(before)))
+
+
 def context_type(text: str, s: DetectedSpan, after_person: bool = False) -> EntityType | None:
     """The type the words around ``s`` give it, or None (``after_person``: a person's name
     ends shortly before it in its sentence)."""
     et = s.entity_type
-    words = s.text.split()
-    if et in (P, L, O, D) and len(words) >= 2 and s.text[:1].isupper() and _AWARD_HEAD.search(s.text):
+    if et in (P, L, O, D) and _named_event(s):
         return M
     before = _before(text, s)
-    if et is M and s.text[:1].isupper() and (
-            STUDY_BEFORE.search(before) or _ROLE_BEFORE.search(before) and _ROLE_AFTER.match(text, s.end)):
+    if et is M and s.text[:1].isupper() and (studied_before(before) or _role_after_copula(text, s, before)):
         return D
-    if et is P and "coref" not in s.sources and _ROLE_BEFORE.search(before) and before.rstrip().endswith((" a", " an")):
+    if et is P and _person_read_role(s, before):
         return D  # "served as a Teachta Dála", "was a Berlin Sturmführer"
-    if et is M and _DECIMAL.fullmatch(s.text):
+    if et is M and _decimal(s):
         return EntityType.QUANTITY  # ".295" read as a product
-    if et is M and s.sources == frozenset({"syntax"}) and (
-            _ACRONYM.fullmatch(s.text) or s.text[:1].isupper() and _ACRONYM_AFTER.match(text, s.end)):
+    if et is M and _acronym_organisation(text, s):
         return O
-    if et in (M, L, O) and _SCRIPT_AFTER.match(text, s.end) and text[:s.start].count("(") > text[:s.start].count(")"):
+    if et in (M, L, O) and _language_before_script(text, s):
         return D
-    if et is L and s.ner_label in ("FAC", "LOC") and _TEAM_NAME.fullmatch(s.text):  # not a GPE: "Los Angeles"
+    if et is L and _team_nickname(s):
         return O
-    if et is L and (_TEAM_BEFORE.search(before) or _REPRESENTED_BEFORE.search(before) and _AT_AFTER.match(text, s.end)):
+    if et is L and _team_after_verb(text, s, before):
         return O
-    if et is P and "coref" not in s.sources and _CLUB_BEFORE.search(before):
+    if et is P and _club_read_as_person(s, before):
         return O
-    if et in (O, D, M) and s.text[:1].isupper() and (
-            _NAME_BEFORE.search(before) or after_person and _KNOWN_AS_BEFORE.search(before)) \
-            or et is L and _STAGE_NAME_BEFORE.search(before):
+    if _other_name(s, before, after_person):
         return P
     return None
 
 
+@rule("list-of-works-after-noun", stage="detect", types=("MISC",), pack="biography", off=frozenset(),
+      purpose="the person- and organisation-typed names of a comma list after a work noun are works, titles with names or numbers in them too")
 def _work_list(text: str, spans: list[DetectedSpan]) -> set[int]:
     """Indices of the person- or organisation-typed names in a list of works (see the module docstring)."""
     out: set[int] = set()
@@ -171,18 +226,37 @@ def context_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     persons = {s.text for s in out if s.entity_type is P and s.entity_id and (s.text, P) not in changed}
     for i, s in enumerate(out):
         new = changed.get((s.text, s.entity_type))
-        if new is not None and s.entity_type is P and "coref" not in s.sources:
+        if new is not None and s.entity_type is P and "coref" not in s.sources and _follows_retyped_name():
             pass  # one text, one type: the other person-typed mentions of a retyped name follow it ("Haka won")
-        elif s.entity_type in (L, O, M) and (s.text in persons or i and _alias_of_subject(text, out, i)):
+        elif s.entity_type in (L, O, M) and (_linked_person_name(s, persons) or i and _alias_of_subject(text, out, i)):
             new = P  # the name of a linked person ("Crystal Nicole signed …"), the subject's other name ("Dathus or Datus")
-        elif i and _ACRONYM_OF.fullmatch(s.text) and out[i - 1] is not spans[i - 1] and out[i - 1].entity_type in (D, O, M) \
-                and text[out[i - 1].end:s.start].strip() == "(" and text[s.end:s.end + 1] == ")":
+        elif i and _acronym_of_retyped(text, spans, out, i):
             new = out[i - 1].entity_type  # "Teachta Dála (TD)": the acronym of a retyped name takes its type
         else:
             continue
         if new is not s.entity_type:
             out[i] = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type)
     return out
+
+
+@rule("same-name-follows-retype", stage="detect", types=(), pack="core", off=False,
+      purpose="the other person-typed mentions of a name a rule here retyped take its new type ('returned to Haka' … 'Haka won')")
+def _follows_retyped_name() -> bool:
+    return True
+
+
+@rule("linked-person-name", stage="detect", types=("PERSON",), pack="core", off=False,
+      purpose="a name typed a place, an organisation or a work whose text is, elsewhere in the document, a linked person's is the person")
+def _linked_person_name(s: DetectedSpan, persons: set[str]) -> bool:
+    return s.text in persons
+
+
+@rule("acronym-of-retyped-name", stage="detect", types=(), pack="core", off=False,
+      purpose="an acronym in brackets right after a name retyped here takes its type: 'Teachta Dála (TD)'")
+def _acronym_of_retyped(text: str, spans: list[DetectedSpan], out: list[DetectedSpan], i: int) -> bool:
+    s = out[i]
+    return bool(_ACRONYM_OF.fullmatch(s.text)) and out[i - 1] is not spans[i - 1] and out[i - 1].entity_type in (D, O, M) \
+        and text[out[i - 1].end:s.start].strip() == "(" and text[s.end:s.end + 1] == ")"
 
 
 def _after_person(text: str, spans: list[DetectedSpan], i: int, width: int = 80) -> bool:
@@ -194,8 +268,10 @@ def _after_person(text: str, spans: list[DetectedSpan], i: int, width: int = 80)
     return False
 
 
+@rule("subject-alias", stage="detect", types=("PERSON",), pack="biography", off=False,
+      purpose="the name after '<the document's first name> or' is the subject's other name, a person: 'Dathus or Datus, was …'")
 def _alias_of_subject(text: str, spans: list[DetectedSpan], i: int) -> bool:
     """``spans[i]`` follows "<the document's first name> or " in its first sentence ("Dathus or Datus, was …")."""
     first = spans[0]
     return (first.entity_type is P and not text[:first.start].strip() and i == 1
-            and text[first.end:spans[i].start] == " or " and spans[i].text[:1].isupper())
+            and bool(_ALIAS_GAP.fullmatch(text[first.end:spans[i].start])) and spans[i].text[:1].isupper())

@@ -6,6 +6,10 @@ is), its form (length, capitals, digits, date parts), its place (relative positi
 sentence index, sentence start), its document (how often its text and its entity occur,
 first mention or not), its relation to the subject (the person the biography is about,
 the first person), and its syntax (spaCy POS/dependency of its head, the words before).
+
+The vocabularies of the categorical features and the cue patterns are entries of
+``packs/core/detect_features.yaml``: the trained decider codes a value by its place in its
+list, so those lists keep their order.
 """
 
 from __future__ import annotations
@@ -17,23 +21,29 @@ from typing import TYPE_CHECKING, Mapping
 from engine.detect.gazetteer import KINDS
 from engine.detect.ner import LABEL_MAP
 from engine.detect.spans import DetectedSpan
+from engine.detect.syntax import SYNTAX_KINDS
+from engine.knowledge import Words, pattern, words
 from engine.types import EntityType
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
 ETYPES = tuple(t.value for t in EntityType)
-NER_LABELS = tuple(LABEL_MAP) + tuple(f"{t}{i}" for t in ("datetime", "quantity", "code") for i in range(8)) + ("propn", "acronym", "quoted", "noun", "compound")
-POS = ("NOUN", "PROPN", "ADJ", "NUM", "VERB", "ADV", "ADP", "DET", "PRON", "AUX", "CCONJ", "PUNCT", "X", "SYM", "PART", "SPACE", "INTJ", "SCONJ")
-DEPS = ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "compound", "amod", "conj", "npadvmod", "nmod", "poss", "ROOT", "dep", "nummod", "prep")
-PREV_WORDS = ("in", "at", "of", "born", "from", "for", "by", "with", "the", "a", "an", "and", "to", "as", "on", "since", "until", "(", ",", "his", "her", "was", "is", "became", "named", "won", "–", "-")
+#: the kinds of the rule layer's spans (:mod:`engine.detect.rules`: ``datetime0`` …) and of the parse's (:mod:`engine.detect.syntax`)
+RULE_LABELS = tuple(f"{t.value.lower()}{i}" for t in (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE) for i in range(8))
+NER_LABELS = tuple(LABEL_MAP) + RULE_LABELS + SYNTAX_KINDS
+#: vocabularies read from the core pack (``packs/core/detect_features.yaml``); the decider codes a value by its place in them
+POS = words("detect_features.pos_tags")
+DEPS = words("detect_features.dependencies")
+PREV_WORDS = words("detect_features.previous_words")
 SOURCES = ("ner", "gazetteer", "rule", "coref", "title", "syntax")
-_MONTH = re.compile(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b", re.I)
+_MONTH = pattern("detect_dates.month_word")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
-_DESCRIPTION = re.compile(r"\)?\s*(?:is|was|were|are)\s+(?:an?|the|one of the)\s", re.I)
-_LIST_AFTER = re.compile(r"\s*(?:,|and\b|or\b)\s*[a-z]")
-_LIST_BEFORE = re.compile(r"[a-z]\s*(?:,|\band)\s*$")
-_ROLE_AFTER = re.compile(r"\s+(?:[a-z]+\s+){0,2}[a-z]+(?:er|or|ist|ian|ant|ent|man|woman|ess|ive|ach|ain)\b")
+_DESCRIPTION = pattern("detect_features.subject_description")
+_LIST_AFTER = pattern("detect_features.list_after")
+_LIST_BEFORE = pattern("detect_features.list_before")
+_ROLE_AFTER = pattern("detect_features.role_after")
+_BIRTH_WORDS = words("detect_features.birth_words")
 _DAYNUM = re.compile(r"\b([12][0-9]|3[01]|0?[1-9])(st|nd|rd|th)?\b")
 
 CATEGORICAL = {"etype": ETYPES, "ner_label": NER_LABELS, "gaz_kind": KINDS, "root_pos": POS, "root_dep": DEPS,
@@ -49,14 +59,15 @@ NUMERIC = (
 FEATURES = tuple(CATEGORICAL) + NUMERIC
 
 
-def _code(value: str | None, vocab: tuple[str, ...]) -> int:
-    """Index in ``vocab``; ``len(vocab)`` for an unknown value, ``len(vocab) + 1`` for none."""
+def _code(value: str | None, vocab: "tuple[str, ...] | Words") -> int:
+    """Index in ``vocab`` (a pack's word list: in its order); ``len(vocab)`` for an unknown value, ``len(vocab) + 1`` for none."""
+    values = vocab.in_order() if isinstance(vocab, Words) else vocab
     if value is None:
-        return len(vocab) + 1
+        return len(values) + 1
     try:
-        return vocab.index(value)
+        return values.index(value)
     except ValueError:
-        return len(vocab)
+        return len(values)
 
 
 def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapping[str, int] | None = None) -> list[list[float]]:
@@ -134,7 +145,7 @@ def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapp
             "doc_spans": float(len(spans)),
             "doc_persons": float(len(person_order)),
             "in_parens": float(text[:s.start].count("(") > text[:s.start].count(")")),
-            "after_born": float("born" in before or "née" in before),
+            "after_born": float(any(w in before for w in _BIRTH_WORDS)),
             # "Soviet defender Eduard Dubinsky", "British actor Charles Quartermaine": a role of another person
             "next_is_person": float(nxt_span is not None and nxt_span.entity_type is EntityType.PERSON
                                     and nxt_span.start - s.end <= 2 and s.entity_type is not EntityType.PERSON),

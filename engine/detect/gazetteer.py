@@ -24,30 +24,22 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from kg.class_sets import shipped
 from kg.vocab import TYPE_PROPS
 
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType
 
-#: Kind → anchor classes (an item is of the kind when one of them is among its ancestors).
-KIND_ANCHORS: dict[str, frozenset[str]] = {
-    "position": frozenset({"Q4164871", "Q30461", "Q83307", "Q48352"}),
-    "occupation": frozenset({"Q28640", "Q12737077", "Q2248623", "Q1414937", "Q66715801", "Q15987302", "Q215627", "Q4611891"}),
-    "language": frozenset({"Q34770", "Q33742", "Q1288568", "Q20162172", "Q315"}),
-    "religion": frozenset({"Q9174", "Q13414953", "Q879146", "Q71966963", "Q1530022", "Q4392985"}),
-    "ethnic group": frozenset({"Q41710", "Q231002", "Q33829"}),
-    "award": frozenset({"Q618779", "Q38033430", "Q4220917", "Q1364556"}),
-    "work": frozenset({"Q386724", "Q7725634", "Q11424", "Q482994", "Q5398426", "Q134556", "Q7366", "Q47461344", "Q17537576"}),
-    "event": frozenset({"Q1656682", "Q1190554", "Q13406554", "Q27020041", "Q198", "Q178561", "Q40231", "Q18608583"}),
-    "organisation": frozenset({"Q43229", "Q4830453", "Q783794", "Q3918", "Q7278", "Q327333", "Q2385804", "Q476028", "Q4438121", "Q163740", "Q31855", "Q847017", "Q15911314"}),
-    "place": frozenset({"Q2221906", "Q486972", "Q6256", "Q56061", "Q82794", "Q515", "Q618123", "Q17334923", "Q1048835", "Q15642541", "Q7275", "Q3624078", "Q5107", "Q23442", "Q4022", "Q8502", "Q271669"}),
-}
-KIND_ORDER = ("position", "occupation", "language", "religion", "ethnic group", "award", "work", "event", "organisation", "place")
+#: Kind → anchor classes (an item is of the kind when one of them is among its ancestors),
+#: and the kinds in the order they are tried: the gazetteer's sets of ``ontology/class_sets.ttl``.
+KIND_ANCHORS: dict[str, frozenset[str]] = dict(shipped().gazetteer_kinds())
+KIND_ORDER: tuple[str, ...] = tuple(kind for kind, _ in shipped().gazetteer_kinds())
 KIND_TYPE: dict[str, EntityType] = {
     "position": EntityType.DEM, "occupation": EntityType.DEM, "nationality": EntityType.DEM, "ethnic group": EntityType.DEM,
     "language": EntityType.DEM, "religion": EntityType.DEM, "award": EntityType.MISC, "work": EntityType.MISC,
     "event": EntityType.MISC, "organisation": EntityType.ORG, "place": EntityType.LOC, "other": EntityType.MISC,
 }
+#: Every kind an entry may have, in the order the trained detector codes its ``gaz_kind`` feature.
 KINDS = ("position", "occupation", "nationality", "ethnic group", "language", "religion", "award", "work", "event", "organisation", "place", "other")
 
 # never gazetteer entries on their own: function words and a few very common nouns

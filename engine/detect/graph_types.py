@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from engine.detect.retype import org_head
 from engine.detect.spans import DetectedSpan
-from engine.generate.sources.datetime import MONTHS, datetime_ladder
+from engine.generate.sources.datetime import datetime_ladder
 from engine.generate.sources.numbers import is_number_token
+from engine.knowledge import pattern, words
 from engine.types import EntityType
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,11 +56,9 @@ _NER_TYPE = {"GPE": EntityType.LOC, "LOC": EntityType.LOC, "FAC": EntityType.LOC
              "NORP": EntityType.DEM, "LANGUAGE": EntityType.DEM, "PERSON": EntityType.PERSON}
 _WORD = re.compile(r"[^\s/–—-]+")
 #: the date parser's months and time units, and the periods of a year or a day
-_TIME_WORDS = frozenset(MONTHS) | frozenset(
-    """year years month months week weeks day days hour hours minute minutes decade decades century centuries season
-    seasons spring summer autumn fall winter morning evening night today yesterday tomorrow present era age ages""".split())
+_TIME_WORDS = words("detect_dates.time_words")
 #: words before a name that place it ("born in Copenhagen"): NER's ORG gives way to the graph's place
-_LOCATIVE_BEFORE = re.compile(r"\b(?:in|near|born in|lives in|lived in|moved to)\s+$", re.I)
+_LOCATIVE_BEFORE = pattern("detect_places.locative_before")
 
 
 def parses_as_date(text: str) -> bool:

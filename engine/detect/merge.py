@@ -13,12 +13,15 @@ from __future__ import annotations
 import re
 
 from engine.detect.spans import DetectedSpan
+from engine.detect.syntax import COMPOUND, PROPN
+from engine.knowledge import pattern
 from engine.types import EntityType
 
 #: a sentence end written without a space ("… in 1958.Forbes was born …", "1913.She")
 _GLUED_SENTENCE = re.compile(r"(?:(?<=[a-z0-9)])|(?<=[A-Z]{2}))\.(?=[A-Z][a-z])")  # "1958.Forbes", "LTTE.He"
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
-_OF_NAME = re.compile(r"[ \t]+of[ \t]+(?:the[ \t]+)?[A-Z][\w'’-]*(?:[ \t]+(?:of[ \t]+(?:the[ \t]+)?|&[ \t]+)?[A-Z][\w'’-]*)*")
+#: "of (the) <Name>" after a position ("President of Cyprus")
+_OF_NAME = pattern("detect_grammar.of_name")
 
 
 def _rank(span: DetectedSpan) -> tuple[int, int, int]:
@@ -72,9 +75,9 @@ def _may_glue(parsed: DetectedSpan, typed: list[DetectedSpan]) -> bool:
     """
     if len(typed) < 2:
         return True
-    if parsed.ner_label == "compound":
+    if parsed.ner_label == COMPOUND:
         return True
-    if parsed.ner_label != "propn":
+    if parsed.ner_label != PROPN:
         return False
     if any(t.entity_type in (EntityType.DATETIME, EntityType.CODE) for t in typed):
         return False
@@ -86,14 +89,14 @@ def _combine(text: str, group: list[DetectedSpan]) -> DetectedSpan:
         return group[0]
     typed = [s for s in group if s.sources != frozenset({"syntax"})]
     best = min(typed or group, key=_rank)
-    if any(s.ner_label == "compound" for s in group):  # "tennis coach": the head noun's type
+    if any(s.ner_label == COMPOUND for s in group):  # "tennis coach": the head noun's type
         end_ = max(s.end for s in group)
         best = next((s for s in typed if s.end == end_ and s.gaz_kind), best)
     start, end = min(s.start for s in group), max(s.end for s in group)
     sources = frozenset().union(*(s.sources for s in group))
     gaz = [s for s in group if s.gaz_kind]
     gaz_best = max(gaz, key=lambda s: s.end - s.start) if gaz else None
-    if best.gaz_kind and any(s.ner_label == "compound" for s in group):
+    if best.gaz_kind and any(s.ner_label == COMPOUND for s in group):
         gaz_best = best  # "tennis coach": the role's kind, not the longer modifier's
     ner = [s for s in group if "ner" in s.sources and s.ner_label]
     inner = tuple(sorted({f"{s.entity_type.value}:{s.gaz_kind or s.ner_label or ''}" for s in group if s is not best}))

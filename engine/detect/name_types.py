@@ -36,44 +36,47 @@ around it and its neighbours; a retyped span keeps the layers' type in ``retyped
   whose cluster's other spans are no longer persons, takes its NER type back; a
   nationality NER read between "the" and a lower-case word ("the Republican presidential
   primary") is DEM.
+
+Each rule is a named rule of the detect stage; its words are pack entries (roles and
+employers: ``packs/biography/detect_careers.yaml``; places, bodies and grammar words:
+``packs/core/detect_*.yaml``).
 """
 
 from __future__ import annotations
 
 import re
 
-from engine.detect.coref.persons import TITLES
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule, words
 from engine.types import EntityType
 
 P, L, O, D, M = EntityType.PERSON, EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC
 
 #: head nouns of a position ("Speaker", "Commander", "Vice-Chairman"); singular only ("the Kansas City Chiefs" is a team)
-ROLE_HEADS = frozenset(
-    """speaker president vice-president chairman vice-chairman chairwoman chairperson chair commander minister secretary
-    governor mayor ambassador head deputy director member chancellor premier consul consul-general representative
-    senator commissioner emperor empress king queen prince princess duke duchess leader officer admiral marshal judge
-    justice attorney treasurer registrar rector dean provost bishop archbishop envoy counsellor councillor
-    lieutenant-governor viceroy regent sheriff comptroller""".split())
+ROLE_HEADS = words("detect_careers.role_heads")
 _NER_TYPE = {"GPE": L, "LOC": L, "NORP": D}
 #: what an employer follows ("worked for", "employed by", "joined")
-_EMPLOYER_BEFORE = re.compile(
-    r"\b(?:work(?:ed|s|ing)?\s+(?:for|at)|employed\s+(?:by|at)|hired\s+by|joined|join|joining|"
-    r"signed\s+with|recruited\s+by)\s+(?:the\s+)?$", re.I)
-_SEASON_WITH = re.compile(r"\b(?:seasons?|years|spell|stint)\s+with\s+the\s+$", re.I)
+_EMPLOYER_BEFORE = pattern("detect_careers.employer_before")
+_SEASON_WITH = pattern("detect_teams.season_with")
 _PLURAL_NAME = re.compile(r"[A-Z][a-z]+s")
-_PLACE_APPOSITION = re.compile(
-    r",\s+(?:the|a|an)\s+(?:(?:state|provincial|regional|national|county|district|federal|former|small|large|coastal)\s+)?"
-    r"(?:capital|city|town|village|municipality|county seat|suburb|port|commune|hamlet)\b", re.I)
-_ELECTED_FROM = re.compile(r"\belected\b[^.;()]{0,80}\bfrom\s+$", re.I)
-_BORN_AT = re.compile(r"\bborn\s+[^(),;.]{1,25},\s*$", re.I)
+_PLACE_APPOSITION = pattern("detect_places.place_apposition")
+_ELECTED_FROM = pattern("detect_careers.elected_from")
+_BORN_AT = pattern("detect_persons.born_at")
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s*|\n\s*)$")
 #: a legislature numbered by a Roman numeral or an ordinal ("LXI Legislature of the Mexican Congress")
-_NUMBERED_LEGISLATURE = re.compile(
-    r"(?:[IVXLC]{2,}|\d+(?:st|nd|rd|th))\s+(?:Legislature|Parliament|Congress|Dáil|Assembly|Session)\b")
+_NUMBERED_LEGISLATURE = pattern("detect_organisations.numbered_legislature")
 #: what a party does, after "the <Name>s" ("the Nazis came to power")
-_PARTY_AFTER = re.compile(r"\s+(?:came|come|comes|coming|rose|took|seized|returned)\s+(?:to\s+)?power\b|\s+won\s+the\s+election")
-_IN_BEFORE = re.compile(r"\b(?:in|near)\s+$")
+_PARTY_AFTER = pattern("detect_organisations.party_after")
+_IN_BEFORE = pattern("detect_places.in_before")
+#: articles that open a work's title ("The Last Emperor")
+_ARTICLES = words("detect_grammar.capitalised_articles")
+#: a capitalised "The" opening a name ("The Economist")
+_THE_OPENING = pattern("detect_grammar.the_opening")
+#: "the " right before a span (case as written: "the Nazis")
+_THE_BEFORE = pattern("detect_grammar.the_before")
+#: "the " right before a span, in any case ("The Republican …")
+_THE_BEFORE_ANY_CASE = pattern("detect_grammar.the_before_any_case")
+_TITLES = words("detect_persons.titles")
 
 
 def _words(s: DetectedSpan) -> list[str]:
@@ -83,7 +86,7 @@ def _words(s: DetectedSpan) -> list[str]:
 def role_headed(name: str) -> bool:
     """``name`` is a capitalised title of two words or more whose head noun is a role (see the module docstring)."""
     words = name.split()
-    if len(words) < 2 or words[0] in ("The", "A", "An"):
+    if len(words) < 2 or words[0] in _ARTICLES:
         return False
     head = name.split(" of ", 1)[0].split()
     if not head or not all(w[:1].isupper() for w in head):
@@ -100,60 +103,125 @@ def _once(spans: list[DetectedSpan], s: DetectedSpan) -> bool:
     return not s.entity_id or sum(x.entity_id == s.entity_id for x in spans) == 1
 
 
+@rule("role-headed-title", stage="detect", types=("DEM",), pack="biography", off=False,
+      purpose="a capitalised name typed a body, a work or a place whose head noun is a role is the position: 'Speaker of the Parliament of Ghana'")
+def _role_headed_title(s: DetectedSpan) -> bool:
+    return s.ner_label != "WORK_OF_ART" and role_headed(s.text)
+
+
+@rule("name-with-article", stage="detect", types=("ORG",), pack="core", off=False,
+      purpose="a role-typed name written with a capitalised 'The' inside a sentence is a publication or a body: '– The Economist'")
+def _name_with_article(s: DetectedSpan, before: str) -> bool:
+    return bool(_THE_OPENING.match(s.text)) and not _SENTENCE_START.search(before)
+
+
+@rule("employer-named-before", stage="detect", types=("ORG",), pack="biography", off=False,
+      purpose="an unknown capitalised name after 'worked for', 'employed by', 'joined', 'hired by' is an organisation: 'worked for Equinor'")
+def _employer_named_before(before: str) -> bool:
+    return bool(_EMPLOYER_BEFORE.search(before))
+
+
+@rule("season-with-team", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a plural nickname after 'season(s) with the' is a team: 'one more season with the Riders'")
+def _season_with_team(s: DetectedSpan, before: str) -> bool:
+    return bool(_SEASON_WITH.search(before) and _PLURAL_NAME.fullmatch(s.text))
+
+
+@rule("organisation-branch", stage="detect", types=("ORG",), pack="core", off=False,
+      purpose="a place-typed capitalised name of two words or more matching two store items or more, the longest an organisation, is its branch")
+def _organisation_branch(s: DetectedSpan) -> bool:
+    return s.gaz_kind == "organisation" and len(s.items) >= 2 and len(_words(s)) >= 2 and "," not in s.text \
+        and all(w[:1].isupper() for w in _words(s))
+
+
+@rule("place-by-apposition-or-use", stage="detect", types=("LOC",), pack="core", off=False,
+      purpose="an unlinked name followed by ', the state capital', ', a city', or one word after 'elected … from' or 'born <date>,' is a place")
+def _place_by_apposition(text: str, s: DetectedSpan, before: str) -> bool:
+    return bool(_PLACE_APPOSITION.match(text, s.end)
+                or len(_words(s)) == 1 and (_ELECTED_FROM.search(before) or s.entity_type is M and _BORN_AT.search(before)))
+
+
+@rule("party-in-power", stage="detect", types=("ORG",), pack="core", off=False,
+      purpose="a plural group name after 'the' and before 'came to power', 'won the election' is the party: 'the Nazis came to power'")
+def _party_in_power(text: str, s: DetectedSpan, before: str) -> bool:
+    return s.text.endswith("s") and bool(_THE_BEFORE.search(before)) and bool(_PARTY_AFTER.match(text, s.end))
+
+
+@rule("numbered-legislature", stage="detect", types=("MISC",), pack="core", off=False,
+      purpose="a legislature numbered by a Roman numeral or an ordinal is a period of the body, MISC: 'LXI Legislature of the Mexican Congress'")
+def _numbered_legislature(s: DetectedSpan) -> bool:
+    return bool(_NUMBERED_LEGISLATURE.match(s.text))
+
+
+@rule("person-after-in", stage="detect", types=("LOC",), pack="core", off=False,
+      purpose="a person-typed name after 'in' or 'near', named nowhere else and not possessive, is a place: 'the squares in Donji Grad'")
+def _person_after_in(text: str, s: DetectedSpan, before: str) -> bool:
+    return bool(_IN_BEFORE.search(before)) and not re.match(r"['’]s\b", text[s.end:s.end + 2])
+
+
+@rule("other-surname-in-brackets", stage="detect", types=("PERSON",), pack="core", off=False,
+      purpose="a name only the parse found, in brackets right after a person's name, is the person's other surname: 'Johanna Hageman [Hargraves]'")
+def _other_surname(text: str, spans: list[DetectedSpan], i: int) -> bool:
+    s = spans[i]
+    return not s.text.isupper() and s.sources == frozenset({"syntax"}) and bool(i) \
+        and spans[i - 1].entity_type is P and text[spans[i - 1].end:s.start].strip() in ("[", "(") \
+        and text[s.end:s.end + 1] in ("]", ")")
+
+
 def name_type(text: str, spans: list[DetectedSpan], i: int) -> EntityType | None:
     """The type the rules of the module docstring give ``spans[i]``, or None."""
     s = spans[i]
     et = s.entity_type
     before = text[max(0, s.start - 80):s.start]
     capital = s.text[:1].isupper()
-    if et in (O, M, L) and s.ner_label != "WORK_OF_ART" and role_headed(s.text):
+    if et in (O, M, L) and _role_headed_title(s):
         return D
-    if et is D and s.text.startswith("The ") and not _SENTENCE_START.search(before):
+    if et is D and _name_with_article(s, before):
         return O
-    if capital and et is M and _unknown(s) and (_EMPLOYER_BEFORE.search(before)
-                                               or _SEASON_WITH.search(before) and _PLURAL_NAME.fullmatch(s.text)):
+    if capital and et is M and _unknown(s) and (_employer_named_before(before) or _season_with_team(s, before)):
         return O
     if capital and et is P and _unknown(s) and "coref" not in s.sources and len(_words(s)) == 1 \
-            and _once(spans, s) and _EMPLOYER_BEFORE.search(before):
+            and _once(spans, s) and _employer_named_before(before):
         return O
-    if et is L and s.gaz_kind == "organisation" and len(s.items) >= 2 and len(_words(s)) >= 2 and "," not in s.text \
-            and all(w[:1].isupper() for w in _words(s)):
+    if et is L and _organisation_branch(s):
         return O
-    if capital and et in (O, M, P) and "coref" not in s.sources and not s.items and _once(spans, s) and (
-            _PLACE_APPOSITION.match(text, s.end)
-            or len(_words(s)) == 1 and (_ELECTED_FROM.search(before) or et is M and _BORN_AT.search(before))):
+    if capital and et in (O, M, P) and "coref" not in s.sources and not s.items and _once(spans, s) \
+            and _place_by_apposition(text, s, before):
         return L
-    if et is D and capital and s.text.endswith("s") and before.endswith("the ") and _PARTY_AFTER.match(text, s.end):
+    if et is D and capital and _party_in_power(text, s, before):
         return O
-    if et is O and _NUMBERED_LEGISLATURE.match(s.text):
+    if et is O and _numbered_legislature(s):
         return M
-    if et is P and capital and "coref" not in s.sources and _once(spans, s) and _IN_BEFORE.search(before) \
-            and not re.match(r"['’]s\b", text[s.end:s.end + 2]):
+    if et is P and capital and "coref" not in s.sources and _once(spans, s) and _person_after_in(text, s, before):
         return L
-    if et is M and capital and not s.text.isupper() and s.sources == frozenset({"syntax"}) and i \
-            and spans[i - 1].entity_type is P and text[spans[i - 1].end:s.start].strip() in ("[", "(") \
-            and text[s.end:s.end + 1] in ("]", ")"):
+    if et is M and capital and _other_surname(text, spans, i):
         return P
     return None
 
 
+@rule("stylised-person-name", stage="detect", types=("PERSON",), pack="core", off=False,
+      purpose="one word of a linked person's name written in another case is the person's: 'YiDA' for 'Yida Huang'")
 def _stylised(s: DetectedSpan, person_words: set[str]) -> bool:
     """``s`` is one word of a linked person's name written in another case ("YiDA" for "Yida Huang")."""
     return s.entity_type in (M, O) and " " not in s.text and s.text.casefold() in person_words \
         and not s.text.istitle() and not s.text.islower()
 
 
+@rule("titled-person", stage="detect", types=("PERSON",), pack="core", off=False,
+      purpose="a title and the surname of a linked person is the person: 'President Nixon' after 'President Richard Nixon'")
 def _titled_person(s: DetectedSpan, surnames: set[str]) -> bool:
     """``s`` is a title and the surname of a linked person ("President Nixon")."""
     words = _words(s)
-    return len(words) >= 2 and words[-1] in surnames and " ".join(words[:-1]) in TITLES
+    return len(words) >= 2 and words[-1] in surnames and " ".join(words[:-1]) in _TITLES
 
 
+@rule("no-person-left", stage="detect", types=(), pack="core", off=None,
+      purpose="a one-word name the person linker made a person only as a word of another name, no longer a person, takes its NER type back")
 def _no_person_left(text: str, spans: list[DetectedSpan], s: DetectedSpan) -> EntityType | None:
     """The NER type of a person-typed span only the person linker made one (see the module docstring)."""
-    if s.entity_type is not P or "coref" not in s.sources or s.ner_label not in ("GPE", "LOC", "NORP") or " " in s.text:
+    if s.entity_type is not P or "coref" not in s.sources or s.ner_label not in _NER_TYPE or " " in s.text:
         return None
-    if s.ner_label == "NORP" and text[max(0, s.start - 4):s.start].casefold() == "the " \
+    if s.ner_label == "NORP" and _THE_BEFORE_ANY_CASE.fullmatch(text[max(0, s.start - 4):s.start]) \
             and re.match(r"\s+[a-z]", text[s.end:s.end + 3]):
         return D
     cluster = [x for x in spans if x is not s and x.entity_id == s.entity_id]

@@ -23,6 +23,10 @@ the evidence the span carries (NER label, gazetteer kind, merged-in spans):
   "Pet Sematary Two") → MISC;
 - **one text, one type**: a text retyped by a rule is retyped the same way wherever else
   it occurs in the document as a person (the six mentions of the state "Wei").
+
+Each rule is a named rule of the detect stage (``taxogen rules list``); its cue words are
+entries of the packs (``packs/core/detect_*.yaml``, ``packs/biography/detect_works.yaml``,
+``detect_careers.yaml``; the clubs' heads of ``packs/sport``).
 """
 
 from __future__ import annotations
@@ -30,50 +34,63 @@ from __future__ import annotations
 import re
 
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule, words
 from engine.types import EntityType
 
 P, L, O, D, M, Q, T = (EntityType.PERSON, EntityType.LOC, EntityType.ORG, EntityType.DEM,
                        EntityType.MISC, EntityType.QUANTITY, EntityType.DATETIME)
 
 #: words right before a person-typed span that make it a place / a work / a field of study
-_PLACE_BEFORE = re.compile(
-    r"\b(?:(?:state|kingdom|empire|dynasty|city|province|county|town|village|region|duchy|republic|rulers?|regent|capital|"
-    r"emperor|king|queen|governor|mayor|people|army|court)\s+of|born\s+in|near)\s+(?:the\s+)?$", re.I)
-_WORK_BEFORE = re.compile(
-    r"\b(?:film|films|movie|movies|series|sitcom|show|shows|album|albums|single|singles|song|songs|novel|novels|book|books|"
-    r"play|opera|soundtrack|(?:films|movies|series|shows|songs|albums|singles|novels|books),? (?:such as|including)|"
-    r"starred in|appeared in)\s*[\"“]?$", re.I)
+_PLACE_BEFORE = pattern("detect_places.place_before")
+_WORK_BEFORE = pattern("detect_works.work_before")
 #: a list of works announced a few words before its first member ("11 albums, including Sans plus attendre, …")
-_LIST_CUE = re.compile(r"\b(?:films|movies|series|shows|songs|albums|singles|novels|books|plays|operas),?\s+(?:such as|including)\b[^.;:]*$", re.I)
+_LIST_CUE = pattern("detect_works.list_cue")
 #: words before a field of study ("studied Law", "degree in Political Science")
-STUDY_BEFORE = re.compile(r"\b(?:studied|studying|study of|degree in|majored in|major in|diploma in|graduated in)\s+$", re.I)
+STUDY_BEFORE = pattern("detect_careers.study_before")
 _YEAR_AFTER = re.compile(r"\s*\((?:\d{4})\)")
-_LIST_SEP = re.compile(r"^(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+)$")
-_ORG_HEADS = frozenset("""FC RFC AFC CF SC AC United Rovers Wanderers School College University Institute Academy Club
-Party Company Corporation Inc Inc. Ltd Ltd. Association Society Council Committee Board Band Orchestra Church Hospital Bank
-Records Studios Federation League Union Commission Agency Ministry Department Force Forces""".split())
-_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve twenty hundred thousand first
-second third fourth fifth sixth seventh eighth ninth tenth""".split())
-_MONTHS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-_YEAR_RANGE = re.compile(r"\d{4}\s*[–—/-]\s*\d{2,4}")
-_MONTH_YEAR = re.compile(rf"(?:c\.\s*)?{_MONTHS}\s+\d{{1,4}}", re.I)
-_RANGE_WORD = re.compile(r"(?:between|from|c\.|circa|about|around)\s+(\d{1,4})", re.I)
-_YEAR_BEFORE = re.compile(r"\b(?:in|since|until|till|by|from|between|c\.|circa|during|and|to|of)\s+$", re.I)
-_NOUN_AFTER = re.compile(r"\s+(?!(?:and|or|to|in|at|on|as|when|with|after|before)\b)[a-z]")  # "1500 people": a number counting something
+_LIST_SEP = pattern("detect_grammar.list_gap_with_ampersand")
+_ORG_HEADS = words("detect_organisations.heads")
+_CLUB_PREFIXES = words("detect_teams.club_prefixes")
+_NUMBER_WORDS = words("detect_numbers.numerals_in_names")
+_YEAR_RANGE = pattern("detect_dates.year_range_shape")
+_MONTH_YEAR = pattern("detect_dates.month_and_year")
+_RANGE_WORD = pattern("detect_dates.year_after_range_word")
+_YEAR_BEFORE = pattern("detect_dates.year_word_before")
+_NOUN_AFTER = pattern("detect_dates.counted_noun_after")  # "1500 people": a number counting something
+_DATE_WORD = pattern("detect_dates.date_word_near")
+_ORG_OF = pattern("detect_organisations.head_of")
 
 
 def _before(text: str, span: DetectedSpan, width: int = 48) -> str:
     return text[max(0, span.start - width):span.start]
 
 
+@rule("work-named-before", stage="detect", types=("MISC",), pack="biography", off=False,
+      purpose="a person- or organisation-typed name right after a kind of work is a work: 'the film Mortal Kombat', 'starred in'")
+def work_named_before(before: str) -> bool:
+    return bool(_WORK_BEFORE.search(before))
+
+
+@rule("field-of-study-before", stage="detect", types=("DEM",), pack="biography", off=False,
+      purpose="a name right after 'studied', 'degree in', 'majored in' is a field of study, DEM")
+def studied_before(before: str) -> bool:
+    return bool(STUDY_BEFORE.search(before))
+
+
+@rule("place-named-before", stage="detect", types=("LOC",), pack="core", off=False,
+      purpose="a person-typed name right after 'the state of', 'regent of', 'born in', 'near' is a place")
+def place_named_before(before: str) -> bool:
+    return bool(_PLACE_BEFORE.search(before))
+
+
 def _context_type(text: str, s: DetectedSpan) -> EntityType | None:
     """Place / work / field of study from the words before a person-typed span."""
     before = _before(text, s)
-    if _WORK_BEFORE.search(before):
+    if work_named_before(before):
         return M
-    if STUDY_BEFORE.search(before):
+    if studied_before(before):
         return D
-    if _PLACE_BEFORE.search(before):
+    if place_named_before(before):
         return L
     return None
 
@@ -83,6 +100,14 @@ def _is_work(text: str, s: DetectedSpan) -> bool:
     return quoted or bool(_YEAR_AFTER.match(text, s.end))
 
 
+@rule("quoted-or-dated-work", stage="detect", types=("MISC",), pack="biography", off=False,
+      purpose="a person- or organisation-typed name in quotes or followed by a year in brackets is a work: 'Blade (1998)'")
+def quoted_or_dated_work(text: str, s: DetectedSpan) -> bool:
+    return _is_work(text, s) and "title" not in s.sources
+
+
+@rule("position-of-place", stage="detect", types=("DEM",), pack="biography", off=False,
+      purpose="a person-typed '<position> of <Name>' is the position, DEM: 'Chief Minister of Tamil Nadu', 'Bishop of Ravenna'")
 def _position_of_place(s: DetectedSpan) -> bool:
     if " of " not in s.text:
         return False
@@ -91,14 +116,18 @@ def _position_of_place(s: DetectedSpan) -> bool:
     return has_role and bool(head) and head[:1].isupper()
 
 
-_ORG_OF = re.compile(r"\b(?:School|College|University|Institute|Academy|Conservatory|Conservatoire|Society|Museum) of\b")
-
 
 def _org_head(s: DetectedSpan) -> bool:
     words = s.text.replace(",", " ").split()
     # a club's prefix may follow a numeral ("1. FC Magdeburg")
-    return len(words) >= 2 and (words[-1] in _ORG_HEADS or any(w in ("FC", "AFC", "SC", "AC") for w in words[:2])
+    return len(words) >= 2 and (words[-1] in _ORG_HEADS or any(w in _CLUB_PREFIXES for w in words[:2])
                                 or bool(_ORG_OF.search(s.text)))
+
+
+@rule("organisation-head-word", stage="detect", types=("ORG",), pack="core", off=False,
+      purpose="a person- or place-typed name ending in FC, School, Party, Federation … or holding 'School of' is an organisation")
+def _organisation_named(s: DetectedSpan) -> bool:
+    return _org_head(s)
 
 
 def org_head(s: DetectedSpan) -> bool:
@@ -107,6 +136,8 @@ def org_head(s: DetectedSpan) -> bool:
     return _org_head(s)
 
 
+@rule("year-typed-as-number", stage="detect", types=("DATETIME",), pack="core", off=False,
+      purpose="a number typed QUANTITY that is a year or a year range by its shape and context is a date: '1992–93', 'in 2011', 'between 251 and 258'")
 def _year_like(text: str, s: DetectedSpan, years: frozenset[int] = frozenset()) -> bool:
     """A number typed QUANTITY that is a year or a year range by its shape and context."""
     t = s.text.strip()
@@ -131,9 +162,11 @@ def _near_year(text: str, s: DetectedSpan, value: int, years: frozenset[int]) ->
     if any(abs(value - y) <= 50 for y in years):
         return True
     window = text[max(0, s.start - 40):s.end + 40]
-    return bool(re.search(rf"\b(?:{_MONTHS}|between|died|born|reign|period|century|AD|BC|CE)\b", window, re.I))
+    return bool(_DATE_WORD.search(window))
 
 
+@rule("number-word-in-name", stage="detect", types=("MISC",), pack="core", off=False,
+      purpose="a quantity inside a capitalised name is part of the name, MISC: 'Three Kingdoms', 'Five Nations'")
 def _quantity_in_name(s: DetectedSpan) -> bool:
     words = s.text.split()
     if len(words) < 2:
@@ -155,13 +188,13 @@ def retype_span(text: str, s: DetectedSpan, years: frozenset[int] = frozenset())
     if et in (P, O):
         if et is P and (ctx := _context_type(text, s)) is not None:
             return ctx
-        if et is O and _WORK_BEFORE.search(_before(text, s)):
+        if et is O and work_named_before(_before(text, s)):
             return M
-        if _is_work(text, s) and "title" not in s.sources:
+        if quoted_or_dated_work(text, s):
             return M
         if et is P and _position_of_place(s):
             return D
-    if et in (P, L) and _org_head(s):
+    if et in (P, L) and _organisation_named(s):
         return O
     if et is Q:
         if _year_like(text, s, years):
@@ -197,7 +230,16 @@ def retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
                 out[i] = out[i].with_(start=start, text=text[start:s.end])
             if s.entity_type is P:
                 changed.setdefault(s.text, new)
-    # a list with a work in it: its person/organisation members are works too
+    for follow in (_list_of_works, _work_translation):
+        out = follow(text, spans, out) or out
+    return _same_text_same_type(out, changed) or out
+
+
+@rule("list-of-works", stage="detect", types=("MISC",), pack="biography", off=None,
+      purpose="the person- and organisation-typed members of a comma list with a work in it, or announced as works, are works too")
+def _list_of_works(text: str, spans: list[DetectedSpan], out: list[DetectedSpan]) -> list[DetectedSpan]:
+    """``out`` with the members of a list of works retyped MISC ("Dreams, Threesome, The Craft, Dick")."""
+    out = list(out)
     for chain in _list_chains(text, out):
         first = out[chain[0]]
         if _WORK_BEFORE.search(_before(text, first)) or _LIST_CUE.search(_before(text, first)) or any(
@@ -205,16 +247,24 @@ def retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             for i in chain:
                 if out[i].entity_type in (P, O) and "title" not in out[i].sources:
                     out[i] = _set(out[i], M)
-    # a name in brackets right after a work is its translation or alias ("Chou Nan Ren" (Jerk))
+    return out
+
+
+@rule("work-translation-in-brackets", stage="detect", types=("MISC",), pack="biography", off=None,
+      purpose="a name in brackets right after a retyped work is its translation or alias, a work too: 'Chou Nan Ren' (Jerk)")
+def _work_translation(text: str, spans: list[DetectedSpan], out: list[DetectedSpan]) -> list[DetectedSpan]:
+    out = list(out)
     for i in range(1, len(out)):
         if out[i].entity_type in (P, O) and out[i - 1].entity_type is M and out[i - 1] is not spans[i - 1] \
                 and re.fullmatch(r"[\"”]?\s*\(", text[out[i - 1].end:out[i].start]) and text[out[i].end:out[i].end + 1] == ")":
             out[i] = _set(out[i], M)
-    # one text, one type: the other person-typed mentions of a retyped text follow it
-    for i, s in enumerate(out):
-        if s.entity_type is P and s.text in changed:
-            out[i] = _set(s, changed[s.text])
     return out
+
+
+@rule("same-text-same-type", stage="detect", types=(), pack="core", off=None,
+      purpose="a text a rule retyped from PERSON is retyped the same way wherever else it is typed PERSON in the document")
+def _same_text_same_type(out: list[DetectedSpan], changed: dict[str, EntityType]) -> list[DetectedSpan]:
+    return [_set(s, changed[s.text]) if s.entity_type is P and s.text in changed else s for s in out]
 
 
 def _set(s: DetectedSpan, new: EntityType) -> DetectedSpan:

@@ -4,87 +4,95 @@ Dates are taken whole: "15 November 2013", "November 15, 2013", "November 2013",
 "1990/91", "1992–93", "the 1970s", bare years 1000–2099. Quantities: numbers with or
 without units ("5 ft 11 in", "1.80 m", "155 lb", "3–0"), ordinals and number words.
 Codes: e-mail addresses, URLs, phone numbers, ISBNs and letter-digit identifiers.
+
+The expressions are pack entries (``packs/core/detect_dates.yaml``, ``detect_numbers.yaml``,
+``detect_codes.yaml``); each of the three kinds is one rule. A span's NER label names its
+kind and the expression's place in its list (``datetime0``, ``quantity6``): the masking
+decision reads it, so the lists keep their order.
 """
 
 from __future__ import annotations
 
-import re
-
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule
 from engine.types import EntityType
 
-_MONTHS = (
-    "January|February|March|April|May|June|July|August|September|October|November|December|"
-    "Jan\\.?|Feb\\.?|Mar\\.?|Apr\\.?|Jun\\.?|Jul\\.?|Aug\\.?|Sep\\.?|Sept\\.?|Oct\\.?|Nov\\.?|Dec\\.?"
+DATE_PATTERNS = (
+    pattern("detect_dates.day_month_year"),   # 15 November 2013, 3 May
+    pattern("detect_dates.month_day_year"),   # November 15, 2013
+    pattern("detect_dates.month_year"),       # November 2013
+    pattern("detect_dates.year_range"),       # 1990/91 season, 1992–93
+    pattern("detect_dates.decade"),           # 1970s
+    pattern("detect_dates.bare_year"),        # 2003
+    pattern("detect_dates.numeric_date"),     # 12/03/2001
 )
-_YEAR = r"(?:1[0-9]{3}|20[0-9]{2})"
-_DAY = r"(?:[12][0-9]|3[01]|0?[1-9])(?:st|nd|rd|th)?"
-_DASH = r"[-–—/]"
 
-DATE_PATTERNS = [
-    rf"\b{_DAY}\s+(?:of\s+)?(?:{_MONTHS})(?:,?\s+{_YEAR})?\b",           # 15 November 2013, 3 May
-    rf"\b(?:{_MONTHS})\s+{_DAY}(?:,?\s+{_YEAR})?\b",                      # November 15, 2013
-    rf"\b(?:{_MONTHS}),?\s+{_YEAR}\b",                                      # November 2013
-    rf"\b{_YEAR}\s*{_DASH}\s*[0-9]{{2}}(?:\s+season)?\b",                    # 1990/91 season, 1992–93
-    r"\b(?:[0-9]{4}|[0-9]{2})s\b",                                    # 1970s
-    rf"\b{_YEAR}(?:\s+season)?\b",                                          # 2003
-    r"\b[0-9]{1,2}[./-][0-9]{1,2}[./-](?:[0-9]{4}|[0-9]{2})\b",             # 12/03/2001
-]
-
-_NUMBER_WORDS = (
-    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    "seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|"
-    "million|billion|dozen|twice|thrice|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
-    "eleventh|twelfth"
+QUANTITY_PATTERNS = (
+    pattern("detect_numbers.feet_and_inches"),   # 5 ft 11 in
+    pattern("detect_numbers.money"),
+    pattern("detect_numbers.number_with_unit"),
+    pattern("detect_numbers.decimal_fraction"),  # .983
+    pattern("detect_numbers.score"),             # 3–0
+    pattern("detect_numbers.ordinal_digits"),
+    pattern("detect_numbers.spelled_number"),
 )
-_UNITS = (
-    r"ft|feet|foot|in|inches|inch|m|cm|mm|km|kg|g|lb|lbs|pounds|miles|mi|metres|meters|kilometres|kilometers|"
-    r"years?|months?|weeks?|days?|hours?|minutes?|seconds?|%|percent|per cent|points?|goals?|caps?|games?|matches"
+
+CODE_PATTERNS = (
+    pattern("detect_codes.email"),
+    pattern("detect_codes.url"),
+    pattern("detect_codes.web_host"),
+    pattern("detect_codes.isbn"),
+    pattern("detect_codes.phone"),
+    pattern("detect_codes.hyphenated_identifier"),  # AB-1234-X
+    pattern("detect_codes.identifier"),             # X12345678
 )
-QUANTITY_PATTERNS = [
-    r"\b[0-9]+(?:\.[0-9]+)?\s*(?:ft|feet|foot)\s*[0-9]+(?:\.[0-9]+)?(?:\s*(?:in|inches))?\b",  # 5 ft 11 in
-    r"[$€£¥]\s?[0-9][0-9,]*(?:\.[0-9]+)?(?:\s*(?:million|billion|thousand))?",
-    rf"(?<![\w.])[0-9][0-9,]*(?:\.[0-9]+)?(?:\s*(?:{_UNITS})\b)?",
-    r"(?<![\w.])\.[0-9]+\b",                                                    # .983
-    r"\b[0-9]+\s*[–-]\s*[0-9]+\b",                                              # 3–0
-    r"\b[0-9]+(?:st|nd|rd|th)\b",
-    rf"\b(?:{_NUMBER_WORDS})(?:[- ](?:{_NUMBER_WORDS}))*\b",
-]
 
-CODE_PATTERNS = [
-    r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b",
-    r"\bhttps?://\S+",
-    r"\bwww\.\S+",
-    r"\bISBN(?:-1[03])?:?\s*[0-9Xx][0-9Xx -]{8,16}[0-9Xx]\b",
-    r"(?<!\w)\+?[0-9]{1,3}?[ .-]?\(?[0-9]{2,4}\)?[ .-][0-9]{3,4}[ .-][0-9]{3,4}\b",
-    r"\b(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)+\b",   # AB-1234-X
-    r"\b(?=\w*[0-9])(?=\w*[A-Z])[A-Z0-9]{6,}\b",                                  # X12345678
-]
 
-_COMPILED = [
-    (EntityType.CODE, [re.compile(p) for p in CODE_PATTERNS]),
-    (EntityType.DATETIME, [re.compile(p, re.I if i in (0, 1, 2) else 0) for i, p in enumerate(DATE_PATTERNS)]),
-    (EntityType.QUANTITY, [re.compile(p, re.I) for p in QUANTITY_PATTERNS]),
-]
+def _matches(text: str, etype: EntityType, patterns: tuple) -> list[tuple[int, int, str]]:
+    """(start, end, rule label) of every match, trailing punctuation cut."""
+    found: list[tuple[int, int, str]] = []
+    for i, pat in enumerate(patterns):
+        for m in pat.finditer(text):
+            s, e = m.start(), m.end()
+            while e > s and text[e - 1] in " ,.;:":
+                e -= 1
+            if e > s:
+                found.append((s, e, f"{etype.value.lower()}{i}"))
+    return found
+
+
+@rule("code-expressions", stage="detect", types=("CODE",), pack="core", off=[],
+      purpose="e-mail addresses, web addresses, ISBNs, telephone numbers and identifiers are codes")
+def code_matches(text: str) -> list[tuple[int, int, str]]:
+    return _matches(text, EntityType.CODE, CODE_PATTERNS)
+
+
+@rule("date-expressions", stage="detect", types=("DATETIME",), pack="core", off=[],
+      purpose="a day, a month and a year, a year range, a decade or a year alone is a date")
+def date_matches(text: str) -> list[tuple[int, int, str]]:
+    return _matches(text, EntityType.DATETIME, DATE_PATTERNS)
+
+
+@rule("quantity-expressions", stage="detect", types=("QUANTITY",), pack="core", off=[],
+      purpose="a number with or without its unit, an amount of money, a score, an ordinal or a number in words is a quantity")
+def quantity_matches(text: str) -> list[tuple[int, int, str]]:
+    return _matches(text, EntityType.QUANTITY, QUANTITY_PATTERNS)
+
+
+#: the finders in the order they take the text: codes first, then dates, then quantities
+_FINDERS = ((EntityType.CODE, code_matches), (EntityType.DATETIME, date_matches), (EntityType.QUANTITY, quantity_matches))
 
 
 def rule_spans(text: str) -> list[DetectedSpan]:
     """Maximal non-overlapping rule matches: codes first, then dates, then quantities."""
     taken: list[tuple[int, int]] = []
     out: list[DetectedSpan] = []
-    for etype, patterns in _COMPILED:
-        found: list[tuple[int, int, str]] = []
-        for i, pat in enumerate(patterns):
-            for m in pat.finditer(text):
-                s, e = m.start(), m.end()
-                while e > s and text[e - 1] in " ,.;:":
-                    e -= 1
-                if e > s:
-                    found.append((s, e, f"{etype.value.lower()}{i}"))
+    for etype, finder in _FINDERS:
+        found = list(finder(text))
         found.sort(key=lambda t: (t[0], -(t[1] - t[0])))
-        for s, e, rule in found:
+        for s, e, label in found:
             if any(s < te and ts < e for ts, te in taken):
                 continue
             taken.append((s, e))
-            out.append(DetectedSpan(s, e, text[s:e], etype, frozenset({"rule"}), ner_label=rule))
+            out.append(DetectedSpan(s, e, text[s:e], etype, frozenset({"rule"}), ner_label=label))
     return sorted(out, key=lambda sp: sp.start)

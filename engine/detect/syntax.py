@@ -10,6 +10,8 @@
 
 These spans only propose: the masking decision (:mod:`engine.detect.decide`) learns
 which of them annotators mask; in a merge they never decide the type of a longer span.
+
+The connectors, modifiers and role endings are entries of ``packs/core/detect_grammar.yaml``.
 """
 
 from __future__ import annotations
@@ -18,24 +20,36 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, words
 from engine.types import EntityType
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
-_CONNECT = frozenset({"of", "the", "&", "de", "du", "la", "le", "von", "van", "der", "del", "da", "di", "for", "from", "and",
-                      "'s", "’s", "'", "’"})
+#: the kinds of span the parse proposes (their ``ner_label``)
+PROPN = "propn"
+ACRONYM = "acronym"
+QUOTED = "quoted"
+NOUN = "noun"
+COMPOUND = "compound"
+SYNTAX_KINDS = (PROPN, ACRONYM, QUOTED, NOUN, COMPOUND)
+
+#: words that join the capitalised words of one name ("Bank of the West", "Tales from the Crypt")
+_CONNECT = words("detect_grammar.name_connectors")
 #: modifiers that say nothing of the role itself ("former lawyer", "professional footballer")
-_NOT_MODIFIER = frozenset({"former", "retired", "professional", "amateur", "current", "late", "famous", "noted", "leading",
-                           "prominent", "successful", "renowned", "notable", "first", "later", "young", "active", "other"})
+_NOT_MODIFIER = words("detect_grammar.idle_modifiers")
 #: gazetteer kinds of a role noun that a compound before it belongs to ("tennis coach", "club captain")
 ROLE_KINDS = frozenset({"occupation", "position"})
-_ARTICLES = frozenset({"the", "la", "le"})
+_ARTICLES = words("detect_grammar.name_articles")
 #: connectors that join two capitalised words only with an article after them ("Tales from the Crypt")
-_ARTICLE_ONLY = frozenset({"from"})
+_ARTICLE_ONLY = words("detect_grammar.article_only_connectors")
+#: connectors that join only a capitalised word right after them ("and the" ends a name)
+_UNJOINING = words("detect_grammar.unjoining_connectors")
 #: connectors written without spaces around them ("A-League", "Coca-Cola")
-_TIGHT = frozenset({"-"})
-_ROLE = re.compile(r"(?:er|or|ist|ian|ant|ent|man|woman|ee|eer|ier|ess|ess|ive|ary|ect|ace|ach|ain|ard|ent|ger|oner)s?$")
+_TIGHT = words("detect_grammar.tight_connectors")
+#: the tags of a capitalised word that may be part of a proper-noun run
+_NAME_TAGS = words("detect_grammar.name_word_tags")
+_ROLE = pattern("detect_grammar.role_suffix")
 _QUOTED = re.compile(r"[\"“«]([^\"”»\n]{1,60})[\"”»]")
 _ACRONYM = re.compile(r"\b[A-Z][A-Z0-9&]{1,7}\b")
 
@@ -64,14 +78,14 @@ def syntax_spans(doc: "Doc", text: str | None = None) -> list[DetectedSpan]:
                 i -= 1  # "The Doon School", "The Craft" (a capitalised "The" inside a sentence)
             span = doc[i:last + 1]
             if len(span) > 1 or not tok.is_sent_start:
-                out.append(_make(text, span.start_char, span.end_char, EntityType.MISC, "propn"))
+                out.append(_make(text, span.start_char, span.end_char, EntityType.MISC, PROPN))
             i = last + 1
         else:
             i += 1
     for m in _ACRONYM.finditer(text):
-        out.append(_make(text, m.start(), m.end(), EntityType.ORG, "acronym"))
+        out.append(_make(text, m.start(), m.end(), EntityType.ORG, ACRONYM))
     for m in _QUOTED.finditer(text):
-        out.append(_make(text, m.start(1), m.end(1), EntityType.MISC, "quoted"))
+        out.append(_make(text, m.start(1), m.end(1), EntityType.MISC, QUOTED))
     # nouns with their lower-case modifiers
     for tok in doc:
         if tok.pos_ != "NOUN" or not tok.is_alpha:
@@ -83,7 +97,7 @@ def syntax_spans(doc: "Doc", text: str | None = None) -> list[DetectedSpan]:
             left = doc[k]
             k -= 1
         etype = EntityType.DEM if _ROLE.search(tok.lower_) else EntityType.MISC
-        out.append(_make(text, left.idx, tok.idx + len(tok), etype, "noun"))
+        out.append(_make(text, left.idx, tok.idx + len(tok), etype, NOUN))
         # the same noun with its noun compounds only ("tennis coach", "defensive midfielder", not "skilled player")
         k, left = tok.i - 1, tok
         while (k >= 0 and doc[k].head.i in range(tok.i - 3, tok.i + 1) and doc[k].is_lower and doc[k].is_alpha
@@ -91,12 +105,12 @@ def syntax_spans(doc: "Doc", text: str | None = None) -> list[DetectedSpan]:
             left = doc[k]
             k -= 1
         if left is not tok:
-            out.append(_make(text, left.idx, tok.idx + len(tok), etype, "compound"))
+            out.append(_make(text, left.idx, tok.idx + len(tok), etype, COMPOUND))
     return out
 
 
 def _cap(tok) -> bool:
-    return tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in ("PROPN", "NOUN", "ADJ", "NUM", "X") or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
+    return tok.is_alpha and tok.text[:1].isupper() and tok.pos_ in _NAME_TAGS or (tok.pos_ == "PROPN" and tok.text[:1].isupper())
 
 
 def _connects(doc: "Doc", k: int) -> bool:
@@ -111,7 +125,7 @@ def _connects(doc: "Doc", k: int) -> bool:
     if tok.lower_ not in _ARTICLE_ONLY and _cap(doc[k + 1]):
         return True
     # two connectors: a preposition and an article ("of the", "from the"; not "and the")
-    return (tok.lower_ not in ("and", "'s", "’s", "'", "’") and k + 2 < n and doc[k + 1].lower_ in _ARTICLES
+    return (tok.lower_ not in _UNJOINING and k + 2 < n and doc[k + 1].lower_ in _ARTICLES
             and doc[k + 1].whitespace_ and _cap(doc[k + 2]))
 
 
@@ -128,12 +142,12 @@ def uncovered(spans: list[DetectedSpan], others: list[DetectedSpan]) -> list[Det
     """Syntax spans that add something: nouns only where no other span is; the rest always."""
     out = []
     for s in spans:
-        if s.ner_label == "compound":
+        if s.ner_label == COMPOUND:
             inside = [o for o in others if s.start < o.end and o.start < s.end]
             if _role_compound(s, inside):
                 out.append(s)
             continue
-        if s.ner_label == "noun" and any(s.start < o.end and o.start < s.end for o in others):
+        if s.ner_label == NOUN and any(s.start < o.end and o.start < s.end for o in others):
             continue
         out.append(s)
     return out

@@ -28,6 +28,9 @@ boundaries:
 
 A span becomes DATETIME or QUANTITY only when the parser of that type accepts it
 (:func:`engine.detect.graph_types.parser_accepts`).
+
+Each rule is a named rule of the detect stage; the teams' rules and words are the sport
+pack's (``packs/sport/detect_teams.yaml``).
 """
 
 from __future__ import annotations
@@ -37,43 +40,61 @@ import re
 from engine.detect.graph_types import parser_accepts
 from engine.detect.retype import org_head
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule
 from engine.types import EntityType
 
 P, L, O, M, Q, T = (EntityType.PERSON, EntityType.LOC, EntityType.ORG, EntityType.MISC, EntityType.QUANTITY,
                     EntityType.DATETIME)
 
 #: what a state or a team does or has, after its name and a possessive
-_ACTOR_AFTER = re.compile(
-    r"['’]s?\s+(?:[a-z]+\s+)?(?:engagement|participation|involvement|intervention|game|games|match|matches|team|squad|"
-    r"rivals?|government|army|military|forces|navy|troops|policy|policies|victory|defeat|win|campaign|invasion|"
-    r"delegation|bid|withdrawal|attack|opponents?)\b")
+_ACTOR_AFTER = pattern("detect_events.actor_after")
 #: a team in a match or a league table, after its name
-_TEAM_AFTER = re.compile(r"\s+(?:against\s+[A-Z]|(?:was|were)\s+(?:relegated|promoted)\b|won\s+the\s+(?:league|cup|title)\b)")
-_JOINED = re.compile(r"\s+(?:to|and|or)\s+(?:the\s+)?")
+_TEAM_AFTER = pattern("detect_teams.team_after")
+_JOINED = pattern("detect_teams.joined")
 #: a club's or a team's name: an organisation head word, or a team / club / side at its end
-_TEAM_END = re.compile(r"\b(?:team|club|side|squad)$", re.I)
-_ORDINAL = re.compile(r"(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)", re.I)
-_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+)"
-_ORDINALS = re.compile(rf"{_ORDINAL.pattern}(?:{_SEP}{_ORDINAL.pattern})*,?", re.I)
+_TEAM_END = pattern("detect_teams.team_end")
+_ORDINALS = pattern("detect_numbers.ordinals")
 #: what an ordinal numbers as part of a name ("8th Parliament", "4th republic")
-_NUMBERED_BODY = re.compile(
-    rf"(?:{_SEP}{_ORDINAL.pattern})*\s*,?\s*(?:parliaments?|republics?|legislatures?|"
-    r"congress(?:es)?|assembl(?:y|ies)|dáil|reichstag|duma|knesset|senate|sessions?)\b", re.I)
+_NUMBERED_BODY = pattern("detect_organisations.numbered_body")
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
-_LIST_SEP = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+_LIST_SEP = pattern("detect_grammar.list_gap")
+
+
+@rule("state-or-team-acting", stage="detect", types=("ORG",), pack="core", off=False,
+      purpose="a place-typed name followed by a possessive and what a party does or has is the state or the team: 'India's military engagement'")
+def _state_acting(text: str, s: DetectedSpan) -> bool:
+    return bool(_ACTOR_AFTER.match(text, s.end))
+
+
+@rule("team-in-match", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a place-typed name right before 'against <Name>', 'was relegated', 'won the league' is the team")
+def _team_in_match(text: str, s: DetectedSpan) -> bool:
+    return s.text[:1].isupper() and bool(_TEAM_AFTER.match(text, s.end))
+
+
+@rule("numbered-body", stage="detect", types=("MISC",), pack="core", off=False,
+      purpose="ordinals that number a parliament, a republic, a congress are part of a name, MISC: 'the 4th republic', '8th Parliament'")
+def _numbered_body(text: str, s: DetectedSpan) -> bool:
+    return bool(_ORDINALS.fullmatch(s.text.strip()) and _NUMBERED_BODY.match(text, s.end))
+
+
+@rule("year-read-as-event", stage="detect", types=("DATETIME",), pack="core", off=False,
+      purpose="a year NER read as an event or a work is a date: 'the 1991 Rugby World Cup'")
+def _year_read_as_event(s: DetectedSpan) -> bool:
+    return bool(_YEAR.fullmatch(s.text)) and "gazetteer" not in s.sources
 
 
 def usage_type(text: str, s: DetectedSpan) -> EntityType | None:
     """The type the words around ``s`` give it (the rules that read one span), or None."""
     et = s.entity_type
     place = et is L or et is P and s.gaz_kind == "place" and "coref" not in s.sources
-    if et is L and _ACTOR_AFTER.match(text, s.end):
+    if et is L and _state_acting(text, s):
         return O
-    if place and s.text[:1].isupper() and _TEAM_AFTER.match(text, s.end):
+    if place and _team_in_match(text, s):
         return O
-    if et in (Q, T) and _ORDINALS.fullmatch(s.text.strip()) and _NUMBERED_BODY.match(text, s.end):
+    if et in (Q, T) and _numbered_body(text, s):
         return M
-    if et in (M, O) and _YEAR.fullmatch(s.text) and "gazetteer" not in s.sources:
+    if et in (M, O) and _year_read_as_event(s):
         return T
     return None
 
@@ -82,6 +103,8 @@ def _club(s: DetectedSpan) -> bool:
     return s.entity_type is O and (org_head(s) or bool(_TEAM_END.search(s.text)))
 
 
+@rule("place-joined-to-club", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a place-typed name joined by 'to', 'and', 'or' to a club's name is a club too: 'from Pontypool to Newport RFC'")
 def _joined_to_club(text: str, spans: list[DetectedSpan], i: int) -> bool:
     """``spans[i]`` is a place-typed name joined by "to" / "and" / "or" to a club's name."""
     s = spans[i]
@@ -93,6 +116,8 @@ def _joined_to_club(text: str, spans: list[DetectedSpan], i: int) -> bool:
         prv is not None and _club(prv) and bool(_JOINED.fullmatch(text[prv.end:s.start])))
 
 
+@rule("list-of-places", stage="detect", types=("LOC",), pack="core", off=False,
+      purpose="an unlinked name NER read as a person in a comma list whose other members are all places is a place")
 def _list_of_places(text: str, spans: list[DetectedSpan], i: int) -> bool:
     """``spans[i]``, an unlinked person-typed name, is in a list of three or more whose other members are places."""
     s = spans[i]
@@ -107,6 +132,8 @@ def _list_of_places(text: str, spans: list[DetectedSpan], i: int) -> bool:
     return len(others) >= 2 and all(o.entity_type is L for o in others)
 
 
+@rule("acronym-one-type", stage="detect", types=(), pack="core", off={},
+      purpose="an acronym introduced in brackets after a name keeps the type it took there wherever else a layer other than NER found it")
 def _bracketed_acronyms(text: str, spans: list[DetectedSpan]) -> dict[str, EntityType]:
     """Acronym → the type it takes in brackets right after a name ("Teachta Dála (TD)")."""
     out: dict[str, EntityType] = {}

@@ -13,14 +13,27 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.generate.truth import RELIGION, TruthFilter
+from engine.knowledge import rule, table
 from engine.text.articles import indefinite_article
 from engine.types import Candidate
 
+#: How a rung of a religion is said of its follower ("follower of {}").
+PHRASING = table("adherents.phrasing")
+
+
+@rule("religion-names-follower", stage="ladder", types=("DEM",), off=False,
+      purpose="a DEM span linked to a religion (\"a devout Catholic\") names a follower: each rung is said of its follower")
+def names_follower(truth: TruthFilter, item: str) -> bool:
+    """The item a DEM span links to is a religion: its rungs name the faith, not the person."""
+    return RELIGION in truth.superclasses_of_item(item)
+
+
 def as_followers(candidates: list[Candidate], truth: TruthFilter, item: str) -> list[Candidate]:
-    """``candidates`` said of a follower when ``item`` is a religion, else unchanged."""
-    if RELIGION not in truth.superclasses_of_item(item):
+    """``candidates`` said of a follower when ``item`` is a religion (:func:`names_follower`), else unchanged."""
+    if not names_follower(truth, item):
         return candidates
-    return [replace(c, label=f"follower of {_with_article(c.label)}") for c in candidates]
+    said = PHRASING.get("follower", "{}")
+    return [replace(c, label=said.format(_with_article(c.label))) for c in candidates]
 
 
 def _with_article(label: str) -> str:

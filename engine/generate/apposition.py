@@ -13,37 +13,38 @@ custody *of the* EFCC" and "contract ended *with* Sony Taiwan" give none.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Iterator
 
-from engine.generate.truth_text import PREPOSITIONS
+from engine.generate.truth_text import NOT_PLURAL_ENDINGS, PARTICIPLE_ENDINGS
+from engine.knowledge import current, pattern, words
 from engine.types import Span
 
 #: Words that end a noun phrase read backwards from the name (a determiner, a preposition, a
 #: conjunction or pronoun): what stands before them is not the name's noun.
-FUNCTION_WORDS = PREPOSITIONS | frozenset({
-    "the", "a", "an", "his", "her", "their", "its", "our", "my", "your", "this", "that", "these", "those",
-    "as", "with", "by", "or", "than", "which", "who", "whom", "into", "onto", "over", "under", "after", "before",
-    "during", "since", "until", "against", "between", "among", "through", "while", "when", "where", "is", "was",
-    "are", "were", "be", "been", "has", "had", "have", "not", "also", "like", "including", "such", "called", "named",
-    "he", "she", "it", "they", "we", "i", "you", "him", "them", "there", "later", "earlier", "ago",
-})
+FUNCTION_WORDS = words("apposition.function_words")
 #: At most this many words make the phrase ("1957 Roger Corman *science fiction film*").
 MAX_WORDS = 4
 #: A name in a list before the span: a capitalised run without a comma, then ", " (or ", and " / " and ").
-_LISTED = r"(?:[A-Z\"“][^,;]*?(?:,\s+(?:and\s+)?|\s+and\s+))*"
+_LISTED = "apposition.listed"  # the entry's name: spliced into the pattern at each use
+#: The words that end a noun phrase before a list of its instances ("films *such as* …").
+LIST_CUE = words("apposition.list_cue")
 #: The separator of a span's text appended to its sentence (:func:`phrases_before`); a
 #: sentence or text holding it is matched by a pattern compiled for the text instead.
 _SEP = "\x00"
-#: The words before a span and the listed names, with the span's text as a back-reference to
-#: the text appended after :data:`_SEP` (captured by the look-ahead at each lower-case word
-#: start): one pattern for every span instead of a compile per span's text (0.3 ms each, and
-#: the texts of a new document miss ``re``'s cache). The search goes as the old pattern's did
-#: — the same start positions, alternatives and back-tracking, the text matched literally —
-#: and a match cannot reach into the appended text: the text there follows the separator,
-#: which neither the words nor a listed name's separator end with.
-_BEFORE = re.compile(rf"(?<![\w'’-])(?=[a-z])(?=[^{_SEP}]*{_SEP}(?P<text>[^{_SEP}]*)\Z)"
-                     rf"(?P<words>(?:[a-z][\w-]*\s+){{1,{MAX_WORDS + 2}}}){_LISTED}[\"“]?(?P=text)(?!\w)")
+@functools.lru_cache(maxsize=8)
+def _before(listed: str) -> re.Pattern[str]:
+    """The words before a span and the listed names (``listed``: the pattern of the active
+    knowledge), with the span's text as a back-reference to the text appended after
+    :data:`_SEP` (captured by the look-ahead at each lower-case word start): one pattern for
+    every span instead of a compile per span's text (0.3 ms each, and the texts of a new
+    document miss ``re``'s cache). The search goes as the pattern compiled for the text does
+    — the same start positions, alternatives and back-tracking, the text matched literally —
+    and a match cannot reach into the appended text: the text there follows the separator,
+    which neither the words nor a listed name's separator end with."""
+    return re.compile(rf"(?<![\w'’-])(?=[a-z])(?=[^{_SEP}]*{_SEP}(?P<text>[^{_SEP}]*)\Z)"
+                      rf"(?P<words>(?:[a-z][\w-]*\s+){{1,{MAX_WORDS + 2}}}){listed}[\"“]?(?P=text)(?!\w)")
 
 
 def phrases_before(context: str, text: str) -> Iterator[list[str]]:
@@ -51,9 +52,10 @@ def phrases_before(context: str, text: str) -> Iterator[list[str]]:
     ``context``, as the matches of ``(?<![\w'’-])((?:[a-z][\w-]*\s+){1,6})`` + :data:`_LISTED`
     + ``[\"“]?`` + ``re.escape(text)`` + ``(?!\w)`` find them, left to right."""
     if _SEP in context or _SEP in text:  # pragma: no cover - no sentence holds a NUL
-        pattern = re.compile(rf"(?<![\w'’-])((?:[a-z][\w-]*\s+){{1,{MAX_WORDS + 2}}}){_LISTED}[\"“]?{re.escape(text)}(?!\w)")
+        listed = current().pattern_text(_LISTED)
+        pattern = re.compile(rf"(?<![\w'’-])((?:[a-z][\w-]*\s+){{1,{MAX_WORDS + 2}}}){listed}[\"“]?{re.escape(text)}(?!\w)")
         return (m.group(1).split() for m in pattern.finditer(context))
-    return (m.group("words").split() for m in _BEFORE.finditer(f"{context}{_SEP}{text}"))
+    return (m.group("words").split() for m in _before(current().pattern_text(_LISTED)).finditer(f"{context}{_SEP}{text}"))
 
 
 def noun_before(span: Span) -> list[str]:
@@ -64,8 +66,9 @@ def noun_before(span: Span) -> list[str]:
     if not text or text[:1].islower() or not text[:1].isalnum():
         return []  # a common noun has no name before it
     for words in phrases_before(context, text):
-        if words[-2:] == ["such", "as"]:
-            words = words[:-2]  # "films such as Skinner, Blade and Excision": each is one of them
+        cue = list(LIST_CUE.in_order())
+        if cue and words[-len(cue):] == cue:
+            words = words[:-len(cue)]  # "films such as Skinner, Blade and Excision": each is one of them
         words = words[-MAX_WORDS:]
         cut = max((i for i, w in enumerate(words) if w in FUNCTION_WORDS), default=-1)
         words = words[cut + 1:]
@@ -74,10 +77,8 @@ def noun_before(span: Span) -> list[str]:
     return []
 
 
-#: A noun phrase after the name: ", a|an|the" and up to this many words.
-_AFTER_WORDS = 6
-#: What follows the name in an apposition (a bracket, ", a|an|the" and the phrase: group 1).
-_APPOSITION = re.compile(rf"(?:\s*\([^)]*\))?,\s+(?:a|an|the)\s+((?:[\w'’-]+\s*){{1,{_AFTER_WORDS}}})")
+#: What follows the name in an apposition (a bracket, ", a|an|the" and up to six words: group 1).
+_APPOSITION = pattern("apposition.appositive")
 #: What may not stand right before the name.
 _WORD_BEFORE = re.compile(r"[\w'’-]")
 
@@ -113,11 +114,11 @@ def noun_after(span: Span) -> list[str]:
                     words.append(w.rstrip(",.;:)"))  # the phrase ends at its punctuation
                 break
             words.append(w)
-        while words and words[-1][:1].islower() and words[-1].endswith(("ed", "ing")):
+        while words and words[-1][:1].islower() and words[-1].endswith(PARTICIPLE_ENDINGS.in_order()):
             words = words[:-1]  # "a club playing in": the participle is no noun
         if not words or not words[-1][:1].islower():
             continue
-        if words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+        if words[-1].endswith("s") and not words[-1].endswith(NOT_PLURAL_ENDINGS.in_order()):
             continue  # a plural: the name names the group, not one of them
         return words
     return []

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from kg.class_sets import class_set
 from engine.generate.linking import Linker, fold
 from engine.generate.sources.base import DocumentState
 from engine.types import EntityType, Link, LinkMethod, Span
@@ -30,8 +31,8 @@ from engine.types import EntityType, Link, LinkMethod, Span
 #: The naming links of a text read as an entity type.
 Naming = Callable[[str, EntityType], list[Link]]
 
-#: Classes whose instances are their own country (country, sovereign state).
-COUNTRY_CLASSES = frozenset({"Q6256", "Q3624078"})
+#: Classes whose instances are their own country (country, sovereign state; ``ontology/class_sets.ttl``).
+COUNTRY_CLASSES = class_set("countryClasses")
 #: Links that name the item (a contained part or a near spelling names nothing for sure).
 NAMING = frozenset({LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM})
 #: Links through which a span is the item's name (no demonym): the senses of an ambiguous name.

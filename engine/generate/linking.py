@@ -28,39 +28,24 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from kg.chains import PreloadedTaxonomy
+from kg.class_sets import class_set, named_class, shipped
 from kg.store import KGStore
 from kg.text import fold  # noqa: F401  (the folding of the index, re-exported for the engine)
 from kg.vocab import DEGREE_PROPS, TYPE_PROPS, local_id, qid_number
+from engine.knowledge import pattern, words
 from engine.types import EntityType, Link, LinkMethod, Span
 
-#: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops).
-TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {
-    EntityType.LOC: frozenset({
-        "Q2221906", "Q486972", "Q6256", "Q56061", "Q82794", "Q515", "Q618123", "Q17334923",
-        "Q1048835", "Q15642541", "Q7275", "Q3624078", "Q5107", "Q23442", "Q4022", "Q8502", "Q271669",
-    }),
-    EntityType.ORG: frozenset({
-        "Q43229", "Q4830453", "Q783794", "Q3918", "Q7278", "Q327333", "Q2385804", "Q476028",
-        "Q4438121", "Q163740", "Q31855", "Q1331793", "Q15911314", "Q11032", "Q2659904", "Q847017",
-    }),
-    EntityType.DEM: frozenset({
-        "Q28640", "Q12737077", "Q41710", "Q231002", "Q215627", "Q34770", "Q4164871", "Q294414",
-        "Q6256", "Q5", "Q7278", "Q9174", "Q879146", "Q1126006",
-    }),
-    EntityType.MISC: frozenset({
-        "Q386724", "Q1656682", "Q618779", "Q349", "Q7725634", "Q11424", "Q482994", "Q134556",
-        "Q1371849", "Q9174", "Q34770", "Q27020041", "Q13406554",
-    }),
-}
-LANGUAGE = "Q34770"
-NATIONALITY_CLASSES = frozenset({"Q6256", "Q231002", "Q41710", "Q3624078"})
-_LANGUAGE_CUES = re.compile(
-    r"\b(speak|speaks|spoke|spoken|speaking|language|languages|fluent|translat\w*|written in|writes in|wrote in|dialect|native tongue|mother tongue)\b",
-    re.I,
-)
-_NATIONALITY_CUES = re.compile(
-    r"\b(is|was|are|were|became|born|citizen\w*|nationality|national|descent|origin|people|immigrant|ethnic\w*)\b", re.I
-)
+#: Classes that mark an item as fitting an entity type (any ancestor, up to 6 hops):
+#: the link anchors of ``ontology/class_sets.ttl`` (``tg:linkAnchorFor``).
+TYPE_ANCHORS: dict[EntityType, frozenset[str]] = {EntityType.parse(t): c for t, c in shipped().link_anchors().items()}
+#: The language class ("she speaks Norwegian"): the root of the language kind (``ontology/entity_types.ttl``).
+LANGUAGE = named_class("kindLanguage")
+#: What "she is Norwegian" names: a country, a nationality, an ethnic group.
+NATIONALITY_CLASSES = class_set("nationClasses")
+_LANGUAGE_CUES = pattern("linking.language_cues")
+_NATIONALITY_CUES = pattern("linking.nationality_cues")
+_LEADING_ARTICLE = pattern("linking.leading_article")
+_SIBILANT_PLURAL = words("linking.plural_sibilant_endings")
 #: Every class ranking asks about: a link's ancestors matter to it only through these.
 RANK_CLASSES: frozenset[str] = frozenset().union(*TYPE_ANCHORS.values(), {LANGUAGE}, NATIONALITY_CLASSES)
 _BASE_SCORE = {
@@ -96,14 +81,14 @@ def normalised_forms(text: str) -> list[str]:
         if f and f != base and f not in forms:
             forms.append(f)
 
-    no_the = re.sub(r"^the ", "", base)
+    no_the = _LEADING_ARTICLE.sub("", base)
     add(no_the)
     for f in list(forms) + [base]:
         add(re.sub(r"'s$|'$", "", f))
     for f in [f for f in list(forms) + [base] if "'" not in f]:
         if f.endswith("ies") and len(f) > 4:
             add(f[:-3] + "y")
-        elif f.endswith(("ses", "xes", "zes", "ches", "shes")) and len(f) > 4:
+        elif f.endswith(tuple(_SIBILANT_PLURAL.in_order())) and len(f) > 4:
             add(f[:-2])
         elif f.endswith("s") and not f.endswith("ss") and len(f) > 3:
             add(f[:-1])

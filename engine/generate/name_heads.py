@@ -36,6 +36,9 @@ A name marker before the name ("*FC* Haka") is read the same way when the head w
 nothing, but only an abbreviation in capitals that names no place and no person in the
 store: a place before a name ("*NYC* Ballet", "*Madurai* Central") names no kind, whatever
 the store's other "NYC …" items are.
+
+The rules are registered by name: ``name-head-classes`` (the whole reading), ``numbered-name``,
+``name-head-homonym`` and ``name-marker``.
 """
 
 from __future__ import annotations
@@ -44,11 +47,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from kg.class_sets import named_class
 from engine.generate.linking import fold, normalised_forms
 from engine.generate.truth import PERSON_ATTRIBUTE, TruthFilter
 from engine.generate.truth_rules import ORGANIZATION, PLACE, WORK
 from engine.generate.truth_senses import barred_from_name
 from engine.generate.truth_text import WORD, head_index, is_ordinal, span_words
+from engine.knowledge import current, rule
 from engine.types import EntityType, Span
 
 
@@ -56,8 +61,8 @@ from engine.types import EntityType, Span
 #: the country it lies in ("Shou County", a county of China, is no second-level subdivision
 #: as the store's many counties of the United States are), which its head word does not say.
 UNSHARED = frozenset({EntityType.LOC, EntityType.DEM})
-#: award (Q618779): "… Prize", "… Medal" name awards.
-AWARD = "Q618779"
+#: award (``tg:awardClass``): "… Prize", "… Medal" name awards.
+AWARD = named_class("awardClass")
 
 
 #: Kinds of item a word before a name may stand for without marking a kind of name.
@@ -69,6 +74,8 @@ def written_words(text: str) -> list[str]:
     return [w.strip(".,;:'’\"") for w in WORD.findall(re.sub(r"\([^)]*\)", " ", text)) if w.strip(".,;:'’\"")]
 
 
+@rule("numbered-name", stage="ladder", types=("ORG", "MISC"), off=False,
+      purpose="a name numbered in its sentence (\"the 18th Party Congress\") is one edition: not generalized by the store's names sharing its head")
 def numbered(span: Span) -> bool:
     """An ordinal stands right before the span in its sentence ("after the *18th* Party Congress")."""
     before = re.findall(rf"(\S+)\s+{re.escape(span.text)}(?!\w)", span.context or "")
@@ -93,8 +100,10 @@ class NameHeads:
         self.min_items = min_items
         self.share = share
         self.type_share = type_share
-        self._cache: dict[tuple[str, str, EntityType], SharedClasses] = {}
+        self._cache: dict[tuple, SharedClasses] = {}
 
+    @rule("name-head-classes", stage="ladder", types=("ORG", "MISC"), off=None,
+          purpose="a name whose head noun names no class gets the classes the store's items named with the same head word share (\"… Records\")")
     def for_span(self, span: Span) -> SharedClasses | None:
         """The shared classes of the span's head word, else of its first word when that is a
         name marker; ``None`` when neither vouches for a class."""
@@ -129,6 +138,8 @@ class NameHeads:
                 return found
         return None
 
+    @rule("name-marker", stage="ladder", types=("ORG", "MISC"), off=False,
+          purpose="a first word in capitals that names no place or person (\"FC Haka\") marks a kind of name: the store's names starting so say which")
     def marker(self, written: str, word: str) -> bool:
         """A first word that may mark a kind of name ("*FC* Haka", "*AC* Milan"): an
         abbreviation (two letters or more, all capitals) that names no place and no person
@@ -141,6 +152,8 @@ class NameHeads:
         """A capitalised word that is the exact name of a place in the store ("London")."""
         return written[:1].isupper() and self.truth.names_place(fold(written))
 
+    @rule("name-head-homonym", stage="ladder", types=("ORG", "MISC"), off=False,
+          purpose="a head word that names a homonym class (tg:homonymHead: \"college\") says nothing its senses share of a name")
     def _homonym(self, word: str) -> bool:
         """The word names a class the reader rules call a homonym head (``tg:homonymHead``)."""
         homonyms = self.truth.rules.homonym_heads
@@ -152,7 +165,7 @@ class NameHeads:
         when fewer than :attr:`type_share` of the items named so may stand for a span of the
         type: the word mostly names something else ("… Award" names awards, of which an ORG
         span is none: the award ceremonies named so say nothing of it)."""
-        key = (word, position, entity_type)
+        key = (word, position, entity_type, current().key)  # rules shape the classes offered
         hit = self._cache.get(key)
         if hit is not None:
             return hit

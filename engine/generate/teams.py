@@ -10,6 +10,8 @@ Taiwan"), so the span is read as a team only in a document that names a sport
 (:func:`plays_for_team`; a player's word counts: "footballer" names football). The graph
 source then offers "sports team", or "national sports team" for a country, and the sense
 rules (:mod:`engine.generate.sense`) rule out the town.
+
+The cues are the ``sport`` pack's (``packs/sport/teams.yaml``); the rule is ``team-slot``.
 """
 
 from __future__ import annotations
@@ -18,57 +20,47 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
+from kg.class_sets import named_class
 from engine.generate.linking import fold
 from engine.generate.sources.base import DocumentState
 from engine.generate.truth import TruthFilter
+from engine.knowledge import pattern, rule, words
 from engine.types import EntityType, LinkMethod, Span
 
-#: sport (Wikidata Q349): a word of a class label or a sentence that names one of its subclasses names a sport
-SPORT = "Q349"
-#: sports team (Wikidata Q12973014): what a name someone plays for is, in a document about sport
-SPORTS_TEAM = "Q12973014"
-#: national sports team (Wikidata Q1194951): what a country someone plays for or against is
-NATIONAL_TEAM = "Q1194951"
+#: sport (``tg:sportClass``): a word of a class label or a sentence that names one of its subclasses names a sport
+SPORT = named_class("sportClass")
+#: sports team (``tg:sportsTeamClass``): what a name someone plays for is, in a document about sport
+SPORTS_TEAM = named_class("sportsTeamClass")
+#: national sports team (``tg:nationalTeamClass``): what a country someone plays for or against is
+NATIONAL_TEAM = named_class("nationalTeamClass")
 #: Right before the span: someone plays, signs or appears for it ("played five league games
 #: for", "plays basketball for the", "signed with"), in the same clause (no "while", "and" …
 #: between: "missed the 1918 season while serving with the United States Army").
-_FOR_TEAM = re.compile(
-    r"\b(?:play(?:s|ed|ing)?|sign(?:s|ed|ing)?|appear(?:s|ed|ing|ances?)|games?|matches|goals?|caps?|seasons?|starts?|selected|called up)\b"
-    r"(?:(?!\b(?:while|when|whilst|after|before|because|and)\b)[^.;:()\[\]]){0,40}?\b(?:for|with)\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
+_FOR_TEAM = pattern("teams.for_team")
 #: Right before the span, other ways a sentence about sport speaks of a team: an opponent
 #: ("his début against Neath RFC", "a Serie A match against Foggia"), a side of a match ("a
 #: One Day International between Sri Lanka and Pakistan"), a debut for or with it
 #: ("made his debut in Serie A on 15 April 1995 with Genoa"), a season or spell at or
 #: with it ("spent the 1996/97 season at"), a move between clubs ("moved from Pontypool to",
 #: "loaned to").
-_TEAM_SLOT = re.compile(
-    r"(?:\b(?:match(?:es)?|games?|d[ée]but(?:ed)?|play(?:s|ed|ing)?|won|lost|drew|win|defeat(?:ed)?|victory|goals?|scored?|"
-    r"runs|wickets|innings|tries|points|centur(?:y|ies)|\d+)\b"
-    r"[^.;:()\[\]]{0,40}?\bagainst"
-    r"|\bd[ée]but(?:ed|s)?\b[^.;:()\[\]]{0,40}?\b(?:for|with)"
-    r"|\b(?:match(?:es)?|games?|internationals?|tests?|finals?|fixtures?|ties?|series)\b[^.;:()\[\]]{0,40}?\bbetween"
-    r"|\b(?:seasons?|spells?|stints?)\s+(?:\S+\s+)?(?:at|with|between)"
-    r"|\b(?:transferred|loaned|moved|switched)\s+from\s+[^.;:()\[\]]{1,40}?\s+to"
-    r"|\b(?:transferred|loaned)\s+to)\s+(?:the\s+)?$",
-    re.IGNORECASE,
-)
+_TEAM_SLOT = pattern("teams.team_slot")
 #: "joined" right before the span: a team only where the rest of its sentence speaks of seasons,
 #: a club, a team or a league ("joined Pontypool RFC in 1983, spending nine seasons at the club");
 #: a party, a firm or a broadcaster is joined as often (a ballet company has seasons too, but a
 #: document about ballet names no sport: ballet is no sport, ``ontology/reader_rules.ttl``).
-_JOINED = re.compile(r"\b(?:re-?)?joined\s+(?:the\s+)?$", re.IGNORECASE)
-_TEAM_WORDS = re.compile(r"\b(?:seasons?|club|team|squad|league|caps?|appearances?)\b", re.IGNORECASE)
+_JOINED = pattern("teams.joined")
+_TEAM_WORDS = pattern("teams.team_words")
 #: The joint of a list right before a span ("Myanmar national football team *and* Yadanarbon",
 #: "the Athletics *and the* Providence Grays", "Genoa*,* Roma").
-_LIST_JOINT = re.compile(r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?$")
+_LIST_JOINT = pattern("teams.list_joint")
 #: Words a list's member does not hold: a preposition or a verb's particle starts another slot.
-_NOT_IN_MEMBER = frozenset({"at", "in", "from", "to", "by", "of", "on", "into", "with", "for", "as", "between", "against", "and"})
+_NOT_IN_MEMBER = words("teams.not_in_member")
 #: How many words a list's member may have, and how many members are read back.
 _MEMBER_WORDS, _MEMBERS = 6, 4
 #: A capitalised word right after a use of the span: the use is part of a longer name.
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z0-9]")
+#: Endings of a player's word whose stem names the sport ("footballer").
+PLAYER_ENDINGS = words("teams.player_endings")
 #: The lower-case words of a folded text.
 WORDS = re.compile(r"[a-z][a-z'-]*")
 
@@ -92,7 +84,7 @@ def sports_named(text: str, truth: TruthFilter) -> frozenset[str]:
     or by an alias of two words), or by the stem of a player's word ("footballer", "cricketers")."""
     words = WORDS.findall(fold(text))
     grams = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
-    grams |= {w[: -len(end)] for w in words for end in ("er", "ers") if w.endswith(end) and len(w) > len(end) + 3}
+    grams |= {w[: -len(end)] for w in words for end in PLAYER_ENDINGS if w.endswith(end) and len(w) > len(end) + 3}
     # a sport's own name, or an alias of two words or more: a one-word alias is often a clipping
     # with other senses ("track" for track and field, in "track 11" of an album)
     return frozenset(q for g in grams for q, method in truth.index.lookup(g)
@@ -109,7 +101,7 @@ def document_sports(state: DocumentState, truth: TruthFilter) -> frozenset[str]:
 
 
 #: Right after the span: the noun of a side ("the Wales side that won the Grand Slam").
-_SIDE_AFTER = re.compile(r"\s+(?:side|team|squad|XV|XI)\b")
+_SIDE_AFTER = pattern("teams.side_after")
 
 
 def in_team_slot(span: Span) -> bool:
@@ -142,6 +134,8 @@ def _list_starts(before: str, depth: int = 0) -> list[str]:
     return out
 
 
+@rule("team-slot", stage="ladder", types=("ORG",), pack="sport", off=False,
+      purpose="in a document that names a sport, an ORG span its sentence speaks of as a team (played for, a match against) is a sports team")
 def plays_for_team(span: Span, state: DocumentState, truth: TruthFilter) -> bool:
     """The span is a team: its sentence speaks of it as one (:func:`in_team_slot`: "He
     played for Velež Mostar", "his début against Neath RFC") and the document names a sport

@@ -81,6 +81,21 @@ institution Wikidata also files as its building, an approximate match, a bare ho
 A sibling is never offered as a generalization because of rule 1: "Genie Award for Best
 Actor" contains "Best Actor", an alias of "Academy Award for Best Actor", whose class
 "Academy Awards" is a sibling series; the head noun gives "award" instead.
+
+Each rule, and each check a rule makes, is registered by name (:func:`engine.knowledge.rule`;
+``taxogen rules list``), so that it can be switched off alone (``--disable-rule``) and its
+example table (``packs/*/examples/``) shows what it does: rule 1 is ``part-never-lends-class``
+and the head-noun checks ``ordinal-names-edition``, ``coordinated-names-no-head``,
+``plural-name-head``, ``later-head``, ``homonym-head-noun``, ``heard-sense``,
+``capitalised-class-label``, ``clipped-alias``, ``kindless-needs-phrase`` and those of
+:mod:`engine.generate.truth_titles`; rule 2 ``entity-type-fits-item`` (the link),
+``entity-type-fits-rung``, ``former-class``, ``misc-no-person-class``, ``part-is-not-whole``,
+``strict-type-whole``, ``read-as-is-a`` and ``first-walk-only``; rule 3 ``nationality`` and
+``demonym-names-country``; rule 4 ``non-subsective-modifier``; rule 5 ``named-thing-not-class``;
+rules 7–9 ``time-bound-status``, ``regime-status``, ``plural-names-holders``,
+``role-qualifies-noun``, ``demonym-qualifies-noun``, ``field-of-study-slot`` and
+``language-before-noun``. Their words (articles, prepositions, the cues of a field of study)
+are pack entries (``packs/core/truth.yaml``, ``packs/biography/truth.yaml``).
 """
 
 from __future__ import annotations
@@ -89,6 +104,7 @@ from collections import deque
 from typing import Iterable
 
 from kg.chains import PreloadedTaxonomy
+from kg.class_sets import named_class
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
@@ -100,11 +116,25 @@ from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules'
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
     words_after,
 )
+from engine.knowledge import rule
+from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
-#: religion (Q9174): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
-RELIGION = "Q9174"
+#: religion (``tg:religionClass``): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
+RELIGION = named_class("religionClass")
+#: The entity types whose spans are generalized from the knowledge graph (the ``types`` of its rules).
+GRAPH_TYPES: tuple[str, ...] = tuple(t.value for t in ENTITY_GRAPH_TYPES)
+#: The graph types that name things rather than people: their head noun names a class of them.
+NAME_TYPES: tuple[str, ...] = tuple(t for t in GRAPH_TYPES if t != EntityType.DEM.value)
+
+
+@rule("part-never-lends-class", stage="link", types=GRAPH_TYPES, off=False,
+      purpose="a link found for a shorter run of the span's words is not used: a part never lends its class to the whole")
+def part_link(link: Link) -> bool:
+    """Rule 1: the link was found for a shorter run of the span's words (:attr:`LinkMethod.CONTAINED`):
+    "Gujarat High Court" is not a "state of India"."""
+    return link.method is LinkMethod.CONTAINED
 
 
 class TruthFilter:
@@ -188,6 +218,8 @@ class TruthFilter:
         """The store says what the item is (a P31 or P279 value)."""
         return bool(self.taxonomy.parents(qid, "P31") or self.taxonomy.parents(qid, "P279"))
 
+    @rule("named-thing-not-class", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="a P31 value that is a proper name with no class facts and at most one instance is a named thing, not a class")
     def named_individual(self, qid: str, label: str) -> bool:
         """A "class" that is a named thing: a proper name (every word before a preposition
         capitalised), no class facts of its own (no P31, no P279), no subclasses and at
@@ -207,8 +239,13 @@ class TruthFilter:
         return t.instance_count.get(qid, 0) <= 1
 
     # --- rule 2: the entity type ------------------------------------------------------
+    @rule("entity-type-fits-item", stage="link", types=GRAPH_TYPES, off=True,
+          purpose="the linked item must be of a kind the span's entity type allows (an ORG span linked to a city is not generalized)")
     def item_fits(self, qid: str, entity_type: EntityType) -> bool:
         """The linked item may stand for a span of ``entity_type``."""
+        return self._item_fits(qid, entity_type)
+
+    def _item_fits(self, qid: str, entity_type: EntityType) -> bool:
         rule = self.rules.types.get(entity_type)
         if rule is None:
             return True
@@ -234,24 +271,53 @@ class TruthFilter:
         return self.composed_class.get(cand.rule or "")
 
     def rung_fits(self, cand: Candidate, entity_type: EntityType) -> bool:
-        """A rung is true of a span of ``entity_type`` as far as its kind goes."""
+        """A rung is true of a span of ``entity_type`` as far as its kind goes (each check a rule of its own)."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
-        if FORMER in self.item_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid):
+        if self.former_class(cand, qid) or self.person_class_for_title(qid, entity_type):
             return False
-        if qid in self.all_holders and entity_type is EntityType.MISC:
-            return False  # a MISC span names a title, a grade, an award category ("an officer of the Order of …"), no person
         if cand.source == "P361":  # a whole the item is part of: an item, not a class
-            if cand.link_qid and self.item_kinds(cand.link_qid) & self.rules.part_not_whole:
-                return False  # a part of an event or a work is not the whole (``tg:partOfNotIsA``)
-            # a strict type's whole is of its kinds: a pastor is part of Christianity, no religion (a religion's whole is its followers': adherents.py)
-            rule = self.rules.types.get(entity_type)
-            if rule is not None and rule.strict and not self.item_kinds(qid) and RELIGION not in self.superclasses_of_item(cand.link_qid or qid):
+            if self.part_not_whole(cand) or self.strict_whole(cand, qid, entity_type):
                 return False
-            return self.item_fits(qid, entity_type)
-        if cand.qid is not None and self.named_individual(cand.qid, cand.label):
+        elif cand.qid is not None and self.named_individual(cand.qid, cand.label):
             return False
+        return self.kind_fits(cand, qid, entity_type)
+
+    @rule("former-class", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="a class of things that no longer exist (\"historical country\") is not offered for an item that exists today")
+    def former_class(self, cand: Candidate, qid: str) -> bool:
+        """The rung's class is a former kind of thing and the linked item has a class that is not."""
+        return bool(FORMER in self.item_kinds(qid) and cand.link_qid and self.exists_today(cand.link_qid))
+
+    @rule("misc-no-person-class", stage="ladder", types=("MISC",), off=False,
+          purpose="a MISC span names a title, a grade or an award category, never a person: no holder class (\"person\")")
+    def person_class_for_title(self, qid: str, entity_type: EntityType) -> bool:
+        """The rung's class is a holder class (``tg:holderClass``: "person") and the span is MISC."""
+        return qid in self.all_holders and entity_type is EntityType.MISC
+
+    @rule("part-is-not-whole", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="a part of an event or a work is not the whole it is part of (tg:partOfNotIsA)")
+    def part_not_whole(self, cand: Candidate) -> bool:
+        """A P361 rung of an item of a kind whose parts are not their whole."""
+        return bool(cand.link_qid and self.item_kinds(cand.link_qid) & self.rules.part_not_whole)
+
+    @rule("strict-type-whole", stage="ladder", types=("DEM",), off=False,
+          purpose="a strict type's whole must be of its kinds: a pastor is part of Christianity, no religion")
+    def strict_whole(self, cand: Candidate, qid: str, entity_type: EntityType) -> bool:
+        """A P361 rung of no kind for a strict type (DEM), unless it is a religion (a religion's
+        whole is its followers': :mod:`engine.generate.adherents`)."""
+        rule = self.rules.types.get(entity_type)
+        return bool(rule is not None and rule.strict and not self.item_kinds(qid)
+                    and RELIGION not in self.superclasses_of_item(cand.link_qid or qid))
+
+    @rule("entity-type-fits-rung", stage="ladder", types=GRAPH_TYPES, off=True,
+          purpose="a rung's class must be of a kind the span's entity type allows (a LOC span never gets \"local government\")")
+    def kind_fits(self, cand: Candidate, qid: str, entity_type: EntityType) -> bool:
+        """Rule 2 for a rung: a whole (P361) fits as an item; a direct class of the item unless its
+        kind is forbidden; a class walked up to only when of an allowed kind."""
+        if cand.source == "P361":
+            return self._item_fits(qid, entity_type)
         if cand.depth <= 1 and cand.rule != "head-noun":
             # a direct class of a fitting item is true of it ("city of the United States"
             # is only an organisation in the class graph, but Los Angeles is one)
@@ -273,34 +339,70 @@ class TruthFilter:
 
     # --- rules 7–9: the span's sentence ---------------------------------------------------
     def in_context(self, cand: Candidate, span: Span) -> bool:
-        """The rung stays true of the span as its sentence uses it (rules 7 and 8; and a role
-        used to qualify a noun, "officer rank", has no holder: no "person"; nor has a demonym
-        before a noun, "the German occupation"; a field of study, "studied *pharmacy*", is no
-        work, organisation, structure or place)."""
+        """The rung stays true of the span as its sentence uses it: none of the sentence's rules
+        (rules 7 and 8; a role or a demonym qualifying a noun; a field of study) rules it out."""
         qid = self.candidate_class(cand)
         if qid is None:
             return True
-        if self.held_only(cand) and attributive(span.text, span.context or ""):
-            return False  # "the lowest commissioned officer rank" names the rank, not a person
-        if qid in self.all_holders and span.entity_type is EntityType.DEM and self.index.demonyms.get(fold(span.text)) \
-                and attributive(span.text, span.context or ""):
-            return False  # "the German occupation": a demonym before a noun is an adjective, it names no person
-        kinds = self.class_kinds(qid)
-        if TIME_BOUND in kinds and dated_before(span.context, TIME_BOUND_BEFORE):
-            return False
-        if REGIME in kinds and not dated_since(span.context, TIME_BOUND_BEFORE):
-            return False
-        if span.entity_type is EntityType.MISC and (kinds & THING_KINDS or GENRES & self.superclasses(qid)) \
-                and in_field_slot(span.text, span.context or ""):
-            return False  # "studied sculpture": the field, no visual artwork; "studying folklore": no genre
-        return not (ROLE in kinds and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None))
+        return not (self.role_qualifies_noun(cand, span) or self.demonym_qualifies_noun(qid, span)
+                    or self.time_bound_status(qid, span) or self.regime_status(qid, span)
+                    or self.field_of_study(qid, span) or self.plural_holders(cand, qid, span))
 
+    @rule("role-qualifies-noun", stage="verify", types=GRAPH_TYPES, off=False,
+          purpose="a role followed by a noun qualifies it (\"officer rank\"): no holder class (\"person\") offered only as its holder")
+    def role_qualifies_noun(self, cand: Candidate, span: Span) -> bool:
+        """The rung is only its item's holder class and the span is used before a lower-case noun."""
+        return self.held_only(cand) and attributive(span.text, span.context or "")
+
+    @rule("demonym-qualifies-noun", stage="verify", types=("DEM",), off=False,
+          purpose="a demonym before a noun is an adjective (\"the German occupation\"): it names no person")
+    def demonym_qualifies_noun(self, qid: str, span: Span) -> bool:
+        """A holder class for a DEM span that is a demonym used before a lower-case noun."""
+        return bool(qid in self.all_holders and span.entity_type is EntityType.DEM and self.index.demonyms.get(fold(span.text))
+                    and attributive(span.text, span.context or ""))
+
+    @rule("time-bound-status", stage="verify", types=GRAPH_TYPES, off=False,
+          purpose="a legal status or population class (tg:kindTimeBound) is not offered when the sentence names a year before 1990")
+    def time_bound_status(self, qid: str, span: Span) -> bool:
+        """Rule 7: a time-bound class in a sentence dated before :data:`TIME_BOUND_BEFORE`."""
+        return TIME_BOUND in self.class_kinds(qid) and dated_before(span.context, TIME_BOUND_BEFORE)
+
+    @rule("regime-status", stage="verify", types=GRAPH_TYPES, off=False,
+          purpose="a regime (tg:kindRegime: \"communist state\") is offered only when the sentence names years, none before 1990")
+    def regime_status(self, qid: str, span: Span) -> bool:
+        """Rule 7: a regime class in a sentence not dated since :data:`TIME_BOUND_BEFORE`."""
+        return REGIME in self.class_kinds(qid) and not dated_since(span.context, TIME_BOUND_BEFORE)
+
+    @rule("field-of-study-slot", stage="verify", types=("MISC",), pack="biography", off=False,
+          purpose="a MISC span after words of study (\"studied sculpture\") names the field: no work, organisation, place or genre")
+    def field_of_study(self, qid: str, span: Span) -> bool:
+        """A thing or genre class for a MISC span in a field-of-study slot (:func:`in_field_slot`)."""
+        return span.entity_type is EntityType.MISC and bool(self.class_kinds(qid) & THING_KINDS or GENRES & self.superclasses(qid)) \
+            and in_field_slot(span.text, span.context or "")
+
+    @rule("plural-names-holders", stage="verify", types=GRAPH_TYPES, off=False,
+          purpose="a plural span (\"the two former presidents\") names the holders: no role class (position, office, occupation)")
+    def plural_holders(self, cand: Candidate, qid: str, span: Span) -> bool:
+        """Rule 8: a role class for a span that is the plural of its linked class's label."""
+        return ROLE in self.class_kinds(qid) and is_plural(span.text, self.taxonomy.label(cand.link_qid) if cand.link_qid else None)
+
+    @rule("language-before-noun", stage="link", types=("DEM",), off=False,
+          purpose="a DEM span linked to a language and followed by a noun (\"a Bosnian footballer\") is an adjective, not the language")
     def language_as_adjective(self, span: Span, link: Link) -> bool:
         """Rule 9: a DEM span linked to a language, followed in its sentence by a noun."""
         if span.entity_type is not EntityType.DEM or LANGUAGE not in self.superclasses_of_item(link.qid):
             return False
         return any(nxt[:1].isalpha() and nxt.lower() not in LANGUAGE_NOUNS | PREPOSITIONS for nxt in words_after(span.text, span.context or ""))
 
+    @rule("first-walk-only", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="the longest walk's side branches of the class graph are not offered (\"university\" → \"research institute\"); a place's of a place kind fill the room left")
+    def first_walks_only(self) -> bool:
+        """Ladders take the direct and *first* walks of the class graph only, not the *longest*
+        (:meth:`engine.generate.sources.graph.GraphSource.ladder_for`)."""
+        return True
+
+    @rule("read-as-is-a", stage="ladder", types=GRAPH_TYPES, off=True,
+          purpose="a rung must be reached over edges a reader reads as \"is a\" (tg:notIsA) and past no class the item cannot be (owl:disjointWith)")
     def reached_as_is_a(self, cand: Candidate) -> bool:
         """The rung's class is reached from its item without an edge a reader does not read
         as "is a" (``tg:notIsA``), and without passing a class the item cannot be
@@ -386,7 +488,7 @@ class TruthFilter:
         out: list[tuple[str, str]] = []
         words = span_words(span.text)
         first = span.text.split()[0] if span.text.split() else ""
-        if span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words):
+        if self.edition_name(span, first, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
         if not whole and coordinated(words):
             return out  # "physical education and sports": no one head noun names the whole
@@ -401,14 +503,12 @@ class TruthFilter:
                 if named_plural and form.split()[-1] != gram.split()[-1]:
                     continue  # "Tales from the Crypt" is one series, not a tale
                 found = self.index.lookup(form)
-                if any(qid in self.rules.homonym_heads for qid, _ in found):
+                if self.homonym_head(found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
-                # a class of a kind the type forbids under the same word is the sense a reader hears ("state of emergency": the polity)
-                heard = span.entity_type in (EntityType.MISC, EntityType.DEM) and any(  # an ORG "state of Cao Wei" is the polity
-                    self.is_class(q) and self._type_kinds(q) and not self.class_fits(q, span.entity_type, strict=True) for q, _ in found)
+                heard = self.heard_sense(span, found)
                 for qid, method in found:
                     # a capitalised label names one thing ("East Germany national football team"); "head", clipped from "head teacher", heads other roles
-                    if (qid in {q for q, _ in out + kinded + kindless} or (self.taxonomy.label(qid) or "a")[:1].isupper()
+                    if (qid in {q for q, _ in out + kinded + kindless} or self.names_one_thing(qid)
                             or span.entity_type is EntityType.DEM and method is LinkMethod.ALIAS and clipped(form, self.taxonomy.label(qid) or "")
                             or not_named_by_head(self, span, words, qid)):
                         continue
@@ -421,16 +521,47 @@ class TruthFilter:
             out += kindless
         return out
 
+    @rule("ordinal-names-edition", stage="ladder", types=NAME_TYPES, off=False,
+          purpose="a name that starts with an ordinal (\"17th Academy Awards\") names one edition or term: no class from its head noun")
+    def edition_name(self, span: Span, first: str, words: list[str]) -> bool:
+        """The span's first word is an ordinal and its head noun a word of the name (a DEM span
+        apart: "4th President" is a president; a lower-case noun is numbered, not named)."""
+        return span.entity_type is not EntityType.DEM and is_ordinal(first) and not head_written_lower(span.text, words)
+
+    @rule("homonym-head-noun", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="a head noun that names a homonym class (tg:homonymHead: \"captain\") gives none of its senses from the name alone")
+    def homonym_head(self, found: list[tuple[str, LinkMethod]]) -> bool:
+        """Some class the words name is a homonym head (``tg:homonymHead``)."""
+        return any(qid in self.rules.homonym_heads for qid, _ in found)
+
+    @rule("heard-sense", stage="ladder", types=("MISC", "DEM"), off=False,
+          purpose="a class of a kind the type forbids under the same word is the sense a reader hears: no class of no kind from that word")
+    def heard_sense(self, span: Span, found: list[tuple[str, LinkMethod]]) -> bool:
+        """For a MISC or DEM span, the words also name a class of a kind the type does not allow
+        ("state of emergency": the polity); an ORG "state of Cao Wei" is the polity."""
+        return span.entity_type in (EntityType.MISC, EntityType.DEM) and any(
+            self.is_class(q) and self._type_kinds(q) and not self.class_fits(q, span.entity_type, strict=True) for q, _ in found)
+
+    @rule("capitalised-class-label", stage="ladder", types=GRAPH_TYPES, off=False,
+          purpose="a class whose label is capitalised names one thing: \"East Germany national football team\" is not the Germany one")
+    def names_one_thing(self, qid: str) -> bool:
+        """The class's label starts with a capital letter."""
+        return (self.taxonomy.label(qid) or "a")[:1].isupper()
+
     def names_place(self, words: str) -> bool:
         """The words are a place's own label in the store ("Malawi", "London")."""
         return any(m in NAME_METHODS and PLACE in self.item_kinds(q) for q, m in self.index.lookup(words))
 
+    @rule("later-head", stage="ladder", types=NAME_TYPES, off=None,
+          purpose="a name made of two names (\"University of Malawi College of Medicine\") is headed by the later one: a college")
     def later_head(self, words: list[str]) -> int | None:
         """:func:`engine.generate.truth_text.later_head` over the store: a place's own label
         before a word that names a class (an item labelled in lower case)."""
         return later_head(words, self.names_place, lambda w: any((self.taxonomy.label(q) or "A")[:1].islower() for q, _ in self.index.lookup(w)))
 
     # --- rule 3: nationality --------------------------------------------------------------
+    @rule("nationality", stage="ladder", types=("DEM", "MISC"), off=False,
+          purpose="a DEM or MISC span that is a country's demonym generalizes as a nationality, not an ethnic group or the country")
     def is_nationality(self, span: Span, links: Iterable[Link]) -> bool:
         """A DEM/MISC span that is a country's demonym, not linked as a language nor a language's name
         before a colon or after "in"; a MISC span not followed by a noun that names a language is it."""

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from kg.class_sets import class_set, named_class
 from kg.vocab import TG, local_id
 from engine.types import EntityType
 
-NATIONALITY = "Q231002"
+#: The class offered for a demonym read as a nationality (``ontology/class_sets.ttl``).
+NATIONALITY = named_class("nationalityClass")
 FORMER = "kindFormer"
 TIME_BOUND = "kindTimeBound"
 REGIME = "kindRegime"
@@ -22,7 +24,7 @@ PERSON_ATTRIBUTE = "kindPersonAttribute"
 #: The kinds of places, organisations, structures and works (``ontology/entity_types.ttl``).
 PLACE, ORGANIZATION, STRUCTURE, WORK = "kindPlace", "kindOrganization", "kindStructure", "kindWork"
 #: Genre and music genre: a work's title names none by its head word ("Muskogee Blues").
-GENRES = frozenset({"Q483394", "Q188451"})
+GENRES = class_set("genreClasses")
 #: Kinds of things and of people, not of fields: what a field of study is never read as
 #: ("studied sculpture" is no visual artwork, "studied pharmacy" no organization, "a degree in
 #: civil engineering" no degree in a profession).

@@ -27,6 +27,12 @@ PREPOSITIONS = words("truth.name_prepositions")
 WORD = re.compile(r"[\w'’.-]+")
 #: Modifiers that make a noun name something it is not: a vice president is no president.
 NON_SUBSECTIVE = words("truth.non_subsective")
+#: Endings of a word in "s" that is no plural ("class", "campus", "analysis").
+NOT_PLURAL_ENDINGS = words("truth.not_plural_endings")
+#: Endings of a lower-case word that may be a participle ("created", "consisting").
+PARTICIPLE_ENDINGS = words("truth.participle_endings")
+#: "in" right before a span ("written in *Indonesian*").
+_IN_BEFORE = pattern("truth.in_before")
 
 
 def dated_before(context: str | None, year: int) -> bool:
@@ -69,7 +75,7 @@ def _starts(text: str, context: str) -> list[int]:
 
 def after_in(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` comes right after "in" ("written in *Indonesian*")."""
-    return any(re.search(r"\bin\s+$", context[:at]) for at in _starts(text, context))
+    return any(_IN_BEFORE.search(context[:at]) for at in _starts(text, context))
 
 
 def attributive(text: str, context: str) -> bool:
@@ -81,11 +87,7 @@ def attributive(text: str, context: str) -> bool:
 
 #: Words right before a span that make it a field of study or of teaching: "studied
 #: *sculpture*", "a master's degree in *public administration*", "professor of *law*".
-_FIELD_BEFORE = re.compile(
-    r"(?:\b(?:stud(?:ied|ying|ies|y)|read|majored in|graduated in|trained in|taught|teach(?:es|ing)?|"
-    r"(?:degrees?|doctorate|diploma|ph\.?d\.?|bachelor'?s|master'?s|courses?|training|research|lecturer|professor|"
-    r"chair|specialist|specialised|specialized|qualified) (?:in|of))\s+)(?:(?:the|[a-z-]+ and)\s+)?$",
-    re.IGNORECASE)
+_FIELD_BEFORE = pattern("truth.field_before")
 
 
 def in_field_slot(text: str, context: str) -> bool:
@@ -94,7 +96,8 @@ def in_field_slot(text: str, context: str) -> bool:
     return any(_FIELD_BEFORE.search(context[max(0, at - 60):at]) for at in _starts(text, context))
 
 
-ORDINAL = re.compile(r"^(?:\d+(?:st|nd|rd|th)|(?=[IVXLC]{2,}$)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))$")
+#: A word written as an ordinal ("17th", "LXI").
+ORDINAL = pattern("truth.ordinal")
 
 
 def is_ordinal(word: str) -> bool:
@@ -103,6 +106,8 @@ def is_ordinal(word: str) -> bool:
     return bool(ORDINAL.match(word.strip(".,;:")))
 
 
+@rule("plural-name-head", stage="ladder", off=False,
+      purpose="a name whose head noun is a plural names one thing made of several: its head is not looked up as the singular")
 def plural_name_head(text: str, words: list[str]) -> bool:
     """The span is a name (its head word capitalised) whose head noun is a plural: it
     names one thing — a series, a team, a body — made of or about several of them, not
@@ -114,7 +119,7 @@ def plural_name_head(text: str, words: list[str]) -> bool:
         return False
     i = head_index(words)
     head = words[i]
-    return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(("ss", "us", "is"))
+    return raw[i][:1].isupper() and len(head) > 3 and head.endswith("s") and not head.endswith(NOT_PLURAL_ENDINGS.in_order())
 
 
 def head_written_lower(text: str, words: list[str]) -> bool:
@@ -139,9 +144,11 @@ def sentence_case_title(text: str, words: list[str]) -> bool:
 
 
 #: Articles that may open a head phrase without being one of its words ("the sound").
-ARTICLES = frozenset({"the", "a", "an"})
+ARTICLES = words("truth.articles")
 
 
+@rule("clipped-alias", stage="ladder", types=("DEM",), off=False,
+      purpose="a person word that is an alias clipped from a longer label (\"head\" of \"head teacher\") names no class from the head noun")
 def clipped(form: str, label: str) -> bool:
     """``form`` (an alias) is a shorter run of whole words of ``label``: "head" for "head
     teacher", a clipping whose word names other things as often ("head of news")."""
@@ -157,9 +164,11 @@ def span_words(text: str) -> list[str]:
 
 #: Words that join two nouns or modifiers: the head is the second conjunct's ("the mining
 #: and energy *committee*"; "The Master and *Margarita*", a title, names no master).
-CONJUNCTIONS = frozenset({"and", "&"})
+CONJUNCTIONS = words("truth.conjunctions")
 
 
+@rule("coordinated-names-no-head", stage="ladder", off=False,
+      purpose="a span that joins two nouns or modifiers (\"physical education and sports\") has no one head noun to name its class")
 def coordinated(words: list[str]) -> bool:
     """A conjunction comes before any preposition: the span joins two nouns or modifiers
     ("physical education and sports", "the mining and energy committee", "The Master and
@@ -181,7 +190,8 @@ def head_index(words: list[str]) -> int:
     return len(words) - 1
 
 
-QUALIFIER = re.compile(r"\s+(?:of|in|for|from|at|on|with)\s+", re.I)
+#: A preposition that ends a class label's head phrase ("city *of* Switzerland").
+QUALIFIER = pattern("truth.qualifier")
 
 
 def label_narrows(general: str, specific: str) -> bool:
@@ -230,14 +240,14 @@ def description_head(description: str | None) -> list[str]:
         if words and w.lower() in DESCRIPTION_STOPS:
             break
         words.append(w)
-    if words and words[-1][:1].islower() and words[-1].endswith("s") and not words[-1].endswith(("ss", "us", "is")):
+    if words and words[-1][:1].islower() and words[-1].endswith("s") and not words[-1].endswith(NOT_PLURAL_ENDINGS.in_order()):
         return []
     return words
 
 
 def participle(word: str) -> bool:
     """A lower-case word that may be a participle ending a description's head phrase ("created", "consisting")."""
-    return word[:1].islower() and word.endswith(("ed", "ing"))
+    return word[:1].islower() and word.endswith(PARTICIPLE_ENDINGS.in_order())
 
 
 @rule("non-subsective-modifier", stage="ladder", purpose="a rung the span names after a non-subsective modifier is false: a vice president is no president",
@@ -264,6 +274,8 @@ def negated_by_modifier(span_text: str, label: str) -> bool:
     return False
 
 
+#: The preposition that joins a name to its complement (:func:`later_head`: "University *of* Malawi").
+COMPLEMENT_JOINT = words("truth.complement_joint")
 #: How words name a place for :func:`later_head`: as its own label ("Malawi"; an alias may be a
 #: month's or a person's word: "April").
 NAME_METHODS = (LinkMethod.EXACT,)
@@ -277,7 +289,7 @@ def later_head(words: list[str], names_place: Callable[[str], bool], names_class
     Arts of the University of Tehran" and "Ministry of Foreign Affairs of Japan" keep their
     first head (a name of more than two parts, or "the" before the complement, may be read
     either way: "Architectural Institute of Japan Prize" is not split)."""
-    ofs = [i for i, w in enumerate(words) if w == "of"]
+    ofs = [i for i, w in enumerate(words) if w in COMPLEMENT_JOINT]
     if len(ofs) < 2 or ofs[0] == 0:
         return None
     between = [w for w in words[ofs[0] + 1:ofs[1] - 1] if w not in ARTICLES]
@@ -286,6 +298,8 @@ def later_head(words: list[str], names_place: Callable[[str], bool], names_class
     return ofs[1] - 1
 
 
+@rule("demonym-names-country", stage="ladder", types=("DEM", "MISC"), off=False,
+      purpose="a demonym before a noun of what a country has (\"the Tanzanian border\") names the country, no nationality")
 def names_its_country(text: str, context: str) -> bool:
     """Every use of the demonym ``text`` in ``context`` stands before a noun of what a country
     has (:data:`COUNTRY_NOUNS`): it names the country, no nationality ("along the Tanzanian border")."""
@@ -293,6 +307,8 @@ def names_its_country(text: str, context: str) -> bool:
     return bool(after) and all(w.lower() in COUNTRY_NOUNS for w in after)
 
 
+@rule("kindless-needs-phrase", stage="ladder", off=True,
+      purpose="a head noun names a class of no kind only as a phrase of two words or a lower-case common noun (\"BBC News\" is no news)")
 def names_kindless(text: str, words: list[str], gram: str) -> bool:
     """A head noun ``gram`` of the span ``text`` (words ``words``) names a class of no kind only when the words leave no doubt: a head
     phrase of two words or more ("Tamil Nadu *Legislative Assembly*", "Tibet *Autonomous

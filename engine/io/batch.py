@@ -1,4 +1,8 @@
-"""Sanitizing files: documents in batches, bad records reported, output written atomically."""
+"""Sanitizing files: documents in batches, bad records reported, output written atomically.
+
+Output formats: ``jsonl`` (one result object per line), ``json`` (one indented JSON array
+of the result objects) and ``text`` (the sanitized text of each document, each ending
+with a newline)."""
 
 from __future__ import annotations
 
@@ -25,13 +29,40 @@ class RunSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     merged: list[tuple[str, str]] = field(default_factory=list)
     aborted: bool = False
+    privacy: list[object] = field(default_factory=list)  # the documents' privacy reports
 
     def add(self, position: str, result: SanitizeResult) -> None:
-        """Count one sanitized document (its mentions, failed spans, merged overlaps)."""
+        """Count one sanitized document (its mentions, failed spans, merged overlaps, privacy)."""
         self.documents += 1
         self.mentions += len(result.replacements)
         self.failed_spans += len(result.errors)
         self.merged += [(position, note) for note in merged_notes(result)]
+        if result.privacy is not None:
+            self.privacy.append(result.privacy)
+
+    def privacy_line(self) -> str | None:
+        """One line on k: a document's own summary, or for several how many reached the target
+        and why the others did not (None when the guard did not run)."""
+        reports = self.privacy
+        if not reports:
+            return None
+        if len(reports) == 1:
+            return f"privacy: {reports[0].summary}"
+        target = reports[0].target_k
+        if target == 0:
+            return f"privacy: guard off (k measured only); smallest k {min(r.k_after for r in reports):,}"
+        reached = sum(1 for r in reports if r.reached)
+        no_persons = sum(1 for r in reports if r.persons == 0)
+        absent = sum(1 for r in reports if not r.reached and r.persons != 0 and not r.subject_in_store)
+        short = len(reports) - reached - no_persons - absent
+        parts = [f"{reached:,} of {plural(len(reports), 'document')} reached k ≥ {target}"]
+        if no_persons:
+            parts.append(f"{no_persons:,} not established: the store holds no persons to count (their spans generalized as far as they go)")
+        if absent:
+            parts.append(f"{absent:,} not established: the person is not in the store (spans generalized as far as the guard could)")
+        if short:
+            parts.append(f"{short:,} below k: nothing more general was left")
+        return "privacy: " + "; ".join(parts)
 
     def report(self, source: object, target: object, annotator: str | None = None) -> tuple[list[str], str]:
         """What ``taxogen sanitize`` prints for one file: stderr lines (bad records, notes), then
@@ -80,6 +111,29 @@ def result_line(doc_id: str, result: SanitizeResult, *, with_originals: bool = F
     return json.dumps(result_to_dict(doc_id, result, with_originals=with_originals), ensure_ascii=False)
 
 
+class ResultWriter:
+    """Writes results to an open text file in one of the output formats (``jsonl``, ``json``, ``text``)."""
+
+    def __init__(self, fh, out_format: str, *, with_originals: bool = False) -> None:
+        if out_format not in ("jsonl", "json", "text"):
+            raise ValueError(f"unknown output format {out_format!r}; expected jsonl, json or text")
+        self.fh, self.format, self.with_originals, self.count = fh, out_format, with_originals, 0
+
+    def write(self, doc_id: str, result: SanitizeResult) -> None:
+        if self.format == "jsonl":
+            self.fh.write(result_line(doc_id, result, with_originals=self.with_originals) + "\n")
+        elif self.format == "json":
+            body = json.dumps(result_to_dict(doc_id, result, with_originals=self.with_originals), ensure_ascii=False, indent=2)
+            self.fh.write(("[\n" if self.count == 0 else ",\n") + body)
+        else:
+            self.fh.write(result.text if result.text.endswith("\n") else result.text + "\n")
+        self.count += 1
+
+    def close(self) -> None:
+        if self.format == "json":
+            self.fh.write("[]\n" if self.count == 0 else "\n]\n")
+
+
 def run_sanitize(
     engine,
     source: Path,
@@ -92,8 +146,11 @@ def run_sanitize(
     overlap: str = "merge",
     batch: int = 16,
     progress: bool = True,
+    out_format: str = "jsonl",
+    encoding: str = "utf-8",
 ) -> RunSummary:
-    """Sanitize every document of ``source`` into ``target`` (JSON lines).
+    """Sanitize every document of ``source`` into ``target`` (``-``: standard output) in
+    ``out_format`` (jsonl, json or text); ``encoding``: the input's.
 
     Bad records are listed in ``summary.bad`` (position, reason); documents left out on
     purpose (another annotator's) in ``summary.skipped``; merged overlapping mentions in
@@ -112,7 +169,7 @@ def run_sanitize(
                 if strict:
                     raise _Abort
                 continue
-            fh.write(result_line(d.doc_id, r, with_originals=with_originals) + "\n")
+            writer.write(d.doc_id, r)
             summary.add(d.position, r)
         bar.update(len(pending))
         pending.clear()
@@ -120,7 +177,8 @@ def run_sanitize(
     bar = tqdm(desc=f"sanitizing {source.name}", unit="doc", disable=not progress, file=sys.stderr)
     try:
         with AtomicWriter(target, private=with_originals) as fh:
-            for rec in read_documents(source, fmt, annotator=annotator):
+            writer = ResultWriter(fh, out_format, with_originals=with_originals)
+            for rec in read_documents(source, fmt, annotator=annotator, encoding=encoding):
                 if isinstance(rec, Skipped):
                     summary.skipped.append((rec.position, rec.reason))
                     continue
@@ -135,6 +193,7 @@ def run_sanitize(
             flush(fh)
             if summary.documents == 0:
                 raise _Empty  # nothing to write: no empty result file either
+            writer.close()
     except _Abort:
         summary.aborted = True
     except _Empty:

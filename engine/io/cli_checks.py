@@ -10,7 +10,10 @@ from pathlib import Path
 from engine.io.contract import OVERLAP_POLICIES
 from engine.io.files import unwritable_reason
 
-INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt")  # .txt: one raw document
+INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt", ".md", "")  # .txt, .md, no extension: one raw document
+#: What ``taxogen sanitize`` writes (``--format``); ``auto``: text for a plain-text input, else jsonl.
+OUTPUT_FORMATS = ("auto", "jsonl", "json", "text")
+OUTPUT_SUFFIXES = {"jsonl": ".jsonl", "json": ".json", "text": ".txt"}
 
 
 def plural(n: int, noun: str) -> str:
@@ -18,27 +21,53 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
-def sanitize_pairs(source: Path, out: Path, *, fmt: str, overlap: str, batch: int) -> list[tuple[Path, Path]]:
-    """``(input, output)`` files of ``taxogen sanitize``, after checking every option.
+def output_format(fmt: str, source: Path, input_format: str) -> str:
+    """The output format of ``source``: ``fmt``, or for ``auto`` text when the input is plain text."""
+    from engine.io.docio import detect_format
 
-    Refused: an unknown ``--format`` or ``--overlap``, ``--batch`` below 1, a missing
-    input, an output that would overwrite an input, an output that cannot be written.
+    if fmt != "auto":
+        return fmt
+    kind = input_format if input_format != "auto" else detect_format(source)
+    return "text" if kind in ("text", "txt") else "jsonl"
+
+
+def sanitize_pairs(source: Path, out: Path | None, *, fmt: str, overlap: str, batch: int, out_format: str = "auto",
+                   encoding: str = "utf-8") -> list[tuple[Path, Path]]:
+    """``(input, output)`` files of ``taxogen sanitize``, after checking every option; an output
+    of ``-`` (also for ``out=None``) is standard output.
+
+    Refused: an unknown input format, output ``--format``, ``--overlap`` or ``--encoding``,
+    ``--batch`` below 1, a missing input, a directory input without ``--out DIR`` or ``-``,
+    an output that would overwrite an input, an output that cannot be written.
     """
-    from engine.io.docio import FORMATS
+    from engine.errors import InputError
+    from engine.io.docio import FORMATS, STDOUT, check_encoding
 
     if fmt not in FORMATS:
-        raise ValueError(f"unknown --format {fmt!r}; expected one of {', '.join(FORMATS)}")
+        raise ValueError(f"unknown --input-format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    if out_format not in OUTPUT_FORMATS:
+        raise ValueError(f"unknown --format {out_format!r}; expected one of {', '.join(OUTPUT_FORMATS)}")
     if overlap not in OVERLAP_POLICIES:
         raise ValueError(f"unknown --overlap {overlap!r}; expected one of {', '.join(OVERLAP_POLICIES)}")
     if batch < 1:
         raise ValueError("--batch must be at least 1")
+    try:
+        check_encoding(encoding)
+    except InputError as exc:
+        raise ValueError(f"--encoding: {exc}") from None
+    to_stdout = out is None or str(out) == STDOUT
     if source.is_dir():
-        files = sorted(p for p in source.iterdir() if p.is_file() and p.suffix.lower() in INPUT_SUFFIXES)
+        files = sorted(p for p in source.iterdir() if p.is_file() and not p.name.startswith(".")
+                       and p.suffix.lower() in INPUT_SUFFIXES)
         if not files:
-            raise ValueError(f"no .json/.jsonl/.txt files in {source}")
+            raise ValueError(f"no .json/.jsonl/.txt/.md or extensionless files in {source}")
+        if to_stdout:
+            return [(f, Path(STDOUT)) for f in files]
         reason = unwritable_reason(out, directory=True)
-        pairs = [(f, out / (f.stem + ".jsonl")) for f in files]
+        pairs = [(f, out / (f.stem + OUTPUT_SUFFIXES[output_format(out_format, f, fmt)])) for f in files]
     elif source.is_file():
+        if to_stdout:
+            return [(source, Path(STDOUT))]
         reason = unwritable_reason(out)
         pairs = [(source, out)]
     else:

@@ -208,13 +208,19 @@ def parse_mentions(raw: Any, text: str) -> tuple[Mention, ...]:
     return out
 
 
+def check_text_size(text: str) -> str:
+    """``text`` when it is within the one size limit of a document (``LIMITS["text_chars"]``,
+    for every input: JSON, JSON lines, plain text, HTTP); else a one-line :class:`InputError`."""
+    if len(text) > LIMITS["text_chars"]:
+        raise _err(f"text has {len(text):,} characters; the limit is {LIMITS['text_chars']:,}", None)
+    return text
+
+
 def document_text(d: dict) -> str:
     text = d.get("text")
     if not isinstance(text, str):
         raise _err("document lacks a string 'text'" if text is None else f"'text' must be a string, got {_kind(text)}", None)
-    if len(text) > LIMITS["text_chars"]:
-        raise _err(f"text has {len(text):,} characters; the limit is {LIMITS['text_chars']:,}", None)
-    return text
+    return check_text_size(text)
 
 
 def parse_document(d: Any) -> tuple[str | None, str, tuple[Mention, ...] | None]:

@@ -8,7 +8,14 @@ Input formats:
   ``annotations[annotator]["entity_mentions"]``); the mentions of one annotator are used
   (``annotator=None``: the first one of each document).
 - ``json``: one document object in the ``jsonl`` shape.
-- ``txt``: a plain-text file is one document (its file name is its id).
+- ``text`` (``txt``): a plain-text file is one document (its file name is its id).
+
+``auto`` tells them by name: ``.jsonl``/``.ndjson`` are JSON lines, ``.json`` a document or
+(starting with ``[``) a WikiReplace list, anything else (``.txt``, ``.md``, no extension)
+plain text. Every input is read in one encoding (``encoding``, default UTF-8; a BOM is
+dropped), and every document's text is held to one size limit
+(:func:`engine.io.contract.check_text_size`); a plain-text file too large for it is
+refused before it is read.
 
 A document **without** a ``mentions`` key gets ``mentions=None``: its spans are detected
 (:mod:`engine.detect`); ``"mentions": []`` means there is nothing to mask.
@@ -19,7 +26,10 @@ Every bad record yields a :class:`BadRecord` with its position (``file:line`` or
 
 from __future__ import annotations
 
+import codecs
 import os
+import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +41,9 @@ from engine.io.files import output_mode, part_prefix, sweep_stale_parts
 from engine.doc import SanitizeResult
 from engine.types import Mention
 
-FORMATS = ("auto", "jsonl", "wikireplace", "json", "txt")
+FORMATS = ("auto", "jsonl", "wikireplace", "json", "text", "txt")  # txt: another name of text
+#: ``--out -``: the results go to standard output.
+STDOUT = "-"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,33 +120,68 @@ def position_order(position: str) -> int:
 
 
 def detect_format(path: Path) -> str:
+    """The input format of ``path`` by its name: jsonl, json or wikireplace (by the first
+    character), or text for any other name (``.txt``, ``.md``, no extension)."""
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson")):
         return "jsonl"
-    if name.endswith(".txt"):
-        return "txt"
+    if not name.endswith(".json"):
+        return "text"
     with open(path, encoding="utf-8", errors="replace") as fh:
         head = fh.read(4096).lstrip()
     return "wikireplace" if head.startswith("[") else "json"
 
 
-def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None = None) -> Iterator[DocRecord | BadRecord | Skipped]:
+def check_encoding(encoding: str) -> str:
+    """The codec's canonical name of ``encoding``; a one-line :class:`InputError` if Python has none."""
+    try:
+        return codecs.lookup(encoding).name
+    except LookupError:
+        raise InputError(f"unknown encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, utf-16)") from None
+
+
+def _decode(raw: bytes, encoding: str) -> str:
+    text = raw.decode(encoding)
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_text_document(p: Path, encoding: str = "utf-8") -> DocRecord | BadRecord:
+    """A plain-text file as one raw document (its spans to be detected), or why it cannot be one.
+
+    A file whose size alone puts it over the limit is refused without being read."""
+    limit = contract.LIMITS["text_chars"]
+    per_char = 1 if codecs.lookup(encoding).name in ("latin-1", "iso8859-1", "ascii", "cp1252") else 4
+    size = p.stat().st_size
+    if size > per_char * limit + 4:  # 4: a BOM
+        return BadRecord(p.name, f"{size:,} bytes: more than the limit of {limit:,} characters of text; split the file")
+    try:
+        text = _decode(p.read_bytes(), encoding)
+    except UnicodeDecodeError as exc:
+        return BadRecord(p.name, f"not {encoding} text: {exc.reason} at byte {exc.start} (--encoding names another)")
+    try:
+        contract.check_text_size(text)
+    except InputError as exc:
+        return BadRecord(p.name, f"{exc}; split the file")
+    return DocRecord(p.stem, text, None, p.name)
+
+
+def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None = None,
+                   encoding: str = "utf-8") -> Iterator[DocRecord | BadRecord | Skipped]:
     """Documents of ``path`` (or :class:`BadRecord` / :class:`Skipped` entries), in file order.
 
     A document id seen before is a :class:`BadRecord` (results are keyed by id). With
     ``annotator``, WikiReplace documents that this annotator did not annotate are
-    :class:`Skipped`, not bad.
+    :class:`Skipped`, not bad. ``encoding``: of the file (JSON too; default UTF-8).
     """
     p = Path(path)
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    encoding = check_encoding(encoding)
+    utf8 = encoding == "utf-8"
     if fmt == "auto":
         fmt = detect_format(p)
-    if fmt == "txt":  # a plain-text file is one raw document, its spans detected
-        try:
-            yield DocRecord(p.stem, p.read_text(encoding="utf-8"), None, p.name)
-        except UnicodeDecodeError as exc:
-            yield BadRecord(p.name, f"not UTF-8 text: {exc.reason} at byte {exc.start}")
+    if fmt in ("text", "txt"):  # a plain-text file is one raw document, its spans detected
+        yield read_text_document(p, encoding)
         return
     seen: dict[str, str] = {}
 
@@ -147,12 +194,22 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
     if fmt == "jsonl":
         with open(p, "rb") as fh:
             for no, line in enumerate(fh, start=1):
+                if not utf8:
+                    try:
+                        line = _decode(line, encoding) if no == 1 else line.decode(encoding)
+                    except UnicodeDecodeError as exc:
+                        yield BadRecord(f"{p.name}:{no}", f"not {encoding} text: {exc.reason} at byte {exc.start}")
+                        continue
                 rec = jsonl_record(line, p.name, no)
                 if rec is not None:
                     yield checked(rec) if isinstance(rec, DocRecord) else rec
         return
     try:
-        data = contract.parse_json(p.read_bytes())
+        raw = p.read_bytes()
+        data = contract.parse_json(raw if utf8 else _decode(raw, encoding))
+    except UnicodeDecodeError as exc:
+        yield BadRecord(p.name, f"not {encoding} text: {exc.reason} at byte {exc.start}")
+        return
     except InputError as exc:
         yield BadRecord(p.name, str(exc))
         return
@@ -225,12 +282,31 @@ def result_to_dict(doc_id: str, result: SanitizeResult, *, with_originals: bool 
     return out
 
 
+def is_regular_or_absent(path: str | Path) -> bool:
+    """True unless ``path`` is, or links to, something other than a regular file (a device,
+    a pipe, a socket, a directory). Links are followed as ``open`` follows them: a link to a
+    pipe such as ``/dev/stdout`` is a pipe, though its target has no path."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+def is_stdout(target: str | Path) -> bool:
+    """True for ``-``, the name of standard output."""
+    return str(target) == STDOUT
+
+
 class AtomicWriter:
     """A text file written under a temporary name and renamed into place on success.
 
     The temporary part is ``.<name>.<pid>.<random>.part``; parts left by killed runs of
     the same target are removed first, and the file mode follows
     :func:`engine.io.files.output_mode` (umask, or ``0600`` with ``private``).
+
+    Only a regular file is ever replaced: ``-`` is standard output, a path that is (or
+    links to) a device, a pipe or a socket is opened and written to directly, and a
+    symbolic link to a file keeps being a link (the file it points at is replaced).
     """
 
     def __init__(self, target: str | Path, *, private: bool = False) -> None:
@@ -238,21 +314,38 @@ class AtomicWriter:
         self.private = private
         self._fh: IO[str] | None = None
         self._tmp: str | None = None
+        self._final: Path | None = None
+        self._direct = False
 
     def __enter__(self) -> IO[str]:
-        self.target.parent.mkdir(parents=True, exist_ok=True)
-        sweep_stale_parts(self.target)
-        fd, self._tmp = tempfile.mkstemp(prefix=part_prefix(self.target), suffix=".part", dir=self.target.parent)
+        if is_stdout(self.target):
+            self._direct, self._fh = True, sys.stdout
+            return self._fh
+        if not is_regular_or_absent(self.target):  # a device, a pipe (/dev/stdout): written to, never replaced
+            self._direct, self._fh = True, open(self.target, "w", encoding="utf-8")
+            return self._fh
+        final = Path(os.path.realpath(self.target))  # through a symbolic link: the file it points at
+        self._final = final
+        final.parent.mkdir(parents=True, exist_ok=True)
+        sweep_stale_parts(final)
+        fd, self._tmp = tempfile.mkstemp(prefix=part_prefix(final), suffix=".part", dir=final.parent)
         os.fchmod(fd, output_mode(self.private))
         self._fh = os.fdopen(fd, "w", encoding="utf-8")
         return self._fh
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        assert self._fh is not None and self._tmp is not None
+        assert self._fh is not None
+        if self._direct:
+            if self._fh is sys.stdout:
+                self._fh.flush()
+            else:
+                self._fh.close()
+            return
+        assert self._tmp is not None and self._final is not None
         try:
             self._fh.close()
         finally:
             if exc_type is None:
-                os.replace(self._tmp, self.target)
+                os.replace(self._tmp, self._final)
             else:
                 os.unlink(self._tmp)

@@ -71,6 +71,11 @@ def output_mode(private: bool) -> int:
 
 def unwritable_reason(path: Path, *, directory: bool = False) -> str | None:
     """Why ``path`` (a file, or a directory with ``directory``) cannot be written, or None."""
+    if not directory and path.exists() and not path.is_dir() and not path.is_file():
+        # a device or a pipe (also through a link, /dev/stdout) is written to in place, never
+        # replaced: only it must be writable
+        return None if os.access(path, os.W_OK) else f"cannot write to {path}"
+    path = Path(os.path.realpath(path))  # a symbolic link to a file: the file it points at is replaced
     if path.exists():
         if directory and not path.is_dir():
             return f"{path} exists and is not a directory"

@@ -130,7 +130,7 @@ class PrivacyGuard:
         result = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], result.members)
         return PrivacyReport(0, result.k, result.k, (), result.counted, result.uncounted, subj.in_store, bool(subj.in_set),
-                             True, time.perf_counter() - t0)
+                             True, time.perf_counter() - t0, persons=len(self.background.persons))
 
     # --- enforcing -----------------------------------------------------------------------
     def apply(self, p: Doc, policy: SelectionPolicy, target: int) -> PrivacyReport:
@@ -182,7 +182,8 @@ class PrivacyGuard:
         final = anonymity_set(self.background, self.disclosed(p, views, shown))
         subj = locate_subject(self.background, self.subject_names(p, subject)[:1], final.members)
         return PrivacyReport(target, k_before, final.k, tuple(climbs), final.counted, final.uncounted, subj.in_store,
-                             bool(subj.in_set), final.k >= target, time.perf_counter() - t0, descents=tuple(descents))
+                             bool(subj.in_set), final.k >= target, time.perf_counter() - t0, descents=tuple(descents),
+                             persons=len(self.background.persons))
 
     def _descend(self, p: Doc, views: Sequence[SpanView], slots: list[_Slot],
                  members: list[FrozenBitMap | None], target: int) -> list[Climb]:

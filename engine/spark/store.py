@@ -24,7 +24,7 @@ ARCHIVE_SUFFIXES = (".tar.gz", ".tgz", ".tar", ".zip")
 @dataclass(frozen=True, slots=True)
 class StoreSpec:
     """Where executors find the store: ``path`` on every node, or ``archive`` via SparkFiles
-    (neither: the embedded sample graph)."""
+    (neither: the starter graph)."""
 
     path: str | None = None
     archive: str | None = None
@@ -50,7 +50,7 @@ class StoreSpec:
             sc.addArchive(self.archive)
 
     def local_path(self) -> str | None:
-        """On an executor: the store directory to open (``None``: the embedded sample graph)."""
+        """On an executor: the store directory to open (``None``: the starter graph)."""
         if self.archive is None:
             return self.path
         from pyspark import SparkFiles

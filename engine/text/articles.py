@@ -6,7 +6,7 @@ are ``packs/core/articles.yaml``.
 
 from __future__ import annotations
 
-from engine.knowledge import words
+from engine.knowledge import pattern, words
 
 #: Beginnings of words that start with a vowel letter but a consonant sound ("a university").
 _AN_EXCEPTIONS = words("articles.a_before")
@@ -30,3 +30,14 @@ def indefinite_article(word: str) -> str:
     if w.startswith(_AN_EXCEPTIONS.in_order()):
         return "a"
     return "an" if not w or w[0] in _VOWELS else "a"
+
+
+_NAMES_WITH_THE = pattern("articles.names_with_the")
+
+
+def with_definite_article(name: str) -> str:
+    """``the United Kingdom``, ``the Netherlands``; other names unchanged (how a composed rung
+    such as "city in the United Kingdom" writes the name: :class:`kg.chains.ChainIndex`)."""
+    if name.lower().startswith("the ") or not _NAMES_WITH_THE.match(name):
+        return name
+    return "the " + name

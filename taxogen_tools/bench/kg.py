@@ -22,6 +22,7 @@ from typing import Callable
 
 from kg.build import build_from_dump
 from kg.chains import ChainIndex, PreloadedTaxonomy
+from kg.starter import default_store
 from kg.store import KGStore
 from kg.vocab import TAXONOMY_PROPS
 
@@ -67,7 +68,7 @@ def bench_kg(seed: str | Path | None, store: str | Path | None, *, n: int = 1000
         result["build_seconds"] = round(time.perf_counter() - t0, 2)
         result["build_triples"] = report.triples
         store = Path(tmp.name) / "store"
-    kg = KGStore.read_only(store) if store is not None else KGStore.embedded()
+    kg = KGStore.read_only(store) if store is not None else default_store()
     t0 = time.perf_counter()
     index = ChainIndex(kg, mode="preloaded")
     result["preload_seconds"] = round(time.perf_counter() - t0, 2)

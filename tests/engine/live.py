@@ -10,8 +10,6 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
-import uvicorn
-
 from tests.conftest import ROOT
 from tests.servers import free_port
 
@@ -19,6 +17,8 @@ from tests.servers import free_port
 @contextmanager
 def uvicorn_server(app) -> Iterator[str]:
     """``app`` served by uvicorn on 127.0.0.1 (a free port); yields the base URL."""
+    import uvicorn
+
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

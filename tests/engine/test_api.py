@@ -5,6 +5,8 @@ import json
 import httpx
 import pytest
 
+pytest.importorskip("fastapi", reason="needs the [server] extra")
+
 from engine.api import create_app
 from engine.config import EngineConfig
 from engine.engine import Engine

@@ -115,7 +115,7 @@ def test_given_docs_when_evaluate_generation_then_page_has_its_printed_figures(t
     assert page.startswith("# Our ladders against WikiReplace's options (evaluate generation)\n")
     assert "taxogen evaluate generation --data <tiny.json> --docs <docs>\n" in page
     figures = page.split("```text\n", 1)[1]
-    assert "rules: heuristic options of WikiReplace found in our ladder, in order (tiny.json, store: embedded)" in figures
+    assert "rules: heuristic options of WikiReplace found in our ladder, in order (tiny.json, store: sample)" in figures
     assert ["DATETIME", "2", "2", "100.00%", "0", "100.00%"] in [line.split() for line in figures.splitlines()]
     assert "documents:" not in figures  # the progress bar is on stderr
     for line in res.stdout.splitlines():

@@ -4,6 +4,8 @@
 import json
 
 import pytest
+
+pytest.importorskip("fastapi", reason="needs the [server] extra")
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 

@@ -29,7 +29,8 @@ def write_docs(path, n):
 
 @pytest.mark.parametrize("args,message", [
     (["--overlap", "bogus"], "error: unknown --overlap 'bogus'; expected one of merge, reject"),
-    (["--format", "xml"], "error: unknown --format 'xml'; expected one of auto, jsonl, wikireplace, json, txt"),
+    (["--format", "xml"], "error: unknown --format 'xml'; expected one of auto, jsonl, json, text"),
+    (["--input-format", "xml"], "error: unknown --input-format 'xml'; expected one of auto, jsonl, wikireplace, json, text, txt"),
 ])
 def test_given_bad_option_then_one_line_exit_1_before_the_store_loads(tmp_path, args, message):
     src = write_docs(tmp_path / "in.jsonl", 1)
@@ -80,7 +81,7 @@ def test_given_out_equal_to_input_then_refused_and_input_intact(tmp_path):
 def test_given_bad_record_then_its_position_prints_once(tmp_path):
     src = tmp_path / "X"
     src.write_text(json.dumps({"id": "a", **DOC}) + "\n" + json.dumps({"text": "abc", "mentions": [{"start": 0}]}) + "\n")
-    res = taxogen(tmp_path, "sanitize", str(src), "--format", "jsonl", "--out", str(tmp_path / "o.jsonl"), "--no-progress")
+    res = taxogen(tmp_path, "sanitize", str(src), "--input-format", "jsonl", "--out", str(tmp_path / "o.jsonl"), "--no-progress")
     assert res.returncode == 0
     assert "bad record X:2: mention #0: mention lacks 'end'" in res.stderr.splitlines()
     assert res.stderr.count("X:2") == 1
@@ -151,7 +152,7 @@ def test_given_wikireplace_annotator_then_other_documents_are_left_out_not_bad(t
     picked = [d for d in data if "annotator2" in d["annotations"]][:2] + [d for d in data if "annotator2" not in d["annotations"]][:3]
     src = tmp_path / "wr.json"
     src.write_text(json.dumps(picked))
-    res = taxogen(tmp_path, "sanitize", str(src), "--out", str(tmp_path / "o.jsonl"), "--format", "wikireplace",
+    res = taxogen(tmp_path, "sanitize", str(src), "--out", str(tmp_path / "o.jsonl"), "--input-format", "wikireplace",
                   "--annotator", "annotator2", "--no-progress")
     assert res.returncode == 0, res.stderr
     assert "bad record" not in res.stderr
@@ -177,6 +178,7 @@ def _port_free(port: int) -> bool:
 
 @pytest.mark.slow
 def test_given_taxogen_serve_when_sigterm_then_it_exits_and_leaves_no_process_or_port(tmp_path):
+    pytest.importorskip("uvicorn", reason="taxogen serve needs the [server] extra")
     port = free_port()
     proc = taxogen_popen(tmp_path, "serve", "--port", str(port))
     try:

@@ -6,6 +6,8 @@ import re
 
 import httpx
 import pytest
+
+pytest.importorskip("fastapi", reason="needs the [server] extra")
 from typer.testing import CliRunner
 
 from engine.api import create_app

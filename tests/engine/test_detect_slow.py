@@ -69,6 +69,7 @@ def test_given_demo_then_starts_from_plain_text_and_sanitizes():
 
 
 def test_given_http_body_without_mentions_then_detected_and_empty_list_masks_nothing(engine):
+    pytest.importorskip("fastapi", reason="needs the [server] extra")
     from fastapi.testclient import TestClient
 
     from engine.api import create_app

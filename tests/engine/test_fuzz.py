@@ -13,6 +13,8 @@ import json
 
 import httpx
 import pytest
+
+pytest.importorskip("fastapi", reason="needs the [server] extra")
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

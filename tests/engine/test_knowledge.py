@@ -117,3 +117,10 @@ def test_given_the_shipped_packs_then_every_entry_loads_and_every_pattern_compil
             k.pattern(e.name)
         elif e.kind == "words":
             assert k.word_list(e.name), e.name
+
+
+def test_given_a_pattern_of_alternatives_referred_to_then_it_stays_one_group(tmp_path: Path) -> None:
+    _pack(tmp_path, "core", {"p.yaml": "alt:\n  pattern: '(?:a)|b'\nuse:\n  pattern: 'x{=p.alt}y'\n"})
+    k = Knowledge(["core"], root=tmp_path)
+    assert k.pattern_text("p.use") == "x(?:(?:a)|b)y"
+    assert k.pattern("p.use").fullmatch("xby") and not k.pattern("p.use").search("b")

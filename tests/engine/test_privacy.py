@@ -231,6 +231,7 @@ def test_given_config_privacy_k_then_it_is_read_and_checked(tmp_path) -> None:
 
 
 def test_given_http_field_k_then_result_carries_the_privacy_report(engine: Engine) -> None:
+    pytest.importorskip("fastapi", reason="needs the [server] extra")
     from fastapi.testclient import TestClient
 
     from engine.api import create_app

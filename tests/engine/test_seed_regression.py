@@ -26,11 +26,13 @@ def test_seed_answers_match_the_recorded_fixture(seed_store: Path, wikireplace_p
     assert not diffs, f"{len(diffs)} differences from the fixture:\n" + "\n".join(diffs[:40])
 
 
-def test_differences_lists_changed_links_and_texts() -> None:
-    base = {"documents": {"d": {"sanitized_sha256": "a", "mentions": [{"at": [0, 4], "link": "Q1", "method": "exact", "ladder": ["x", "***"]}]}}}
+def test_differences_name_the_span_and_the_rung() -> None:
+    base = {"documents": {"d": {"mentions": [{"at": [0, 4], "span": "Oslo", "link": "Q1", "method": "exact", "ladder": ["x", "***"],
+                                              "shown": "x", "phrase": "an x"}], "edits": ["inserted 'an' before 'x' (offset 0)"]}}}
     changed = json.loads(json.dumps(base))
-    changed["documents"]["d"]["mentions"][0]["link"] = "Q2"
-    changed["documents"]["d"]["sanitized_sha256"] = "b"
+    changed["documents"]["d"]["mentions"][0].update(link="Q2", shown="***", phrase="***")
+    changed["documents"]["d"]["edits"] = []
     assert seed_regression.differences(base, base) == []
     diffs = seed_regression.differences(base, changed)
-    assert any("link 'Q1' -> 'Q2'" in d for d in diffs) and any("sanitized text differs" in d for d in diffs)
+    assert "d [0, 4] 'Oslo': link 'Q1' -> 'Q2'" in diffs and "d [0, 4] 'Oslo': shown 'x' -> '***'" in diffs
+    assert "d: edit no longer made: inserted 'an' before 'x' (offset 0)" in diffs

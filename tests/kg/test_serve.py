@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.importorskip("uvicorn", reason="taxogen kg serve needs the [server] extra")
+
 from kg import build_from_dump
 from tests.conftest import FIXTURES, ROOT
 from tests.servers import free_port, wait_http

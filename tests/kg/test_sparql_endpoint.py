@@ -6,6 +6,8 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
+
+pytest.importorskip("starlette", reason="taxogen kg serve needs the [server] extra")
 from starlette.testclient import TestClient
 
 from kg.sparql import SparqlSettings, create_app

@@ -5,6 +5,8 @@ import io
 import re
 
 import pytest
+
+pytest.importorskip("starlette", reason="taxogen kg serve needs the [server] extra")
 from starlette.testclient import TestClient
 
 from kg.sparql import create_app
@@ -15,7 +17,7 @@ SECTION = DOC.split("## Five WDQS queries for maintainers", 1)[1].split("\n## ",
 QUERIES = re.findall(r"```sparql\n(.*?)```", SECTION, re.S)
 WD = "http://www.wikidata.org/entity/"
 
-# the rows each query gives on the embedded sample graph (kg/data/sample.nt + overlay)
+# the rows each query gives on the sample graph of the tests (kg/data/sample.nt + overlay)
 EXPECTED = [
     [{"class": WD + "Q11424604", "classLabel": "earth scientist"}],
     [{"class": WD + q, "label": label} for q, label in [

@@ -23,28 +23,29 @@ Rules, in order:
 
 Persons get ids ``person-1``, ``person-2`` … in order of first mention; other spans get
 one id per folded text (``<type>-<n>``).
+
+Titles, honours and kinship words are entries of ``packs/core/detect_persons.yaml``; the
+subject's opening, of ``packs/biography/detect_persons.yaml``. Rules 1, 2 and 4, the joining
+of a name's fragments, the names in other scripts and the persons named otherwise are named
+rules of the detect stage.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
 from rapidfuzz.distance import Levenshtein
 
 from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule, words
 from engine.types import EntityType
 
-TITLES = (
-    "Dr", "Dr.", "Mr", "Mr.", "Mrs", "Mrs.", "Ms", "Ms.", "Miss", "Prof", "Prof.", "Professor", "Sir", "Dame", "Lord",
-    "Lady", "President", "Vice President", "Prime Minister", "Governor", "Senator", "King", "Queen", "Prince",
-    "Princess", "Saint", "St.", "Pope", "Bishop", "Archbishop", "Cardinal", "Father", "Rev.", "Reverend", "General",
-    "Gen.", "Gen", "Lt", "Colonel", "Col.", "Captain", "Capt.", "Lieutenant", "Lt.", "Major", "Sgt.", "Sergeant", "Judge", "Justice",
-    "Chancellor", "Emperor", "Empress", "Sheikh", "Imam", "Rabbi", "Chief", "Mayor", "Minister",
-)
-_TITLE_RE = re.compile(r"(?:\b(?:" + "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True)) + r")\s+)+$")
-_TITLE_WORDS = frozenset(w.rstrip(".").lower() for t in TITLES for w in t.split())
-_SUBJECT = re.compile(r"^\s*((?:(?:[A-Z\u00C0-\u024F][\w'’.-]*|[\"“][^\"”\n]{1,20}[\"”])\s*){1,7}?)(?=\s*(?:\(|,|\bis\b|\bwas\b|\bor\b|\bborn\b))")
+#: titles written before a person's name ("Dr.", "President", "Lt")
+TITLES = words("detect_persons.titles")
+_TITLE_RE = pattern("detect_persons.title_before")
+_SUBJECT = pattern("detect_persons.subject_opening")
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
@@ -54,7 +55,14 @@ def name_words(text: str) -> list[str]:
     text = _TRAILING_POSTNOMINAL.sub("", text)
     words = [w.rstrip(".").replace("’", "'") for w in _NAME_WORD.findall(text)]
     words = [w[:-2] if w.endswith("'s") else w for w in words]
-    return [w for w in words if w and w.lower() not in _TITLE_WORDS]
+    title_words = _title_words(TITLES.get())
+    return [w for w in words if w and w.lower() not in title_words]
+
+
+@functools.lru_cache(maxsize=8)
+def _title_words(titles: frozenset[str]) -> frozenset[str]:
+    """The words of the titles, without their full stops, in lower case ("lt", "gen", "vice")."""
+    return frozenset(w.rstrip(".").lower() for t in titles for w in t.split())
 
 
 def _initials(words: list[str]) -> str:
@@ -85,11 +93,12 @@ def _same_person(words: list[str], full: list[str], fuzzy: bool = False) -> bool
 
 def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """Spans with subject, titles, person clusters and missed name mentions applied."""
-    spans = _subject(text, sorted(spans, key=lambda s: s.start))
-    spans = _join_fragments(text, spans)
-    spans = _variants(text, spans)
-    spans = _not_persons(spans)
-    spans = [_with_title(text, s) if s.entity_type is EntityType.PERSON else s for s in spans]
+    spans = sorted(spans, key=lambda s: s.start)
+    spans = _subject(text, spans) or spans
+    spans = _join_fragments(text, spans) or spans
+    spans = _variants(text, spans) or spans
+    spans = _not_persons(spans) or spans
+    spans = [(_with_title(text, s) or s) if s.entity_type is EntityType.PERSON else s for s in spans]
     spans = _inside_titled(spans)
     clusters: list[list[str]] = []
     assigned: list[DetectedSpan] = []
@@ -113,10 +122,12 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
         else:
             clusters.append(words)
             assigned.append(s.with_(entity_id=f"person-{len(clusters)}"))
-    assigned = _missed(text, assigned, clusters)
+    assigned = _missed(text, assigned, clusters) or assigned
     return _other_ids(assigned)
 
 
+@rule("subject-opens-document", stage="detect", types=("PERSON",), pack="biography", off=None,
+      purpose="the run of capitalised words a biography opens with, before '(', ',', 'is', 'was' or 'born', is its subject, a person")
 def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     m = _SUBJECT.match(text)
     if not m:
@@ -139,10 +150,13 @@ def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
 
 
 _GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*|[\"“”]\s*)?$")
-_VARIANT_LABEL = re.compile(r"^\s*(?:(?:simplified|traditional|born|also|native|full|original)\s+)?([A-Z][\w-]*|pinyin|romanized)\s*:\s*(.+?)\s*$")
+_VARIANT_LABEL = pattern("detect_persons.variant_label")
+_NOT_VARIANT_LABELS = words("detect_persons.not_variant_labels")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 
 
+@rule("name-fragments-joined", stage="detect", types=("PERSON",), pack="core", off=None,
+      purpose="a person's name split by a quoted nickname or by NER is one person span: 'Albrecht \"Ali\" Höhler'")
 def _join_fragments(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """A person's name split by a quoted nickname or by NER ("Albrecht" + "Ali" Höhler")."""
     out: list[DetectedSpan] = []
@@ -163,6 +177,8 @@ _NOT_PERSON_KINDS = {"place": EntityType.LOC, "organisation": EntityType.ORG, "l
                      "nationality": EntityType.DEM, "ethnic group": EntityType.DEM}
 
 
+@rule("person-word-named-otherwise", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.DEM), pack="core", off=None,
+      purpose="a one-word person the store names as a place, a body, a language or a nationality, or NER typed so elsewhere, takes that type")
 def _not_persons(spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """A one-word PERSON that the store names as a place, organisation, language or
     nationality ("Genoa", "Nepali"), or that NER typed LOC/ORG elsewhere in the text, and
@@ -182,6 +198,8 @@ def _not_persons(spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return out
 
 
+@rule("name-variants-in-brackets", stage="detect", types=("PERSON",), pack="core", off=None,
+      purpose="the subject's name in other scripts or spellings, in the brackets after it, is the subject: '(Greek: Γλαύκος Κληρίδης; born …)'")
 def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """The subject's name in other scripts or spellings, in the parentheses after it:
     "(Greek: Γλαύκος Κληρίδης; born …)", "(宇野沢 祐次, Unozawa Yuji, born …)"."""
@@ -201,7 +219,7 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
         if seg in (";", ","):
             continue
         lm = _VARIANT_LABEL.match(seg)
-        if lm and lm.group(1).lower() not in ("born", "died", "also"):
+        if lm and lm.group(1).lower() not in _NOT_VARIANT_LABELS:
             labels.append((a + lm.start(1), a + lm.end(1)))
             a = a + lm.start(2)
             b = a + len(lm.group(2))
@@ -224,16 +242,14 @@ def _variants(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return sorted(keep + new, key=lambda x: x.start)
 
 
-_POSTNOMINAL = re.compile(r"(?:,?[ \t]+(?:[A-Z][A-Za-z]*[A-Z][A-Za-z]*|Jr\.?|Sr\.?|II|III|IV)(?![\w]))+")
+_POSTNOMINAL = pattern("detect_persons.postnominal")
 # honours after a name ("PVSM", "OBE", "FRS"); not generations ("Jr.", "Sr", "III"), which tell a father from a son
-_HONOUR = r"(?!(?:[IVX]+|Jr|Sr)\b)[A-Z][A-Za-z]*[A-Z][A-Za-z]*(?![\w])"
-_TRAILING_POSTNOMINAL = re.compile(r"(?:,[ \t]*|[ \t]+)" + _HONOUR + r"(?:,?[ \t]+" + _HONOUR + r")*\s*$")
-_KIN_BEFORE = re.compile(r"\b(?:father|mother|son|daughter|brother|sister|wife|husband|uncle|aunt|nephew|niece|cousin|"
-                         r"grandfather|grandmother|grandson|granddaughter|father-in-law|mother-in-law|son-in-law|"
-                         r"daughter-in-law|stepfather|stepmother|stepson|stepdaughter|parents?|sons|daughters|brothers|sisters)"
-                         r"(?:\s*,)?\s+(?:(?:was|is|named|called)\s+)?$", re.I)
+_TRAILING_POSTNOMINAL = pattern("detect_persons.trailing_honours")
+_KIN_BEFORE = pattern("detect_persons.kin_before")
 
 
+@rule("person-titles", stage="detect", types=("PERSON",), pack="core", off=None,
+      purpose="titles right before a person's name and post-nominals right after it are part of the name: 'Dr. Donald Blake', 'Jr.'")
 def _with_title(text: str, span: DetectedSpan) -> DetectedSpan:
     """Titles before ("Dr.", "President") and post-nominals after ("FREng", "OBE", "Jr.") a name."""
     m = _TITLE_RE.search(text, max(0, span.start - 40), span.start)
@@ -252,6 +268,8 @@ def _inside_titled(spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return [s for s in spans if not any(t is not s and t.start <= s.start and s.end <= t.end for t in titled)]
 
 
+@rule("missed-name-mentions", stage="detect", types=("PERSON",), pack="core", off=None,
+      purpose="a later, uncovered use of a person's first or last name is a mention of that person, and so is a span of another type with that text")
 def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> list[DetectedSpan]:
     names: dict[str, str] = {}
     for i, full in enumerate(clusters):
@@ -267,8 +285,8 @@ def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> 
             out.append(s.with_(entity_type=EntityType.PERSON, entity_id=names[s.text], sources=s.sources | {"coref"}))
         else:
             out.append(s)
-    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?:'s|’s)?(?![\w-])")
-    for m in pattern.finditer(text):
+    uses = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?:'s|’s)?(?![\w-])")
+    for m in uses.finditer(text):
         a, b = m.start(1), m.end(1)
         if any(x.start < b and a < x.end for x in out):
             continue
@@ -277,7 +295,8 @@ def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> 
         # "Lt Gen F N Billimoria trophy": the person's initials and titles before the name are the name's
         full = clusters[int(pid.rsplit("-", 1)[1]) - 1]
         start = _initials_before(text, a, full)
-        span = _with_title(text, bare.with_(start=start, text=text[start:b]))
+        initialled = bare.with_(start=start, text=text[start:b])
+        span = _with_title(text, initialled) or initialled
         span = span.with_(end=b, text=text[span.start:b])
         inside = [x for x in out if span.start <= x.start and x.end <= a]
         if any(x.start < span.start < x.end for x in out) or any(x.entity_type is EntityType.PERSON for x in inside):

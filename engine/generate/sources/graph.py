@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 
-from kg.chains import HISTORICAL_COUNTRY, ChainIndex
+from kg.chains import ChainIndex
+from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
-from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, prefer_in_document
+from engine.generate.context import NAME_LINKS, around_named_place, in_named_region, prefer_in_document
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -32,7 +33,7 @@ from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
-from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.generate.unclassed import unclassed_rungs
@@ -141,7 +142,7 @@ class GraphSource(CandidateSource):
             return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
         # a part never lends its class; a common noun ("girls") is not a titled work ("Girls"),
         # nor a name in capitals ("HARPS") a common noun ("harp")
-        whole = [l for l in links if l.method is not LinkMethod.CONTAINED and not _common_noun_for_name(span.text, l, truth)
+        whole = [l for l in links if not part_link(l) and not _common_noun_for_name(span.text, l, truth)
                  and not acronym_for_common_noun(span.text, l)]
         fitting = [l for l in whole if truth.item_fits(l.qid, span.entity_type)]
         notes = notes + [f"{l.qid} ({l.label}) is not a {span.entity_type.value}" for l in whole if l not in fitting]
@@ -450,7 +451,7 @@ class GraphSource(CandidateSource):
         # under the truth rules the *longest* walk is not used: it buys rungs through side
         # branches of the class graph ("university" → "research institute"), false too often;
         # a place's side branches of a place kind fill the room left (see _LONGEST_PLACES)
-        longest = check is None or self.truth_longest
+        longest = check is None or self.truth_longest or not check.first_walks_only()
         for prop in props:
             ladders = chains.ladders.get(prop)
             if ladders is None:
@@ -494,7 +495,7 @@ class GraphSource(CandidateSource):
 
 
 #: Classes of a state a country-naming ORG span keeps: country, sovereign state, historical country.
-STATE_CLASSES = COUNTRY_CLASSES | {HISTORICAL_COUNTRY}
+STATE_CLASSES = class_set("stateClasses")
 #: Composed rules that name a country's region ("country in Western Europe").
 COUNTRY_RULES = frozenset({"countryInRegion"})
 

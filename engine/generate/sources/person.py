@@ -15,10 +15,11 @@ import re
 import unicodedata
 
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
+from engine.knowledge import words
 from engine.types import Candidate, Span
 
-_TITLES = {"mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "prof", "professor", "saint", "st", "king", "queen"}
-_PARTICLES = {"de", "van", "von", "der", "den", "da", "di", "du", "del", "la", "le", "bin", "ibn", "al"}
+_TITLES = words("persons.name_titles")
+_PARTICLES = words("persons.name_particles")
 
 
 def name_tokens(name: str) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from engine.cli import app
@@ -20,6 +21,7 @@ def _one_line_error(result) -> str:
 
 
 def test_given_no_java_then_spark_sanitize_says_what_to_install(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("pyspark", reason="the Java check comes after the [spark] extra's")
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))  # no java on it
     src = tmp_path / "in.jsonl"
@@ -29,6 +31,7 @@ def test_given_no_java_then_spark_sanitize_says_what_to_install(tmp_path, monkey
 
 
 def test_given_java_home_without_java_then_kg_filter_says_so(tmp_path, monkeypatch) -> None:
+    pytest.importorskip("pyspark", reason="the Java check comes after the [spark] extra's")
     monkeypatch.setenv("JAVA_HOME", str(tmp_path))
     line = _one_line_error(runner.invoke(app, ["spark", "kg-filter", str(tmp_path / "dump.nt"), str(tmp_path / "out")]))
     assert "JAVA_HOME has no bin/java" in line
