@@ -211,6 +211,18 @@ def _bound(value: float) -> float:
     return float(10 ** (power + 1))
 
 
+def _floor_bound(value: float) -> float:
+    """The round value (1, 2 or 5 times a power of ten) just below ``value``."""
+    steps = sorted(int(s) for s in words("numbers.bound_steps"))
+    power = power_of_ten(value) if value > 0 else 0
+    best = 0.0
+    for p in (power - 1, power):
+        for s in steps:
+            if s * 10 ** p < value:
+                best = max(best, float(s * 10 ** p))
+    return best
+
+
 @rule("amount-under-a-round-bound", stage="ladder", types=("QUANTITY",), off=(),
       purpose='an amount reads as under the next round value above it ("GBP 57.81" → "under GBP 100", "58 occasions" → "fewer than 100 occasions")')
 def amount_under_a_round_bound(value: float, kind: str, before: str, after: str, hedge: str = "") -> tuple[Rung, ...]:
@@ -233,9 +245,8 @@ def amount_in_words(value: float, things: str, hedge: str = "") -> tuple[Rung, .
         return ()
     power = power_of_ten(value)
     lead = value / 10 ** power
-    if hedge.lower() in _AT_LEAST:  # "over 22,000 tablets" → "over ten thousand tablets"
-        over = table("numbers.just_over")
-        return ((f"over {over[power]} {things}".strip(), "amount-in-words"),) if power in over else ()
+    if hedge.lower() in _AT_LEAST:  # "over 22,000 tablets" → "over 20,000 tablets": a lower bound below it
+        return ((f"over {round_text(_floor_bound(value))} {things}".strip(), "amount-in-words"),)
     if power == 0:
         small = sorted((int(k), v) for k, v in table("numbers.small_counts").items())
         fit = [v for lo, v in small if lo <= value]
