@@ -65,22 +65,9 @@ _SEASONS = words("periods.seasons")
 _APPROXIMATELY = words("numbers.approximately")
 _AT_LEAST = words("numbers.at_least")
 
-#: The shapes of a span the ranker knows (engine.select.features.DT_SHAPES).
-SHAPES = ("year", "full-date", "month-year", "day-month", "decade", "range", "age", "duration", "contains-year", "generic")
-#: Rules whose rungs name no year (a duration, an age, a time of day): they disclose no date.
-YEARLESS_RULES = frozenset({
-    "duration", "approximate-duration", "duration-in-words", "duration-as-an-adjective", "age",
-    "age-bracket", "life-stage", "age-of-majority", "time-of-day", "day-month", "generic", "ordinal",
-})
-
 Rung = tuple[str, str]  # (label, the rule that made it)
-
-
-def stands_for_a_number(source: str, rule: str | None) -> bool:
-    """A rule rung that stands for a number the span gives (an amount, a duration, an age):
-    the ranker reads it in the shape of the number placeholder it replaces ("X years",
-    "GBP X"), which the shipped ranker was trained on."""
-    return source == "quantity" or (source == "datetime" and rule in YEARLESS_RULES and rule not in ("generic", "day-month", "ordinal", "time-of-day"))
+#: The provenance of the generic rung and of a day's month without a year.
+GENERIC_RULE, DAY_MONTH_RULE = "generic", "day-month"
 
 
 def ordinal(n: int) -> str:
@@ -469,7 +456,8 @@ def _time(s: str) -> list[Rung] | None:
 # --- the ladder ----------------------------------------------------------------------------------
 def datetime_rungs(text: str) -> tuple[list[Rung], str]:
     """The rungs of a DATETIME span, each with the rule that made it, and the span's shape
-    (one of :data:`SHAPES`, or ``ordinal``/``century`` for spans that are no date); a rung
+    (one of :data:`engine.select.features.DT_SHAPES`, or ``ordinal``/``century`` for spans
+    that are no date); a rung
     that says what the span says is left out."""
     rungs, shape = _rungs(" ".join(text.replace("\u2011", "-").strip().split()))
     said = " ".join(text.lower().split())
@@ -566,3 +554,20 @@ class DatetimeSource(CandidateSource):
             rungs, _ = datetime_rungs(span.text)
         reason = "" if rungs else f"{span.text!r} is an ordinal, not a date: only ***"
         return SourceResult([Candidate(label, source=self.name, rule=name) for label, name in rungs], reason=reason)
+
+
+#: The rule placeholders of old that stand for a number ("X years", "age X").
+_PLACEHOLDER_RULES = frozenset({"duration", "age"})
+#: Rules whose rungs stand for a number the span gives (a duration, an age): they name no
+#: year, so they disclose no date.
+NUMBER_RULES = _PLACEHOLDER_RULES | {f.rule.name for f in (
+    approximate_duration, duration_in_words, duration_as_an_adjective, age_bracket, life_stage, age_of_majority)}
+#: Rules whose rungs name no year: the number rules, the time of day, a month alone, DATE.
+YEARLESS_RULES = NUMBER_RULES | {time_of_day.rule.name, GENERIC_RULE, DAY_MONTH_RULE}
+
+
+def stands_for_a_number(source: str, rule: str | None) -> bool:
+    """A rule rung that stands for a number the span gives (an amount, a duration, an age):
+    the ranker reads it in the shape of the number placeholder it replaces ("X years",
+    "GBP X"), which the shipped ranker was trained on."""
+    return source == "quantity" or (source == "datetime" and rule in NUMBER_RULES)
