@@ -46,8 +46,11 @@ What a rung discloses:
   demonym links only), a kept date its year, the subject's kept name its name tokens;
 - a graph rung its class (``Candidate.qid``); a composed rung ("city in Norway") its
   class and the value it names (Norway);
-- a DATETIME rung its year, decade or century ("date in the 1980s" → ``decade:1980``);
-  a range ("between the 1980s and the 1990s") either decade.
+- a DATETIME rung its year, decade or century ("date in the 1980s" → ``decade:1980``,
+  "date in mid-1995" → ``year:1995``); a part of a decade its years ("the mid-1990s" →
+  1994, 1995 or 1996); a range ("between the 1980s and the 1990s", "between 1993 and 1994")
+  any decade or year in it; a duration, an age or a time of day (rules of
+  :data:`engine.generate.sources.datetime.YEARLESS_RULES`) no date.
 
 Spans of other persons and QUANTITY/CODE spans disclose nothing the background holds.
 Constraints of NO_MASK spans are *soft*: the annotators judged the span harmless, so
@@ -83,8 +86,8 @@ from kg.vocab import TAXONOMY_PROPS
 from engine.generate.linking import fold
 from engine.generate.truth_rules import FORMER, MARKER_KINDS
 from engine.privacy.background import DATE_PROPS, ITEM_PROPS, NAME, PROPERTY_LABELS, date_anchors, name_tokens
-from engine.generate.sources.datetime import datetime_ladder
-from engine.knowledge import pattern, rule
+from engine.generate.sources.datetime import YEARLESS_RULES, datetime_rungs
+from engine.knowledge import pattern, rule, table
 from engine.types import MASK, Candidate, EntityType, LinkMethod
 
 #: Link methods whose item *is* what the span names (contained/approximate links are not).
@@ -134,6 +137,9 @@ KIND_PROPS: dict[str, tuple[str, ...]] = {
 }
 _DECADE = re.compile(r"(-?\d{2,4}0)s\b")
 _CENTURY = pattern("date_labels.century")
+_PART_OF_DECADE = pattern("periods.part_of_decade_span")
+#: The longest range of years whose years are anchors; a longer one anchors its decades.
+_MAX_YEARS = 30
 _YEAR = re.compile(r"(?<![\d-])(\d{3,4})(?!\d|s)")
 _DASH = "–—-"
 
@@ -242,17 +248,30 @@ def nearest_life_event_decides(entity_type: EntityType) -> bool:
 
 
 def date_label_anchors(label: str) -> tuple[str, ...]:
-    """Anchors of a DATETIME rung or kept date ("date in the 1980s" → ``decade:1980``)."""
+    """Anchors of a DATETIME rung or kept date ("date in the 1980s" → ``decade:1980``): a
+    part of a decade its years ("the mid-1990s" → 1994, 1995, 1996), a range of years every
+    year in it ("between 1993 and 1995"; a range longer than :data:`_MAX_YEARS` its decades),
+    a date of a year that year."""
     low = label.lower()
+    part = _PART_OF_DECADE.search(low)
+    if part:
+        start = int(part.group(2))
+        members = table("periods.parts_of_decade")[part.group(1).lower()]
+        return tuple(date_anchors(start + int(d))[0] for d in members)
     decades = _DECADE.findall(low)
     if decades:
         return tuple(f"decade:{int(d)}" for d in decades)
     centuries = _CENTURY.findall(low)
     if centuries:
         return tuple(f"century:{int(c)}" for c in centuries)
-    years = _YEAR.findall(low)
-    if years and 100 <= int(years[0]) <= 2999:
-        return (date_anchors(int(years[0]))[0],)
+    years = [int(y) for y in _YEAR.findall(low) if 100 <= int(y) <= 2999]
+    if len(years) >= 2 and low.startswith(("between ", "from ")):
+        first, last = min(years), max(years)
+        if last - first <= _MAX_YEARS:
+            return tuple(date_anchors(y)[0] for y in range(first, last + 1))
+        return tuple(f"decade:{d}" for d in range(first // 10 * 10, last // 10 * 10 + 1, 10))
+    if years:
+        return (date_anchors(years[0])[0],)
     return ()
 
 
@@ -288,8 +307,10 @@ class Discloser:
             if not date_props:
                 return ()
             if kept:
-                _, rule = datetime_ladder(label)
-                anchors = date_label_anchors(label) if rule not in ("duration", "age", "day-month", "generic") else ()
+                _, shape = datetime_rungs(label)
+                anchors = date_label_anchors(label) if shape not in ("duration", "age", "day-month", "generic") else ()
+            elif candidate is not None and candidate.rule in YEARLESS_RULES:
+                anchors = ()  # a duration, an age, a time of day: no date
             else:
                 anchors = date_label_anchors(label)
             return (make(date_props, anchors, "date rung"),) if anchors else ()

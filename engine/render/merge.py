@@ -26,6 +26,8 @@ from typing import Sequence
 from engine.knowledge import pattern, rule
 from engine.render.noun_phrase import ARTICLE_BEFORE, DETERMINER_BEFORE, RANGE_AFTER, RANGE_START, WORK_NOUNS
 from engine.render.phrase import RungKind, is_noun_like, kind_of
+from engine.generate.sources.datetime import stands_for_a_number
+from engine.generate.sources.numbers import is_number_token
 from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Mention, ScoredCandidate
 
 #: The entity types whose rungs are classes of the graph (the types of the rules on names).
@@ -142,9 +144,14 @@ def role_noun_before_a_name_kept_apart(a: Unit, b: Decision) -> bool:
 
 
 def _is_count(d: Decision) -> bool:
-    """A count with its unit ("X months", "X km"), not a bare number ("[MNL champion] [2]
-    times" stays one phrase) and not a date."""
-    return d.mention.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and bool(re.match(r"X [a-z]", d.rung))
+    """A count with its unit ("X months", "several months", "under 20 km"), not a bare number
+    ("[MNL champion] [2] times" stays one phrase) and not a date."""
+    if d.mention.entity_type not in (EntityType.QUANTITY, EntityType.DATETIME):
+        return False
+    if re.match(r"X [a-z]", d.rung):
+        return True
+    c = d.candidate
+    return c is not None and stands_for_a_number(c.source, c.rule) and not is_number_token(d.original.strip())
 
 
 _TIMES_AFTER = pattern("render.times_after")
@@ -152,7 +159,8 @@ _TIMES_AFTER = pattern("render.times_after")
 
 def _is_times_count(d: Decision, after: str) -> bool:
     """A bare count before "time(s)" ("[2] times"): a multiplier, not a noun phrase's head."""
-    return d.mention.entity_type is EntityType.QUANTITY and d.rung in ("X", MASK) and bool(_TIMES_AFTER.match(after))
+    bare = d.rung in ("X", MASK) or is_number_token(d.original.strip())
+    return d.mention.entity_type is EntityType.QUANTITY and bare and bool(_TIMES_AFTER.match(after))
 
 
 @rule("masked-date-in-a-list-of-periods", stage="render", types=("DATETIME",), off=False,

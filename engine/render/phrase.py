@@ -15,8 +15,16 @@ date after a word      "born in the 1980s" ("in" inserted)
 date at the start      "In the 2010s"
 date after a           "the 2000s season", "his 20th-century work"
 determiner
+finer periods          "date in the late 1980s" → "in the late 1980s", "date in mid-2005" →
+                       "in mid-2005", "date in the evening" → "in the evening"
+month or year          "on"/"at" → "in" ("On [22 June 2005]" → "In June 2005"); "the" goes
+                       before one not followed by a noun ("in the [summer of 1988]" → "in 1988")
 "between" range        "between 1988 and 1990" → "between the 1980s and the 1990s" (no
-                       doubled "between"); after "from": "from the 1980s to the 1990s"
+                       doubled "between"); after "from": "from the 1980s to the 1990s";
+                       after "in"/"on" the range takes their place
+amount                 a hedge before a bound goes ("approximately [EUR 1,300]" → "under
+                       EUR 2,000"); "by [10 to 2]" → "by a majority"; "the [three] cases" →
+                       "the few cases"; "an [18-year-old] boy" → "a teenage boy"
 class label            an article where English needs one: "born in a city of the United
                        States", "by the state of India" → "by a state of India", "an [city]"
                        → "a [city]", "at the start" → "A city …"; plural heads take none
@@ -59,7 +67,7 @@ class RungKind(str, Enum):
 
     MASK = "mask"
     PERSON = "person"
-    DATE_PHRASE = "date phrase"   # "date in the 1980s", "date in the 20th century"
+    DATE_PHRASE = "date phrase"   # "date in the 1980s", "date in the late 1980s", "date in mid-2005", "date in the evening"
     DATE_RANGE = "date range"     # "between the 1980s and the 1990s"
     DATE = "date"                 # "1919", "April 1919", "DATE", "X years"
     CLASS = "class"               # a common-noun class label from the graph
@@ -72,10 +80,12 @@ def kind_of(label: str, candidate: Candidate | None, entity_type: str = "") -> R
         return RungKind.MASK
     if _PERSON.fullmatch(label):
         return RungKind.PERSON
-    if label.startswith("date in the "):
+    if label.startswith("date in "):
         return RungKind.DATE_PHRASE
     if label.startswith("between the ") and (candidate is None or candidate.source == "datetime"):
         return RungKind.DATE_RANGE
+    if label.startswith("between ") and candidate is not None and candidate.source == "datetime":
+        return RungKind.DATE_RANGE  # "between 1993 and 1994"
     if candidate is not None and candidate.source in TAXONOMY_PROPS and _common_noun_phrase(label):
         return RungKind.CLASS
     if entity_type == "DATETIME" or (candidate is not None and candidate.source == "datetime"):
@@ -421,9 +431,14 @@ class Fitting:
         return self.before[self.slot.prev_start:]
 
     @property
+    def when(self) -> str:
+        """The noun phrase of a date phrase ("date in the 1980s" → "the 1980s", "date in mid-2005" → "mid-2005")."""
+        return self.label[len("date in "):]
+
+    @property
     def period(self) -> str:
-        """The period of a date phrase ("date in the 1980s" → "1980s")."""
-        return self.label[len("date in the "):]
+        """The period of a date phrase without its article ("date in the 1980s" → "1980s")."""
+        return self.when.removeprefix("the ")
 
 
 #: The entity types whose rungs are classes of the graph (the types of the class rules).
@@ -468,7 +483,7 @@ def person_in_a_modifier_slot_dropped(f: Fitting) -> Rendered | None:
       purpose='a date phrase after a determiner is the bare period ("the [2001] season" → "the 2000s season", "his 20th-century work")')
 def period_after_a_determiner(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.prev in DETERMINERS:
-        period = f.period
+        period = f.period  # "the [1995] season" → "the mid-1990s season", "the mid-1995 season"
         return Rendered(period.replace(" century", "-century").replace(" millennium", "-millennium") if f.slot.modifier else period)
     return None
 
@@ -495,7 +510,7 @@ def period_later_in_a_range_from_a_kept_year(f: Fitting) -> Rendered | None:
       purpose='a date phrase after a preposition of time is "the" period ("since [1985]" → "since the 1980s")')
 def period_after_a_date_preposition(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.prev in DATE_PREPOSITIONS:
-        return Rendered("the " + f.period)
+        return Rendered(f.when)
     return None
 
 
@@ -504,7 +519,7 @@ def period_after_a_date_preposition(f: Fitting) -> Rendered | None:
 def in_for_on_or_at_before_a_period(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.prev in ("on", "at"):
         slot = f.slot
-        return Rendered("the " + f.period, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
+        return Rendered(f.when, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
     return None
 
 
@@ -513,7 +528,7 @@ def in_for_on_or_at_before_a_period(f: Fitting) -> Rendered | None:
 def period_at_sentence_start(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.slot.sentence_start:
         # an adverbial before a clause ("In the 2010s, she …"), else the subject ("The 2010s saw …")
-        return Rendered(("In the " if _CLAUSE_FOLLOWS.match(f.after) else "The ") + f.period)
+        return Rendered("In " + f.when if _CLAUSE_FOLLOWS.match(f.after) else capitalise(f.when))
     return None
 
 
@@ -521,13 +536,39 @@ def period_at_sentence_start(f: Fitting) -> Rendered | None:
       purpose='a period right after a word takes "in" ("born [1980]" → "born in the 1980s")')
 def in_before_a_period_after_a_word(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.slot.prev:
-        return Rendered("in the " + f.period)
+        return Rendered("in " + f.when)
     return None
 
 
 def _period_otherwise(f: Fitting) -> Rendered | None:
     """A date phrase no rule above fitted: "the" period."""
-    return Rendered("the " + f.period) if f.kind is RungKind.DATE_PHRASE else None
+    return Rendered(f.when) if f.kind is RungKind.DATE_PHRASE else None
+
+
+#: A date rung that names a month of a year, a year or a month ("June 2005", "1995", "June").
+_MONTH_OR_YEAR = re.compile(r"(?:[A-Z][a-z]+ )?\d{3,4}|[A-Z][a-z]+")
+
+
+@rule("in-for-on-or-at-before-a-month-or-year", stage="render", types=("DATETIME",),
+      purpose='"on" or "at" before a date that became a month or a year reads "in" ("On [22 June 2005]," → "In June 2005,")')
+def in_for_on_or_at_before_a_month_or_year(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE and f.prev in ("on", "at") and _MONTH_OR_YEAR.fullmatch(f.label):
+        slot = f.slot
+        return Rendered(f.label, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a month or year")
+    return None
+
+
+@rule("the-before-a-month-or-year-dropped", stage="render", types=("DATETIME",),
+      purpose='"the" before a date that became a month or a year goes, unless a noun follows ("in the [summer of 1994]" → "in 1994"; "at the [end of May 1996]" → "in May 1996")')
+def the_before_a_month_or_year_dropped(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE and f.prev == "the" and not f.slot.modifier and _MONTH_OR_YEAR.fullmatch(f.label):
+        slot = f.slot
+        shown = capitalise(f.label) if slot.prev[:1].isupper() else f.label
+        at = re.search(r"\b(at|on)\s+$", f.before[:slot.prev_start], re.I)  # "at the [end of May 1996]" → "in May 1996"
+        if at:
+            return Rendered(shown, at.start(), same_case("in", at.group(1)) + " ", f"'{at.group(1)} {slot.prev}' → 'in' before '{f.label}'")
+        return Rendered(shown, slot.prev_start, "", f"'{slot.prev}' removed before '{f.label}'")
+    return None
 
 
 @rule("range-after-a-determiner", stage="render", types=("DATETIME",),
@@ -547,6 +588,16 @@ def range_after_between_or_from(f: Fitting) -> Rendered | None:
         return Rendered(f.label[len("between "):])
     if f.prev == "from":
         return Rendered(f.label[len("between "):].replace(" and ", " to ", 1))
+    return None
+
+
+@rule("range-for-in-or-on", stage="render", types=("DATETIME",),
+      purpose='a range of periods after "in", "on" or "during" takes their place ("in [1989 and 1991]" → "between the 1980s and the 1990s")')
+def range_for_in_or_on(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_RANGE and f.prev in ("in", "on", "during"):
+        slot = f.slot
+        shown = capitalise(f.label) if slot.prev[:1].isupper() else f.label
+        return Rendered(shown, slot.prev_start, "", f"'{slot.prev}' removed before a range")
     return None
 
 
@@ -656,6 +707,61 @@ def _class_otherwise(f: Fitting) -> Rendered | None:
     return Rendered(f.label) if f.kind is RungKind.CLASS else None
 
 
+#: A hedge right before a replacement ("approximately [EUR 1,300]", "more than [ten]").
+_HEDGE_BEFORE = pattern("render.hedge_before")
+#: Rungs that bound or estimate an amount themselves ("under GBP 100", "thousands of euros").
+_BOUNDED_RUNG = pattern("render.bounded_rung")
+
+
+@rule("hedge-before-a-bound-dropped", stage="render", types=("QUANTITY", "DATETIME"),
+      purpose='a hedge before an amount that became a bound or an order of magnitude goes ("approximately [EUR 1,300]" → "under EUR 2,000")')
+def hedge_before_a_bound_dropped(f: Fitting) -> Rendered | None:
+    if f.kind not in (RungKind.OTHER, RungKind.DATE) or not _BOUNDED_RUNG.match(f.label):
+        return None
+    hedge = _HEDGE_BEFORE.search(f.before[-30:])
+    if hedge is None:
+        return None
+    at = len(f.before) - len(f.before[-30:]) + hedge.start()
+    said = f.before[at:].strip()
+    shown = capitalise(f.label) if said[:1].isupper() else f.label
+    return Rendered(shown, at, "", f"'{said}' removed before '{f.label}'")
+
+
+@rule("by-before-a-majority-said-once", stage="render", types=("QUANTITY",),
+      purpose='a vote that became "by a majority" after "by" says "by" once ("by [ten votes to two]" → "by a majority")')
+def by_before_a_majority_said_once(f: Fitting) -> Rendered | None:
+    if f.prev == "by" and f.label.startswith("by "):
+        return Rendered(f.label[len("by "):])
+    return None
+
+
+@rule("count-after-a-determiner", stage="render", types=("QUANTITY",),
+      purpose='a small count in words after a determiner drops its own article ("the [three] cases" → "the few cases")')
+def count_after_a_determiner(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.OTHER and f.prev in DETERMINERS and f.prev not in ("a", "an") and f.label.startswith("a few"):
+        return Rendered(f.label[len("a "):])
+    return None
+
+
+#: Life stages as a noun and as the adjective before a noun ("teenager" → "teenage").
+_LIFE_STAGES = table("periods.life_stages")
+
+
+@rule("life-stage-before-a-noun", stage="render", types=("DATETIME", "QUANTITY"),
+      purpose='a stage of life before a noun reads as its adjective ("an [18-year-old] boy" → "a teenage boy")')
+def life_stage_before_a_noun(f: Fitting) -> Rendered | None:
+    if not f.slot.modifier:
+        return None
+    adjective = next((v["adjective"] for v in _LIFE_STAGES.values() if v["noun"] == f.label), None)
+    if adjective is None:
+        return None
+    slot = f.slot
+    art = indefinite_article(adjective)
+    if f.prev in ("a", "an") and f.prev != art:
+        return Rendered(adjective, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"'{f.label}' → '{adjective}' before a noun")
+    return Rendered(adjective, note=f"'{f.label}' → '{adjective}' before a noun")
+
+
 @rule("article-agrees-with-a-placeholder", stage="render", types=(),
       purpose='"a"/"an" before a mask or rule placeholder agrees with it ("an [actress]" → "a ***")')
 def article_agrees_with_a_placeholder(f: Fitting) -> Rendered | None:
@@ -680,8 +786,11 @@ PHRASE_RULES = (
     period_at_sentence_start,
     in_before_a_period_after_a_word,
     _period_otherwise,
+    in_for_on_or_at_before_a_month_or_year,
+    the_before_a_month_or_year_dropped,
     range_after_a_determiner,
     range_after_between_or_from,
+    range_for_in_or_on,
     _range_otherwise,
     article_agrees_with_a_class,
     the_before_a_class_becomes_a,
@@ -691,6 +800,10 @@ PHRASE_RULES = (
     part_of_a_place_for_a_part_adjective,
     article_before_the_adjective_of_a_class,
     _class_otherwise,
+    hedge_before_a_bound_dropped,
+    by_before_a_majority_said_once,
+    count_after_a_determiner,
+    life_stage_before_a_noun,
     article_agrees_with_a_placeholder,
 )
 

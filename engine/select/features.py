@@ -65,6 +65,8 @@ class RankCandidate:
     source: str = "rule"
     link_method: str = "none"
     qid: str | None = None
+    #: the rung stands for a number the span gives ("a few years", "under GBP 100", "aged 40–49")
+    stands_for_a_number: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,11 +223,16 @@ def feature_names(groups: Sequence[str] = ALL_GROUPS) -> list[str]:
     return [name for g in groups for name in FEATURE_GROUPS[g]]
 
 
-def _cand_shape(label: str) -> str:
+def _cand_shape(label: str, number: bool = False) -> str:
+    """The shape of a rung: new rungs map onto the shapes the shipped ranker knows — a period
+    ("date in mid-2005", "between 1993 and 1994") is ``date_in``, a rung standing for a number
+    ("a few years", "under GBP 100", "aged 40–49") is ``X``."""
     if label == MASK:
         return "mask"
-    if label.startswith("date in the") or label.startswith("between the"):
+    if label.startswith("date in ") or label.startswith("between "):
         return "date_in"
+    if number:
+        return "X"
     if re.fullmatch(r"\d{3,4}", label):
         return "year"
     if label == "DATE":
@@ -375,7 +382,7 @@ class FeatureBuilder:
                 put_at(i, "cand_tokens", len(c.label.split()))
                 put_at(i, "token_overlap", len(span_tokens & cand_tokens) / max(1, len(span_tokens | cand_tokens)))
                 put_at(i, "cand_capitalised", float(c.label[:1].isupper()))
-                put_at(i, f"cand_shape={_cand_shape(c.label)}", 1.0)
+                put_at(i, f"cand_shape={_cand_shape(c.label, c.stands_for_a_number)}", 1.0)
         if "graph" in self.groups:
             for i, c in enumerate(it.candidates):
                 st = self.graph.lookup(c.label) if c.label != MASK else None

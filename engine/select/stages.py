@@ -19,6 +19,7 @@ from pathlib import Path
 
 from kg.vocab import TAXONOMY_PROPS
 from engine.doc import Doc, SanitizeOptions
+from engine.generate.sources.datetime import stands_for_a_number
 from engine.select.features import EMBEDDING_GROUPS, FeatureBuilder, GraphStats, RankCandidate, RankItem
 from engine.select.policy import SelectionPolicy
 from engine.types import MASK, Candidate, Ladder, LinkMethod, Span
@@ -50,6 +51,7 @@ def rank_item(span: Span, candidates: Ladder | Sequence[Candidate], context: str
             "mask" if c.label == MASK else (c.source if c.source in TAXONOMY_PROPS else "rule"),
             "none" if c.label == MASK or c.source not in TAXONOMY_PROPS else method,
             c.qid,
+            stands_for_a_number(c.source, c.rule),
         )
         for c in cands
     )

@@ -55,6 +55,10 @@ def deliberate(span: str, heuristic: list[str]) -> str | None:
         return "heuristic keeps a stray token"
     if heuristic == ["t X"]:
         return "heuristic keeps a stray token and drops the units"
+    if any(re.search(r"(?<![\w-])X(?![\w-])", h) for h in heuristic) and not any("X" in r for r in datetime_ladder(span)[0]):
+        return "heuristic hides the number as X; ours bounds it or says its order in words (true of it, less specific)"
+    if heuristic[-1:] == [GENERIC] and datetime_ladder(span)[1] == "day-month":
+        return "heuristic ends a day of a month with DATE; ours stops at the month (a month says no year)"
     if heuristic == [GENERIC] and datetime_ladder(span)[1] in ("duration", "age", "ordinal", "century"):
         return "heuristic calls a duration, an age or a bare number a DATE; ours does not (truth rule)"
     return None

@@ -38,7 +38,7 @@ def test_given_file_when_sanitize_then_results_skip_bad_records_and_hide_origina
     assert res.exit_code == 0, res.output
     assert "in.jsonl:2" in res.output and "1 bad record skipped" in res.output
     lines = [json.loads(l) for l in out.read_text().splitlines()]
-    assert len(lines) == 2 and lines[0]["text"] == "She was born in a city in Norway in the 1980s."
+    assert len(lines) == 2 and lines[0]["text"] == "She was born in a city in Norway in the early 1980s."
     assert "original" not in lines[0]["replacements"][0]
 
 

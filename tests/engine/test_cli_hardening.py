@@ -201,7 +201,7 @@ def test_given_taxogen_serve_when_sigterm_then_it_exits_and_leaves_no_process_or
     assert "Traceback" not in proc.stderr.read()
 
 
-@pytest.mark.parametrize("span,etype,count", [("Ada Lovelace", "PERSON", "1 candidate"), ("1980", "DATETIME", "3 candidates")])
+@pytest.mark.parametrize("span,etype,count", [("Ada Lovelace", "PERSON", "1 candidate"), ("1980", "DATETIME", "4 candidates")])
 def test_given_generalize_then_the_count_matches_the_listed_lines(span, etype, count):
     from typer.testing import CliRunner
 

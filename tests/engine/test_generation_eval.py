@@ -15,7 +15,8 @@ def test_given_wikireplace_then_rules_agree_or_are_deliberately_better(sample_kg
     for t in ("PERSON", "DATETIME", "QUANTITY"):
         st = report.rules[t]
         # durations, ages and bare numbers are deliberately not a DATE (truth rules)
-        assert st["agree_or_deliberate_share"] >= 0.97 and st["agree_share"] >= 0.9, (t, st)
+        # amounts are bounded and put in words where the heuristic wrote X: deliberately different
+        assert st["agree_or_deliberate_share"] >= 0.97 and (t == "QUANTITY" or st["agree_share"] >= 0.9), (t, st)
     unexplained = [d for d in report.differences if not d["deliberate"]]
     assert unexplained == []
     assert report.graph["ALL"]["more_specific"] == 0

@@ -182,10 +182,11 @@ MENTIONS = [Mention(0, 8, EntityType.PERSON, IdentifierType.DIRECT), Mention(21,
 
 def test_given_k_0_then_k_is_measured_without_climbing(engine: Engine) -> None:
     result = engine.sanitize(TEXT, MENTIONS, k=0)
-    # born in a city ∧ born in the 1980s ∧ at or below earth scientist: Ada Berg, Bo Dahl
-    assert result.privacy.k_before == result.privacy.k_after == 2
+    # born in a city ∧ born in the early 1980s (1980–1983) ∧ at or below earth scientist: Ada Berg
+    # (Bo Dahl, born 1985, is of the 1980s but not of their early part)
+    assert result.privacy.k_before == result.privacy.k_after == 1
     assert result.privacy.climbs == ()
-    assert result.text == "PERSON 1 was born in a city in the 1980s. She is an earth scientist."
+    assert result.text == "PERSON 1 was born in a city in the early 1980s. She is an earth scientist."
 
 
 def test_given_default_config_then_guard_runs_for_k_10_and_privacy_k_0_turns_it_off(engine: Engine, tiny_kg: KGStore) -> None:
@@ -198,10 +199,10 @@ def test_given_default_config_then_guard_runs_for_k_10_and_privacy_k_0_turns_it_
 def test_given_k_above_the_set_then_guard_climbs_the_span_that_grows_it_most(engine: Engine) -> None:
     result = engine.sanitize(TEXT, MENTIONS, k=3)
     report = result.privacy
-    # climbing "earth scientist" → "scientist" gives 4; the date → century 3; the city → *** 2
-    assert report.k_before == 2 and report.k_after == 4 and report.reached
+    # climbing "earth scientist" → "scientist" gives 3; the date → the 1980s 2; the city → *** 1
+    assert report.k_before == 1 and report.k_after == 3 and report.reached
     (climb,) = report.climbs
-    assert (climb.from_rung, climb.to_rung, climb.k_before, climb.k_after) == ("earth scientist", "scientist", 2, 4)
+    assert (climb.from_rung, climb.to_rung, climb.k_before, climb.k_after) == ("earth scientist", "scientist", 1, 3)
     assert "a scientist" in result.text
     assert report.subject_in_store and report.subject_in_set
     assert result.replacements[3].note.startswith("privacy guard")
@@ -240,7 +241,7 @@ def test_given_http_field_k_then_result_carries_the_privacy_report(engine: Engin
         {"start": m.start, "end": m.end, "entity_type": m.entity_type.value, "identifier_type": m.identifier_type.value}
         for m in MENTIONS]}
     out = client.post("/sanitize", json={**body, "k": 3}).json()
-    assert out["privacy"]["k_before"] == 2 and out["privacy"]["k_after"] == 4
+    assert out["privacy"]["k_before"] == 1 and out["privacy"]["k_after"] == 3
     assert out["privacy"]["climbs"][0]["to_rung"] == "scientist"
     assert client.post("/sanitize", json=body).json()["privacy"]["target_k"] == 10  # the default, privacy.k
     assert client.post("/sanitize", json={**body, "k": -1}).status_code == 422
@@ -271,7 +272,7 @@ def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path,
     res = runner.invoke(app, ["sanitize", str(doc), "--out", str(out), "--store", str(store), "--config", str(cfg), "--k", "3", "--no-progress"])
     assert res.exit_code == 0, res.output
     privacy = json.loads(out.read_text())["privacy"]
-    assert (privacy["k_before"], privacy["k_after"], len(privacy["climbs"])) == (2, 4, 1)
+    assert (privacy["k_before"], privacy["k_after"], len(privacy["climbs"])) == (1, 3, 1)
     assert not (store / "privacy-index.bin").exists()  # the store was opened read-only: never written to
     assert len(list((tmp_path / "cache" / "privacy").glob("*-privacy-index.bin"))) == 1
     res = runner.invoke(app, ["evaluate", "privacy", "--data", str(tmp_path / "missing.json"), "--store", str(store)])

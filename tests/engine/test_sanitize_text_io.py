@@ -16,7 +16,7 @@ from engine.io.docio import BadRecord, DocRecord, detect_format, read_documents
 DOC = {"id": "d0", "text": "Ada Lovelace was born in London in 1815.", "mentions": [
     {"start": 0, "end": 12, "entity_type": "PERSON", "identifier_type": "DIRECT"},
     {"start": 25, "end": 31, "entity_type": "LOC"}, {"start": 35, "end": 39, "entity_type": "DATETIME"}]}
-SANITIZED = "PERSON 1 was born in a city in the United Kingdom in the 1810s."  # the first rung, on the sample graph
+SANITIZED = "PERSON 1 was born in a city in the United Kingdom in the mid-1810s."  # the first rung, on the sample graph
 
 
 @pytest.fixture(autouse=True)
