@@ -8,7 +8,7 @@ from typing import Any
 
 from taxogen_tools.bench.kg import percentile
 from engine.engine import Engine
-from engine.generate.sources.base import OutputState
+from engine.generate.sources.base import DocumentState
 from engine.types import Span
 from engine.io.wikireplace import load_wikireplace
 from engine.text.sentences import sentence_around
@@ -29,9 +29,9 @@ def wikireplace_spans(path: str | Path, n: int) -> list[Span]:
 def bench_candidates(engine: Engine, spans: list[Span], *, warmup: int = 200) -> dict[str, Any]:
     """Warm throughput and per-span latency of :meth:`Engine.candidates`."""
     for span in spans[:warmup]:
-        engine.candidates(span, state=OutputState())
+        engine.candidates(span, state=DocumentState())
     times = []
-    state = OutputState()
+    state = DocumentState()
     t0 = time.perf_counter()
     for span in spans:
         t = time.perf_counter()

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.engine import Engine
 from engine.errors import InputError
-from engine.generate.sources.base import OutputState
+from engine.generate.sources.base import DocumentState
 from engine.types import GRAPH_TYPES, MASK, EntityType, Span
 
 #: The truth set shipped with the tests (repository checkout).
@@ -94,7 +94,7 @@ def _blank() -> dict[str, Any]:
             "chosen_judged": 0, "chosen_false": 0, "chosen_mask": 0, "chosen_unjudged": 0}
 
 
-def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]) -> dict[str, OutputState]:
+def document_contexts(engine: Engine, data: str | Path | None, doc_ids: set[str]) -> dict[str, DocumentState]:
     """Per document of ``data`` (WikiReplace format) named in ``doc_ids``, the document
     state sanitizing gives its spans before their ladders: the countries of its places and
     those it names (:func:`engine.generate.context.document_state`). Empty without a readable ``data``."""
@@ -123,7 +123,7 @@ def batch_spans(judgments: list[Judgment], batch: str) -> list[Judgment]:
 
 
 def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = False,
-                   contexts: dict[str, OutputState] | None = None) -> TruthReport:
+                   contexts: dict[str, DocumentState] | None = None) -> TruthReport:
     """Regenerate the ladders of the truth set's spans and score them against the judgments.
 
     With ``chosen`` the engine's selection policy also picks one rung per span from the
