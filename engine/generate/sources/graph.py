@@ -479,6 +479,8 @@ class GraphSource(CandidateSource):
         # president (person words only: the acting business is a business)
         negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
                    and truth.negated_by_modifier(key, label))
+        if negated:  # nor is a deputy mayor a head of government: of a mayor's classes only the kind of role (P31) holds
+            above = [c for c in above if (c.path or "").startswith("P31")]
         return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1]
                 if truth.in_context(c, span) and not other_sense(truth, c, span.entity_type)]  # a museum: no "building"
 
