@@ -244,6 +244,8 @@ class GraphSource(CandidateSource):
         assert truth is not None and gazetteer is not None
         if names_division(span):
             return result
+        if any(l.method in NAME_LINKS and contradiction(span, l, truth, state) for l in result.links):
+            return result  # "played five seasons for Blackpool": the sentence rules out the place of the name
         text, region = named_with_region(span.text) or (span.text, None)
         link = next((l for l in result.links[:1] if l.method in NAME_LINKS), None) if region is None else None
         places = {p.geonames_id: p for name in dict.fromkeys([text] + ([link.label] if link else [])) for p in gazetteer.places(name)}
