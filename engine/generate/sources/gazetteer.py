@@ -21,8 +21,14 @@ population and place in the rung's ``path``):
 - **a homonym** is generalized to what every competing place of the name is (the size word,
   the country, the region they share); a place of a tenth of the largest one's population or less
   (:data:`DOMINANCE`) does not compete, as a far less prominent item does not in the store
-  (:mod:`engine.generate.homonyms`). The store's item, when the span names one, says which
-  country is meant; else the document's countries do (:mod:`engine.generate.context`);
+  (:mod:`engine.generate.homonyms`). The store's item, when the span names one the store does
+  not hold competing homonyms of, says which country is meant; else the document's countries
+  do (:mod:`engine.generate.context`). A store item outside the document's countries, or places
+  of the name in two of them, leave only what the places there are: the store's rungs go. A
+  name the store itself finds ambiguous ("Caerphilly", a town and a county borough) gets no
+  rung from the gazetteer, which cannot say which sense its place is;
+- **a region after a comma** ("Manchester, Connecticut") picks the places in it;
+- a place the sentence rules out (a team someone plays for, :mod:`engine.generate.sense`) gets none;
 - **"Schalchen, Austria"**: a place named with its country or region after a comma is looked
   up by its name, in that country;
 - a place the gazetteer does not know keeps the store's ladder.
@@ -50,6 +56,8 @@ from engine.types import Candidate, EntityType, Span
 SETTLEMENT_SIZES = table("places.settlement_sizes")
 #: Nouns of an administrative division: "the Kadıköy *district*" names the division, no town.
 DIVISION_NOUNS = words("places.division_nouns")
+#: World regions a sentence names with "the" ("the Americas", "the Caribbean").
+REGIONS_WITH_THE = words("places.regions_with_the")
 #: The classes of the size words (village, town, city; ``ontology/class_sets.ttl``).
 SIZE_CLASSES = class_set("settlementSizeClasses")
 #: How many times more populous than a homonym a place must be for the name alone to mean it.
@@ -167,6 +175,11 @@ def competing(places: Sequence[Place], ratio: int = DOMINANCE) -> list[Place]:
     return [p for p in places if p.population * ratio >= top]
 
 
+def _named(region: str) -> str:
+    """A world region as a sentence names it: "the Americas", "the Caribbean", "Northern Europe"."""
+    return f"the {region}" if region in REGIONS_WITH_THE else region
+
+
 def _shared(values: Iterable[str | None]) -> str | None:
     values = set(values)
     return next(iter(values)) if len(values) == 1 else None
@@ -200,7 +213,7 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
                              rule=(rules or {}).get(word), depth=1, link_qid=link_qid))
     for where, kind in ((subregion, "subregion"), (region, "region")):
         if where:
-            out.append(Candidate(f"{word} in {where}", source="P31", qid=None, path=f"{path}, {kind} {where} (CLDR)",
+            out.append(Candidate(f"{word} in {_named(where)}", source="P31", qid=None, path=f"{path}, {kind} {where} (CLDR)",
                                  rule="gazetteer-place", depth=1, link_qid=link_qid))
     out.append(Candidate(word, source="P31", qid=(size_classes or {}).get(word), path=path, rule=None, depth=1, link_qid=link_qid))
     return out

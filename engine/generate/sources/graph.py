@@ -26,7 +26,8 @@ from kg.chains import ChainIndex, with_definite_article
 from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
-from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, item_countries, prefer_in_document
+from engine.generate.context import (COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
+                                     prefer_in_document)
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -35,7 +36,8 @@ from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
 from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, named_with_region, names_division, place_rungs
-from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter, part_link
+from engine.generate.sources.gazetteer import competing as competing_places
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.generate.unclassed import unclassed_rungs
@@ -247,26 +249,41 @@ class GraphSource(CandidateSource):
         if any(l.method in NAME_LINKS and contradiction(span, l, truth, state) for l in result.links):
             return result  # "played five seasons for Blackpool": the sentence rules out the place of the name
         text, region = named_with_region(span.text) or (span.text, None)
+        named: set[str] = set()
+        if region is None and (after := named_region(span)) is not None:
+            # "Manchester, Connecticut": a region after the comma that names one item says where
+            named = {l.qid for l in self.linker.link(Span(after, EntityType.LOC)) if l.method in NAME_LINKS}
+            region = after if len(named) == 1 else None
+        elif region is not None:
+            named = {l.qid for l in self.linker.link(Span(region, EntityType.LOC)) if l.method in NAME_LINKS}
         link = next((l for l in result.links[:1] if l.method in NAME_LINKS), None) if region is None else None
+        if link is not None and not self._settled(link, result.links, state):
+            # "Caerphilly", a town and a county borough: the store's senses compete, and which one
+            # a place of the gazetteer is the name does not say
+            return result
         places = {p.geonames_id: p for name in dict.fromkeys([text] + ([link.label] if link else [])) for p in gazetteer.places(name)}
         found = list(places.values())
         if region is not None:
-            named = {l.qid for l in self.linker.link(Span(region, EntityType.LOC)) if l.method in NAME_LINKS}
             key = fold(region)
-            found = [p for p in found if key in {fold(n) for n in p.country_names + p.subdivisions} or self._country_of(p) & named]
+            inside = [p for p in found if key in {fold(n) for n in p.subdivisions}]
+            countries = {q for q in named if set(self.linker.taxonomy.parents(q, "P31")) & COUNTRY_CLASSES}
+            found = inside or [p for p in found if key in {fold(n) for n in p.country_names} or self._country_of(p) & countries]
             if not found:
-                return self._in_named_country(span, result, text, named)
+                return self._in_named_country(span, result, text, named) if text != span.text else result
+        found = competing_places(found)
         if not found:
             return result
         own = item_countries(self.linker.taxonomy, link.qid) if link is not None else frozenset()
         keep_store = True
-        if own and state.countries and not own & state.countries and any(self._country_of(p) & state.countries for p in found):
-            # "Bayonne" in a French case: the store's item lies elsewhere, a place of the name in the document's country
-            found, keep_store, link = [p for p in found if self._country_of(p) & state.countries], False, None
+        in_document = [p for p in found if self._country_of(p) & state.countries] if state.countries else []
+        if own and in_document and (not own & state.countries or len({p.country_code for p in in_document}) > 1):
+            # "Bayonne" in a French case: the store's item lies elsewhere, or places of the name lie in two of
+            # the document's countries: only what the places there are holds, none of the store's item's rungs
+            found, keep_store, link = in_document, False, None
         elif own:
             found = [p for p in found if self._country_of(p) & own]
-        elif state.countries and any(self._country_of(p) & state.countries for p in found):
-            found = [p for p in found if self._country_of(p) & state.countries]
+        elif in_document:
+            found = in_document
         if not found:
             return result  # the store's place is none the gazetteer knows
         stored = result.candidates if keep_store else []
@@ -277,12 +294,25 @@ class GraphSource(CandidateSource):
                             size_classes=sizes, rules=rules, link_qid=link.qid if link is not None else None)
         if not rungs:
             return result
+        # "city in the United States" only rewords the store's "city of the United States"
+        # and takes its place
+        theirs = {_reworded(c.label): c for c in stored}
+        rungs = [theirs.get(_reworded(c.label), c) for c in rungs]
         shown = {fold(c.label) for c in rungs}
         key = fold(span.text)
         merged = [c for c in rungs if fold(c.label) != key] + [c for c in stored if fold(c.label) not in shown]
         merged = [c for c in truth.order(merged) if truth.in_context(c, span)][: self.max_ladder]
         reason = f"the gazetteer knows {text!r}: {rungs[0].path}" + (f"; {result.reason}" if keep_store and result.reason else "")
         return SourceResult(merged, links=result.links if keep_store else (), reason=reason)
+
+    def _settled(self, link: Link, links: Sequence[Link], state: DocumentState) -> bool:
+        """The store's item is the one its name means: no homonym of the type competes with it
+        (:mod:`engine.generate.homonyms`), or the document's countries settle it."""
+        truth = self.truth
+        assert truth is not None
+        others = [l for l in homonyms_of(link, list(links)) if truth.item_fits(l.qid, EntityType.LOC)]
+        others = competing(link, others, self.linker.index.prominences)
+        return not others or settled_by_document(link, others, state.countries, self.linker.taxonomy)
 
     def _in_named_country(self, span: Span, result: SourceResult, name: str, region: set[str]) -> SourceResult:
         """"Biri, Norway", a place the gazetteer does not know: a place in the country named
@@ -481,8 +511,9 @@ class GraphSource(CandidateSource):
         # president (person words only: the acting business is a business)
         negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
                    and truth.negated_by_modifier(key, label))
-        if negated:  # nor is a deputy mayor a head of government: of a mayor's classes only the kind of role (P31) holds
-            above = [c for c in above if (c.path or "").startswith("P31")]
+        if negated:  # nor is a deputy mayor a head of government: of the classes above a mayor only the kinds of role hold
+            general = truth.rules.kinds.get(ROLE, frozenset()) | truth.all_holders
+            above = [c for c in above if c.qid in general]
         return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1]
                 if truth.in_context(c, span) and not other_sense(truth, c, span.entity_type)]  # a museum: no "building"
 
