@@ -138,15 +138,20 @@ def _country_names(country, name: str) -> tuple[str, ...]:
 @rule("division-noun-after-place", stage="ladder", types=("LOC",), off=False,
       purpose='a place name before a division noun ("the Kadıköy district") names the division: no populated place of the gazetteer')
 def names_division(span: Span) -> bool:
-    """The span is followed in its sentence by a noun of an administrative division
-    (``places.division_nouns``), or is itself headed by one ("Taşova District")."""
+    """The span is a division in its sentence: followed by a noun of an administrative
+    division (``places.division_nouns``: "the Kadıköy *district*"), after one and "of" ("the
+    *province of* Aydın"), set beside one ("Kızıltepe, *a district* of Mardin"), or headed by
+    one ("Taşova District")."""
     text, context = span.text, span.context or ""
     last = fold(text.split()[-1]) if text.split() else ""
     if last in DIVISION_NOUNS:
         return True
     for m in re.finditer(re.escape(text), context):
-        after = re.match(r"\s+([\w-]+)", context[m.end():])
-        if after and after.group(1).lower() in DIVISION_NOUNS:
+        after = re.match(r"\s*,?\s+(?:an?\s+|the\s+)?([\w-]+)", context[m.end():])
+        before = re.search(r"([\w-]+)\s+of\s+(?:the\s+)?$", context[:m.start()])
+        if after and after.group(1).lower() in DIVISION_NOUNS and (context[m.end():].lstrip()[:1] != "," or after.group(0).count(" ") > 1):
+            return True
+        if before and before.group(1).lower() in DIVISION_NOUNS:
             return True
     return False
 

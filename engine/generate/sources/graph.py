@@ -273,7 +273,7 @@ class GraphSource(CandidateSource):
         found = competing_places(found)
         if not found:
             return result
-        own = item_countries(self.linker.taxonomy, link.qid) if link is not None else frozenset()
+        own = self._item_countries(link.qid) if link is not None else frozenset()
         keep_store = True
         in_document = [p for p in found if self._country_of(p) & state.countries] if state.countries else []
         if own and in_document and (not own & state.countries or len({p.country_code for p in in_document}) > 1):
@@ -283,7 +283,8 @@ class GraphSource(CandidateSource):
         elif own:
             found = [p for p in found if self._country_of(p) & own]
         elif in_document:
-            found = in_document
+            # where the store's item lies the store does not say: the place of the document's country, not the item's rungs
+            found, keep_store, link = in_document, link is None, None
         if not found:
             return result  # the store's place is none the gazetteer knows
         stored = result.candidates if keep_store else []
@@ -304,6 +305,19 @@ class GraphSource(CandidateSource):
         merged = [c for c in truth.order(merged) if truth.in_context(c, span)][: self.max_ladder]
         reason = f"the gazetteer knows {text!r}: {rungs[0].path}" + (f"; {result.reason}" if keep_store and result.reason else "")
         return SourceResult(merged, links=result.links if keep_store else (), reason=reason)
+
+    def _item_countries(self, qid: str, hops: int = 6) -> frozenset[str]:
+        """The item's country (:func:`engine.generate.context.item_countries`), else that of the
+        nearest administrative parent (P131) that has one (Bayonne, New Jersey: its county's)."""
+        taxonomy = self.linker.taxonomy
+        frontier, seen = {qid}, {qid}
+        for _ in range(hops):
+            found = frozenset().union(*(item_countries(taxonomy, q) for q in frontier))
+            if found:
+                return found
+            frontier = {p for q in frontier for p in taxonomy.values(q, "P131")} - seen
+            seen |= frontier
+        return frozenset()
 
     def _settled(self, link: Link, links: Sequence[Link], state: DocumentState) -> bool:
         """The store's item is the one its name means: no homonym of the type competes with it
