@@ -25,6 +25,7 @@ from engine.generate.candidates import CandidateGenerator
 from engine.generate.label_store import open_label_index
 from engine.generate.linking import Linker
 from engine.generate.sources.base import DocumentState
+from engine.generate.sources.gazetteer import Gazetteer
 from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.generate.stages import LadderStage, LinkStage, VerifyStage
@@ -163,7 +164,7 @@ class Engine:
         sources = rule_sources()
         truth = TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth, gazetteer=Gazetteer()),
             entity_types=GRAPH_TYPES,
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config, truth=truth)
