@@ -49,7 +49,7 @@ from functools import lru_cache
 from engine.text.articles import with_definite_article
 from kg.class_sets import class_set
 from engine.generate.linking import fold
-from engine.knowledge import rule, table, words
+from engine.knowledge import pattern, rule, table, words
 from engine.types import Candidate, EntityType, Span
 
 #: The least population of each size word of a populated place (``packs/core/places.yaml``).
@@ -58,6 +58,9 @@ SETTLEMENT_SIZES = table("places.settlement_sizes")
 DIVISION_NOUNS = words("places.division_nouns")
 #: World regions a sentence names with "the" ("the Americas", "the Caribbean").
 REGIONS_WITH_THE = words("places.regions_with_the")
+#: The word after a place name ("Kızıltepe, a *district*") and the noun before "of" ("the *province* of Aydın").
+WORD_AFTER_PLACE = pattern("places.word_after_place")
+NOUN_OF_BEFORE_PLACE = pattern("places.noun_of_before_place")
 #: The classes of the size words (village, town, city; ``ontology/class_sets.ttl``).
 SIZE_CLASSES = class_set("settlementSizeClasses")
 #: How many times more populous than a homonym a place must be for the name alone to mean it.
@@ -147,8 +150,8 @@ def names_division(span: Span) -> bool:
     if last in DIVISION_NOUNS:
         return True
     for m in re.finditer(re.escape(text), context):
-        after = re.match(r"\s*,?\s+(?:an?\s+|the\s+)?([\w-]+)", context[m.end():])
-        before = re.search(r"([\w-]+)\s+of\s+(?:the\s+)?$", context[:m.start()])
+        after = WORD_AFTER_PLACE.match(context[m.end():])
+        before = NOUN_OF_BEFORE_PLACE.search(context[:m.start()])
         if after and after.group(1).lower() in DIVISION_NOUNS and (context[m.end():].lstrip()[:1] != "," or after.group(0).count(" ") > 1):
             return True
         if before and before.group(1).lower() in DIVISION_NOUNS:
