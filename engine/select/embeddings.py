@@ -39,6 +39,10 @@ MODEL_NAME = "all-MiniLM-L6-v2"
 #: the models an :class:`Embedder` runs
 MODEL_NAMES = (MODEL_NAME, STATIC_MODEL_NAME)
 DIM = 384
+#: document vectors (texts, windows, spans) kept in memory; past it the memory starts afresh
+#: (the disk cache keeps them): a long run's memory stays bounded (``taxogen sanitize`` of
+#: an archive, a Spark partition)
+MEMORY_LIMIT = 20_000
 PRECISIONS = ("auto", "float32", "bfloat16")
 #: CPU flags (Linux ``/proc/cpuinfo``) of native bfloat16 arithmetic.
 BF16_CPU_FLAGS = frozenset({"avx512_bf16", "amx_bf16"})
@@ -205,10 +209,19 @@ class Embedder:
         cache, across runs)."""
         return self._encode_into("label", self.labels, labels)
 
+    def _bound_memory(self) -> None:
+        """Forget the document vectors once more than :data:`MEMORY_LIMIT` are held (called
+        before a batch looks its vectors up, so a batch never loses its own)."""
+        if len(self._memory) + len(self._spans) > MEMORY_LIMIT:
+            self._memory.clear()
+            self._spans.clear()
+
     def _encode_into(self, table: str, memo: dict[str, np.ndarray], texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``texts`` from ``memo``, else the disk cache's ``table``, else the model
         (then kept in both)."""
         with self._lock:
+            if memo is self._memory:
+                self._bound_memory()
             missing = [t for t in dict.fromkeys(texts) if t not in memo]
             if missing:
                 self._cached(table, {self._key(t): t for t in missing}, memo)
@@ -229,6 +242,7 @@ class Embedder:
         vectors of the tokens overlapping the span's characters (the whole window's when
         the span is cut off by the model's maximum length)."""
         with self._lock:
+            self._bound_memory()
             missing = [w for w in dict.fromkeys(windows) if w not in self._spans or w[0] not in self._memory]
             if missing:
                 self._cached("emb", {self._span_key(w): w for w in missing}, self._spans)
