@@ -31,6 +31,7 @@ from tqdm import tqdm
 from kg.dump_reader import decompressor
 from kg.dumps import DumpReport, dump_format, read_dump
 from kg.errors import DumpError, KGError
+from kg.derived import build_derived
 from kg.index import SITELINKS_FILE, build_index
 from kg.parallel import Progress, parallel_filter
 from kg.procs import pid_alive
@@ -273,6 +274,7 @@ def _build(
         t1 = time.perf_counter()
         sitelinks = work / SITELINKS_FILE
         report.index = build_index(nt, work, sitelinks=sitelinks, progress=progress).to_dict()
+        report.index["derived_seconds"] = build_derived(kg, progress=progress)  # what other packages derive (kg.derived)
         report.index_seconds = time.perf_counter() - t1
         sitelinks.unlink(missing_ok=True)
         nt.unlink()

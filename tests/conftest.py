@@ -56,7 +56,9 @@ def wikireplace_path() -> Path:
 @pytest.fixture(scope="session")
 def seed_store(tmp_path_factory: pytest.TempPathFactory, seed_path: Path) -> Path:
     """The shared seed, with its class-labels supplement when present, built once into a
-    temporary store directory (slow: ~15 s)."""
+    temporary store directory (slow: ~15 s), with the indices the engine derives from it
+    (importing ``engine`` registers them)."""
+    import engine  # noqa: F401
     from kg import build_from_dump
 
     target = tmp_path_factory.mktemp("seed") / "store"

@@ -123,17 +123,21 @@ def index_cmd(
     store: Path = typer.Option(..., "--store", help="A built store directory."),
     progress: bool = typer.Option(True, "--progress/--no-progress"),
 ) -> None:
-    """(Re)build the derived indices (labels, class graph, prominence) of a store built by an older taxogen."""
+    """(Re)build the indices of a store built by an older taxogen: the graph's (labels, class graph,
+    prominence) and those derived from them (the gazetteer's entries, the privacy index)."""
+    from kg.derived import build_derived
     from kg.index import index_store
 
     try:
         kg = KGStore.read_only(store)
         report = index_store(kg, progress=progress)
+        derived = build_derived(kg, progress=progress)
     except (SanitizerError, OSError) as exc:
         fail(exc)
         return
     typer.echo(f"indexed {store}: {report.nodes:,} class nodes, {report.names:,} names, {report.keys:,} keys, "
-               f"prominence from {report.prominence}, {report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s")
+               f"prominence from {report.prominence}, {report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s; derived "
+               + ", ".join(f"{name} {seconds} s" for name, seconds in derived.items()))
 
 
 @kg_app.command()

@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from engine.io.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
 from engine.errors import InputError
-from engine.io.cli_checks import plural
+from engine.io.cli_checks import OUTPUT_FORMATS, plural
 from engine.doc import SanitizeResult
 
 
@@ -117,8 +117,8 @@ class ResultWriter:
     ``{doc_id: [[start, end], …]}``, the form TAB's evaluation reads)."""
 
     def __init__(self, fh, out_format: str, *, with_originals: bool = False) -> None:
-        if out_format not in ("jsonl", "json", "text", "tab"):
-            raise ValueError(f"unknown output format {out_format!r}; expected jsonl, json, text or tab")
+        if out_format not in OUTPUT_FORMATS or out_format == "auto":
+            raise ValueError(f"unknown output format {out_format!r}; expected one of {', '.join(OUTPUT_FORMATS[1:])}")
         self.fh, self.format, self.with_originals, self.count = fh, out_format, with_originals, 0
 
     def write(self, doc_id: str, result: SanitizeResult) -> None:
