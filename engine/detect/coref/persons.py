@@ -149,7 +149,8 @@ def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return sorted(rest + [subject], key=lambda x: x.start)
 
 
-_GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*|[\"“”]\s*)?$")
+#: what may stand between two fragments of one name: blanks, a quoted nickname, a quote — never a line break
+_GAP = re.compile(r"^[^\S\n]*(?:[\"“'‘][^\"”'’\n]{1,25}[\"”'’][^\S\n]*|[\"“”][^\S\n]*)?$")
 _VARIANT_LABEL = pattern("detect_persons.variant_label")
 _NOT_VARIANT_LABELS = words("detect_persons.not_variant_labels")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
