@@ -77,7 +77,7 @@ class CandidateFinder:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
         spans = retype(text, merge_spans(text, *layers))
         # numbers inside terms, a dialogue's labels and greetings, a name's parts (engine.detect.terms, .dialogue, .name_parts)
-        spans = name_parts_retype(text, dialogue_retype(text, drop_term_spans(text, spans)), self.typer, self.lookup)
+        spans = name_parts_retype(text, dialogue_retype(text, drop_term_spans(text, spans)))
         spans = link_persons(text, spans)
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)

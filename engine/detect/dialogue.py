@@ -12,7 +12,10 @@ Applied before the persons are linked; each rule one function of the text around
   "Thanks, Anna") loses the greeting, which stays as written; the capitalised name after a
   greeting is a person's, unless it is a role ("Dear Customer": no span);
 - **courtesy words**: a span that is only a greeting, thanks, an apology or assent
-  ("Sorry", "Thanks", "Best regards") names no one: no span.
+  ("Sorry", "Thanks", "Best regards"), or a word of a greeting that opens a clause ("Good"
+  of "Good morning"), names no one: no span; and a document that opens with
+  one ("Dear Customer,", "Thanks, Anna") does not open with its subject's name (the
+  biography's rule of :mod:`engine.detect.coref.persons`).
 
 The words are entries of ``packs/core/detect_dialogue.yaml``; a domain pack adds its headings
 (``packs/clinical/detect_dialogue.yaml``).
@@ -32,6 +35,8 @@ _ROLES = words("detect_dialogue.speaker_roles")
 _FIELDS = words("detect_dialogue.field_labels")
 _GREETINGS = words("detect_dialogue.greetings")
 _COURTESY = words("detect_dialogue.courtesy_words")
+#: a greeting opening a clause ("Good morning", "Hi")
+_GREETING_OPENING = pattern("detect_dialogue.greeting_opening")
 _EDGE = " \t,.;:!?-–—"
 _CLAUSE_END = re.compile(r"[:.!?;()\[\]\n]")
 
@@ -98,7 +103,7 @@ def greeted_name(text: str, s: DetectedSpan, before: str) -> list[DetectedSpan] 
     if _role_words(s.text) or _folded(s.text) in _COURTESY.get():
         return []
     if all(w[:1].isupper() for w in s.text.split()) and len(s.text.split()) <= 3 \
-            and s.entity_type in (EntityType.PERSON, EntityType.MISC, EntityType.DEM, EntityType.ORG):
+            and s.entity_type in (EntityType.PERSON, EntityType.MISC, EntityType.DEM, EntityType.ORG, EntityType.LOC):
         return [s.with_(entity_type=EntityType.PERSON)]  # the greeting is the evidence the decider reads
     return [s]
 
@@ -115,21 +120,33 @@ def _greeting_before(before: str) -> bool:
 
 
 @rule("courtesy-word-names-no-one", stage="detect", types=(), pack="core", off=False,
-      purpose="a span that is only a greeting, thanks, an apology or assent ('Sorry', 'Thanks', 'Best regards') names no one: no span")
-def courtesy_only(text: str, s: DetectedSpan) -> bool:
+      purpose="a span that is only a greeting, thanks, an apology or assent ('Sorry', 'Thanks', 'Best regards'), or a word of a greeting ('Good' of 'Good morning'), names no one: no span")
+def courtesy_only(text: str, s: DetectedSpan, greetings: list[tuple[int, int]]) -> bool:
+    if any(a <= s.start and s.end <= b for a, b in greetings):
+        return True
     quoted = text[s.start - 1:s.start] in ("\"", "“", "'", "‘")  # a work's title: "Sorry"
     named = "ner" in s.sources and s.entity_type in (EntityType.LOC, EntityType.ORG)  # "Tulsa, OK"
     return not quoted and not named and _folded(s.text) in _COURTESY.get()
 
 
+@rule("greeting-opens-no-subject", stage="detect", types=("PERSON",), pack="core", off=False,
+      purpose="a document opening with a greeting or a courtesy word ('Dear Customer,', 'Thanks,') does not open with its subject's name")
+def opens_with_courtesy(opening: str) -> bool:
+    """``opening``, the run of capitalised words a document opens with, starts with a greeting
+    or a courtesy word."""
+    words_ = _folded(opening).split()
+    return any(" ".join(words_[:n]) in _COURTESY.get() for n in (1, 2, 3) if len(words_) >= n)
+
+
 def dialogue_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied."""
     labels = role_labels(text, spans)
+    greetings = [m.span(1) for m in _GREETING_OPENING.finditer(text)]
     out = []
     for s in spans:
         if any(a <= s.start and s.end <= b for a, b in labels):
             continue
-        if courtesy_only(text, s):
+        if courtesy_only(text, s, greetings):
             continue
         line_start = text.rfind("\n", 0, s.start) + 1
         greeted = greeted_name(text, s, text[line_start:s.start])

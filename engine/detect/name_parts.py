@@ -1,7 +1,7 @@
 """A name's parts and its own words, before the persons are linked.
 
-Applied after :mod:`engine.detect.dialogue`; each rule one function of a span's words, the
-words between it and its neighbour and the store's items:
+Applied after :mod:`engine.detect.dialogue`; each rule one function of a span's words and the
+words between it and its neighbour:
 
 - **fragments of one name**: two capitalised spans, one of them a person, on one line and
   joined only by the lower-case words that join a name's parts in other languages ("der",
@@ -13,10 +13,6 @@ words between it and its neighbour and the store's items:
   Nyheter": ``detect_organisations.kind_words``), ends with a company's legal form ("…
   AB", "… GmbH"), or ends in a one-word compound of such a head ("Handelsbanken",
   "Aftonbladet") is an organisation;
-- **an organisation the graph knows**: a person-typed name of two words or more whose whole
-  text is the label of store items that are all organisations (by the classes' kinds of
-  :mod:`engine.detect.graph_types`; an item of no kind, a person, keeps it a person) is an
-  organisation;
 - **a form of address**: a name typed an organisation, a place, a work or a role and
   written after "Mr", "Ms", "Dr", "Herr" … ("Ms Agata Nowak") is a person.
 
@@ -26,14 +22,9 @@ A retyped span keeps the layers' type in ``retyped_from`` (the masking decision 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable, Iterable
-
 from engine.detect.spans import DetectedSpan
 from engine.knowledge import rule, words
 from engine.types import EntityType
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.detect.graph_types import GraphTyper
 
 P, L, O, D, M = EntityType.PERSON, EntityType.LOC, EntityType.ORG, EntityType.DEM, EntityType.MISC
 _NOT_NAMES = (EntityType.DATETIME, EntityType.QUANTITY, EntityType.CODE)
@@ -109,15 +100,6 @@ def organisation_by_kind(s: DetectedSpan) -> bool:
     return any(last.endswith(h) and len(last) - len(h) >= _COMPOUND_MIN for h in _COMPOUND_HEADS.get())
 
 
-@rule("organisation-the-graph-knows", stage="detect", types=("ORG",), pack="core", off=False,
-      purpose="a person-typed name whose whole text labels store items that are all organisations (none a person) is an organisation")
-def organisation_known(s: DetectedSpan, typer: "GraphTyper | None", lookup: Callable[[str], Iterable[str]] | None) -> bool:
-    if typer is None or lookup is None or len(s.text.split()) < 2:
-        return False
-    items = list(dict.fromkeys(lookup(s.text)))[:typer.max_items]
-    return bool(items) and all(typer.item_type(q) is O for q in items)
-
-
 @rule("honorific-names-a-person", stage="detect", types=("PERSON",), pack="core", off=False,
       purpose="a name typed an organisation, a place, a work or a role and written after 'Mr', 'Ms', 'Dr', 'Herr' ('Ms Agata Nowak') is a person")
 def honorific_person(s: DetectedSpan) -> bool:
@@ -130,13 +112,12 @@ def honorific_person(s: DetectedSpan) -> bool:
     return not organisation_by_kind(s)
 
 
-def name_parts_retype(text: str, spans: list[DetectedSpan], typer: "GraphTyper | None" = None,
-                      lookup: Callable[[str], Iterable[str]] | None = None) -> list[DetectedSpan]:
+def name_parts_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied."""
     out = []
     for s in _bridge(text, spans):
         new = None
-        if s.entity_type is P and (organisation_by_kind(s) or organisation_known(s, typer, lookup)):
+        if s.entity_type is P and (organisation_by_kind(s)):
             new = O
         elif s.entity_type in (O, L, M, D) and honorific_person(s):
             new = P
