@@ -10,7 +10,8 @@ Applied before the persons are linked; each rule one function of the text around
   person's name ("Tom:") keeps its span, a person;
 - **a greeting's name**: a span that starts with a greeting ("Hi Tom", "Dear Ms Berg",
   "Thanks, Anna") loses the greeting, which stays as written; the capitalised name after a
-  greeting is a person's, unless it is a role ("Dear Customer": no span);
+  greeting is a person's, unless it is a role ("Dear Customer": no span), and so is the
+  same name written elsewhere ("My name is Eskil." … "Hi Eskil");
 - **courtesy words**: a span that is only a greeting, thanks, an apology or assent
   ("Sorry", "Thanks", "Best regards"), or a word of a greeting that opens a clause ("Good"
   of "Good morning"), names no one: no span; and a document that opens with
@@ -38,6 +39,8 @@ _COURTESY = words("detect_dialogue.courtesy_words")
 #: a greeting opening a clause ("Good morning", "Hi")
 _GREETING_OPENING = pattern("detect_dialogue.greeting_opening")
 _EDGE = " \t,.;:!?-–—"
+#: the types a greeted name may have been given (a name NER read as a place: "Hi Eskil")
+_NAME_TYPES = (EntityType.PERSON, EntityType.MISC, EntityType.DEM, EntityType.ORG, EntityType.LOC)
 _CLAUSE_END = re.compile(r"[:.!?;()\[\]\n]")
 
 
@@ -103,7 +106,7 @@ def greeted_name(text: str, s: DetectedSpan, before: str) -> list[DetectedSpan] 
     if _role_words(s.text) or _folded(s.text) in _COURTESY.get():
         return []
     if all(w[:1].isupper() for w in s.text.split()) and len(s.text.split()) <= 3 \
-            and s.entity_type in (EntityType.PERSON, EntityType.MISC, EntityType.DEM, EntityType.ORG, EntityType.LOC):
+            and s.entity_type in _NAME_TYPES:
         return [s.with_(entity_type=EntityType.PERSON)]  # the greeting is the evidence the decider reads
     return [s]
 
@@ -151,4 +154,7 @@ def dialogue_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
         line_start = text.rfind("\n", 0, s.start) + 1
         greeted = greeted_name(text, s, text[line_start:s.start])
         out.extend([s] if greeted is None else greeted)
-    return out
+    # the name greeted is a person's wherever else it is written ("My name is Eskil." … "Hi Eskil")
+    names = {s.text for s in out if s.entity_type is EntityType.PERSON and s not in spans}
+    return [s.with_(entity_type=EntityType.PERSON) if s.text in names and s.entity_type in _NAME_TYPES else s
+            for s in out]
