@@ -5,9 +5,9 @@ Applied before the persons are linked; each rule one function of the text around
 - **a line's label**: a label that opens a line before a colon ("Agent:", "Customer:",
   "Subject:", "History:") is a speaker's role or a heading when its words are a role
   (``detect_dialogue.speaker_roles``) or a heading (``detect_dialogue.field_labels``, which a
-  domain pack extends), or when it opens two lines or more and no layer reads it as a
-  person's name: no span is left in it, and it stays as written. A label that is a
-  person's name ("Tom:") keeps its span, a person;
+  domain pack extends): no span is left in it, and it stays as written. Any other label
+  that opens two lines or more is a speaker's name ("Maja:" … "Maja:"), one person span,
+  unless NER read it as a body or a place;
 - **a greeting's name**: a span that starts with a greeting ("Hi Tom", "Dear Ms Berg",
   "Thanks, Anna") loses the greeting, which stays as written; the capitalised name after a
   greeting is a person's, unless it is a role ("Dear Customer": no span), and so is the
@@ -55,24 +55,31 @@ def _role_words(label: str) -> bool:
     return folded in roles or folded in fields or all(w in roles or w in fields for w in folded.split())
 
 
-def _person_read(spans: list[DetectedSpan], a: int, b: int) -> bool:
-    """A layer read the text between ``a`` and ``b`` as a person's name (NER or a title)."""
-    return any(s.start < b and a < s.end and s.entity_type is EntityType.PERSON and s.sources & {"ner", "title"}
-               for s in spans)
+def _labels(text: str) -> list[tuple[int, int, str]]:
+    return [(m.start(1), m.end(1), _folded(m.group(1))) for m in _LINE_LABEL.finditer(text)]
 
 
 @rule("line-label-is-no-name", stage="detect", types=("PERSON", "DEM", "MISC"), pack="core", off=[],
-      purpose="a label opening a line before a colon ('Agent:', 'Customer:', 'Subject:') is a role or a heading, kept as written, unless it is a person's name ('Tom:')")
-def role_labels(text: str, spans: list[DetectedSpan]) -> list[tuple[int, int]]:
+      purpose="a label opening a line before a colon whose words are a role or a heading ('Agent:', 'Customer:', 'Subject:') is no name: no span, kept as written")
+def role_labels(text: str) -> list[tuple[int, int]]:
     """(start, end) of the line labels that are roles or headings (see the module docstring)."""
-    labels = [(m.start(1), m.end(1), _folded(m.group(1))) for m in _LINE_LABEL.finditer(text)]
-    if not labels:
-        return []
+    return [(a, b) for a, b, folded in _labels(text) if _role_words(folded)]
+
+
+@rule("speaker-name-is-a-person", stage="detect", types=("PERSON",), pack="core", off=[],
+      purpose="a label opening two lines or more of a dialogue that is no role or heading is a speaker's name, a person ('Maja:' … 'Maja:')")
+def speaker_names(text: str, spans: list[DetectedSpan]) -> list[tuple[int, int]]:
+    """(start, end) of the line labels that name a speaker (see the module docstring)."""
+    labels = [(a, b, folded) for a, b, folded in _labels(text) if not _role_words(folded)]
     lines = Counter(folded for _, _, folded in labels)
     out = []
     for a, b, folded in labels:
-        if _role_words(folded) or lines[folded] >= 2 and not _person_read(spans, a, b):
-            out.append((a, b))
+        named = [s for s in spans if s.start < b and a < s.end]
+        if lines[folded] < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in text[a:b].split()):
+            continue
+        if any("ner" in s.sources and s.entity_type in (EntityType.ORG, EntityType.LOC) for s in named):
+            continue  # a body speaking ("Nordlys Broadband:"), a place
+        out.append((a, b))
     return out
 
 
@@ -143,12 +150,17 @@ def opens_with_courtesy(opening: str) -> bool:
 
 def dialogue_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied."""
-    labels = role_labels(text, spans)
+    labels = role_labels(text)
+    speakers = speaker_names(text, spans)
     greetings = [m.span(1) for m in _GREETING_OPENING.finditer(text)]
-    out = []
+    whole = {(s.start, s.end): s for s in spans}
+    out = [whole[(a, b)].with_(entity_type=EntityType.PERSON) if (a, b) in whole
+           else DetectedSpan(a, b, text[a:b], EntityType.PERSON, frozenset({"coref"})) for a, b in speakers]
     for s in spans:
         if any(a <= s.start and s.end <= b for a, b in labels):
             continue
+        if any(s.start < b and a < s.end for a, b in speakers):
+            continue  # the speaker's name stands for it
         if courtesy_only(text, s, greetings):
             continue
         line_start = text.rfind("\n", 0, s.start) + 1
@@ -156,5 +168,5 @@ def dialogue_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
         out.extend([s] if greeted is None else greeted)
     # the name greeted is a person's wherever else it is written ("My name is Eskil." … "Hi Eskil")
     names = {s.text for s in out if s.entity_type is EntityType.PERSON and s not in spans}
-    return [s.with_(entity_type=EntityType.PERSON) if s.text in names and s.entity_type in _NAME_TYPES else s
-            for s in out]
+    return sorted((s.with_(entity_type=EntityType.PERSON) if s.text in names and s.entity_type in _NAME_TYPES else s
+                   for s in out), key=lambda s: (s.start, -s.end))

@@ -13,6 +13,9 @@ words between it and its neighbour:
   Nyheter": ``detect_organisations.kind_words``), ends with a company's legal form ("…
   AB", "… GmbH"), or ends in a one-word compound of such a head ("Handelsbanken",
   "Aftonbladet") is an organisation;
+- **a name's words**: a capitalised word right before a person's name inside a sentence
+  (not after its end, a colon or a quote), no span of its own and no title, article or
+  greeting, is the name's first word ("her colleague Per Hansen": not "Per PERSON 1");
 - **a form of address**: a name typed an organisation, a place, a work or a role and
   written after "Mr", "Ms", "Dr", "Herr" … ("Ms Agata Nowak") is a person.
 
@@ -36,6 +39,11 @@ _COMPOUND_HEADS = words("detect_organisations.compound_heads")
 _HONORIFICS = words("detect_persons.honorifics")
 _ORG_HEADS = words("detect_organisations.heads")
 _GAP_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+#: a capitalised word of two letters or more and one blank, right before a name ("Per Hansen")
+_WORD_BEFORE = re.compile(r"(?<![\w'’.-])([^\W\d_]{2,}(?:-[^\W\d_]+)?) \Z")
+_ARTICLES = words("detect_grammar.capitalised_articles")
+_COURTESY = words("detect_dialogue.courtesy_words")
+_TITLES = words("detect_persons.titles")
 #: a compound's head needs this many letters before it ("Handels|banken")
 _COMPOUND_MIN = 3
 
@@ -83,6 +91,34 @@ def _bridge(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return out
 
 
+@rule("name-widened-to-its-words", stage="detect", types=("PERSON",), pack="core", off=False,
+      purpose="a capitalised word right before a person's name inside a sentence, no span of its own, is a word of the name: 'her colleague Per Hansen', not 'Per' left beside 'PERSON 1'")
+def widened(text: str, s: DetectedSpan, prev_end: int) -> int | None:
+    """Where ``s`` begins once the capitalised word right before it is taken in, or None;
+    ``prev_end``: where the span before it ends."""
+    m = _WORD_BEFORE.search(text, max(prev_end, s.start - 40), s.start)
+    if m is None or m.end() != s.start:
+        return None
+    word = m.group(1)
+    if not word[:1].isupper() or word.isupper():
+        return None  # a lower-case word, an acronym
+    before = text[:m.start()].rstrip(" \t")
+    if not before or before[-1] in ".!?:;\n\"“(" or word in _ARTICLES or word.casefold() in _COURTESY:
+        return None  # a sentence's first word, an article, a greeting
+    if word in _TITLES or word in _HONORIFICS or word.casefold() in _KIND_WORDS:
+        return None
+    return m.start()
+
+
+def _widen(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    out: list[DetectedSpan] = []
+    for s in spans:
+        if s.entity_type is P and "ner" in s.sources and (start := widened(text, s, out[-1].end if out else 0)) is not None:
+            s = s.with_(start=start, text=text[start:s.end])
+        out.append(s)
+    return out
+
+
 def _bare(word: str) -> str:
     return word.strip(",.;:()[]\"'“”‘’")
 
@@ -115,7 +151,7 @@ def honorific_person(s: DetectedSpan) -> bool:
 def name_parts_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied."""
     out = []
-    for s in _bridge(text, spans):
+    for s in _widen(text, _bridge(text, spans)):
         new = None
         if s.entity_type is P and (organisation_by_kind(s)):
             new = O

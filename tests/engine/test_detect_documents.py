@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.config import EngineConfig
-from engine.detect.dialogue import dialogue_retype, role_labels
+from engine.detect.dialogue import dialogue_retype, role_labels, speaker_names
 from engine.detect.rules import code_matches
 from engine.detect.spans import DetectedSpan
 from engine.detect.terms import drop_term_spans, numbered_terms
@@ -57,11 +57,10 @@ def test_given_numbered_terms_then_found_and_the_spans_inside_dropped():
     assert [s.text for s in drop_term_spans(text, spans)] == ["300 euros"]
 
 
-def test_given_line_labels_then_roles_and_repeated_labels_are_labels_and_a_person_read_name_is_not():
-    text = "Agent: Hello.\nTorvik: Hi.\nOperator 2: One moment.\nOperator 2: Done.\nIngrid Berg: Thanks.\n"
-    spans = [_span(text, "Torvik", EntityType.PERSON), _span(text, "Ingrid Berg", EntityType.PERSON)]
-    labels = {text[a:b] for a, b in role_labels(text, spans)}
-    assert labels == {"Agent", "Operator 2"}
+def test_given_line_labels_then_roles_are_labels_and_a_repeated_other_label_is_a_speaker():
+    text = "Agent: Hello.\nTorvik: Hi.\nMaja Lund: One moment.\nMaja Lund: Done.\nCustomer service: Thanks.\n"
+    assert {text[a:b] for a, b in role_labels(text)} == {"Agent", "Customer service"}
+    assert {text[a:b] for a, b in speaker_names(text, [])} == {"Maja Lund"}
 
 
 def test_given_greeted_name_and_courtesy_words_then_name_is_a_person_and_the_words_no_spans():
@@ -82,6 +81,23 @@ def test_given_chat_when_sanitized_then_speaker_labels_greetings_and_courtesy_wo
     assert "PERSON 2" not in out  # one person: no label taken for another
     assert "Sorry to hear that" in out and "Thanks!" in out and "Great." in out
     assert "Good afternoon" in out
+
+
+@pytest.mark.slow
+def test_given_chat_between_two_named_speakers_when_sanitized_then_each_label_is_the_person(engine):
+    text = ("Maja: are you still at the lab?\nRune: yes, until six.\nMaja: ok, sorry, I forgot the keys.\n"
+            "Rune: no problem.\nMaja: Thanks Rune!\n")
+    out = engine.sanitize(text).text
+    assert "Maja" not in out and "Rune" not in out
+    assert [line.split(":", 1)[0] for line in out.splitlines()] == ["PERSON 1", "PERSON 2", "PERSON 1", "PERSON 2", "PERSON 1"]
+    assert out.endswith("Thanks PERSON 2!\n") or out.endswith("Thanks PERSON 2!")
+
+
+@pytest.mark.slow
+def test_given_first_name_beside_a_surname_when_sanitized_then_no_fragment_left(engine):
+    text = "The union leader spoke first. Her colleague Per Hansen called the plan a shock."
+    out = engine.sanitize(text).text
+    assert "Per " not in out and "PERSON 1 called" in out
 
 
 @pytest.mark.slow
