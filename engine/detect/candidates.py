@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.detect.amounts import join_amounts
 from engine.detect.context_types import context_retype
 from engine.detect.coref.persons import link_persons
 from engine.detect.graph_types import GraphTyper, graph_retype
+from engine.detect.legal import judgment_spans
 from engine.detect.merge import merge_spans
 from engine.detect.name_types import name_retype
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
@@ -72,7 +74,9 @@ class CandidateFinder:
             layers.append(gazetteer)
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
-        spans = link_persons(text, retype(text, merge_spans(text, *layers)))
+        # amounts of money whole (engine.detect.amounts); a judgment's roles, headings and citations out (engine.detect.legal)
+        spans = judgment_spans(text, join_amounts(text, merge_spans(text, *layers)))
+        spans = link_persons(text, retype(text, spans))
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
