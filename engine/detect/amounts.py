@@ -139,7 +139,8 @@ def join_amounts(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
 
 def _outside(text: str, span: DetectedSpan, amounts: list[tuple[int, int]]) -> list[DetectedSpan]:
     """The part of ``span`` before the first amount it overlaps and after the last, where it
-    holds a word ("Ministry of Defence 12,355.61" → "Ministry of Defence")."""
+    holds a capitalised word or a number ("Ministry of Defence 12,355.61" → "Ministry of
+    Defence"; the "in" of "PLN 1,250.40 in costs" is no span)."""
     out = []
     first, last = amounts[0], amounts[-1]
     for s, e in ((span.start, first[0]), (last[1], span.end)):
@@ -147,7 +148,7 @@ def _outside(text: str, span: DetectedSpan, amounts: list[tuple[int, int]]) -> l
         lead = len(piece) - len(piece.lstrip(" ,;:([")) if piece else 0
         trail = len(piece) - len(piece.rstrip(" ,;:)]")) if piece else 0
         s2, e2 = s + lead, e - trail
-        if e2 > s2 and any(c.isalpha() for c in text[s2:e2]):
+        if e2 > s2 and any(w[:1].isupper() or w[:1].isdigit() for w in text[s2:e2].split()):  # a name, not "in"
             out.append(span.with_(start=s2, end=e2, text=text[s2:e2]))
     return out
 
