@@ -53,8 +53,6 @@ from typing import Any
 
 from engine.errors import ConfigError, UnknownComponentError
 
-#: The packs an engine reads when its config names none.
-DEFAULT_PACKS: tuple[str, ...] = ("core", "biography", "sport", "clinical", "legal")
 
 
 class Stage(str, Enum):
@@ -97,6 +95,8 @@ class KnowledgeError(ConfigError):
 def packs_root() -> Path:
     """The shipped packs (the ``packs`` data package)."""
     return Path(str(resources.files("packs")))
+
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +206,24 @@ def _entry(name: str, pack: str, body: Any, file: Path) -> Entry:
 def _all_packs(root: str) -> dict[str, Pack]:
     base = Path(root)
     return {p.name: Pack.load(p) for p in sorted(base.iterdir()) if p.is_dir() and (p / "pack.yaml").is_file()}
+
+
+def shipped_default_packs(root: str | Path | None = None) -> tuple[str, ...]:
+    """The packs whose ``pack.yaml`` gives them a place among the defaults (``default: N``), in
+    that order: what an engine reads when its config names no packs."""
+    import yaml
+
+    base = Path(root) if root is not None else packs_root()
+    placed = []
+    for meta in sorted(base.glob("*/pack.yaml")):
+        position = (_read_yaml(yaml, meta) or {}).get("default")
+        if position is not None:
+            placed.append((int(position), meta.parent.name))
+    return tuple(name for _, name in sorted(placed))
+
+
+#: The packs an engine reads when its config names none (``default: N`` in their ``pack.yaml``).
+DEFAULT_PACKS: tuple[str, ...] = shipped_default_packs()
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,5 +609,5 @@ def table(name: str) -> Table:
     return Table(name)
 
 
-__all__ = ["DEFAULT_PACKS", "STAGES", "Stage", "EntryKind", "Knowledge", "KnowledgeError", "Pack", "Entry", "Rule", "rule", "registered_rules",
+__all__ = ["DEFAULT_PACKS", "shipped_default_packs", "STAGES", "Stage", "EntryKind", "Knowledge", "KnowledgeError", "Pack", "Entry", "Rule", "rule", "registered_rules",
            "current", "words", "pattern", "table", "Words", "Pattern", "Table", "packs_root"]

@@ -82,3 +82,19 @@ def test_given_generalize_block_then_it_is_what_taxogen_generalize_prints(starte
     result = CliRunner().invoke(app, ["generalize", "Oslo", "--type", "LOC", "--context", "She was born in Oslo."])
     assert result.exit_code == 0, result.output
     assert result.stdout == block
+
+
+@pytest.mark.slow
+def test_given_court_judgment_block_then_it_is_what_the_commands_print(starter, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    block = re.search(r"A court judgment .*?```text\n(.*?)```", README, re.S).group(1).splitlines()
+    text = re.fullmatch(r"\$ printf '(.*)\\n' > judgment.txt", block[0]).group(1)
+    assert block[1] == "$ taxogen sanitize judgment.txt"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "judgment.txt").write_text(text + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["sanitize", "judgment.txt"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() + result.stderr.splitlines() == block[2:]

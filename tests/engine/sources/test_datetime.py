@@ -54,7 +54,7 @@ D = "DATE"
         ("seven years later", ["several years later"]),
         ("several years", ["X years"]),
         ("age 19", ["age 15–19"]),
-        ("aged 42", ["aged 40–49"]),
+        ("aged 42", ["aged 40–49", "aged 18 or over"]),  # the second: the legal pack's age of majority
         ("18 year‑old", ["15- to 19-year-old", "teenager"]),
         ("at the age of 9", ["at the age of 5–9", "as a child"]),
         ("16", []),
