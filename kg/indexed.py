@@ -109,6 +109,8 @@ class IndexedTaxonomy:
         self._values: _LRU = _LRU(_CACHE_SIZE)
         self._parents: _LRU = _LRU(4 * _CACHE_SIZE)
         self._label_cache: _LRU = _LRU(_CACHE_SIZE)
+        #: node positions already looked up (a Q-id's position never changes; bounded)
+        self._node_of: dict[str, int] = {}
         self.marks = Marks.open(graph)
         self._cache_subjects: set[str] = set()  # items with statements in remote-cache graphs
 
@@ -131,12 +133,21 @@ class IndexedTaxonomy:
 
     # --- nodes ----------------------------------------------------------------------------
     def node(self, qid: str) -> int:
-        """Position of ``qid`` among the class nodes, or -1."""
+        """Position of ``qid`` among the class nodes, or -1 (remembered: the same Q-ids are
+        looked up over and over, each lookup a binary search of the memory-mapped nodes)."""
+        hit = self._node_of.get(qid)
+        if hit is not None:
+            return hit
         n = _num(qid)
         if n < 0 or not self.nodes.size:
-            return -1
-        i = int(np.searchsorted(self.nodes, n))
-        return i if i < self.nodes.size and int(self.nodes[i]) == n else -1
+            i = -1
+        else:
+            i = int(np.searchsorted(self.nodes, n))
+            i = i if i < self.nodes.size and int(self.nodes[i]) == n else -1
+        if len(self._node_of) >= 4 * _CACHE_SIZE:
+            self._node_of.clear()
+        self._node_of[qid] = i
+        return i
 
     # --- TaxonomyView ---------------------------------------------------------------------
     def parents(self, qid: str, prop: str) -> Sequence[str]:

@@ -5,9 +5,10 @@ GeoNames places; ``kg/data/starter/PROVENANCE.md`` names the sources and licence
 first :func:`starter_store` builds it into ``$TAXOGEN_CACHE_DIR/starter-<digest>/``
 (default ``~/.cache/taxogen``) with :func:`kg.build.build_from_triples` (the file holds only what
 ``kg build``'s filter keeps), the overlay and
-the indices included, in about ten seconds; later calls open that store read-only. The
-digest covers the graph file, the overlay and the index format, so a new taxogen builds a
-new store instead of reading a stale one. A file lock keeps two processes from building
+the indices included — those other packages derive from it too (:mod:`kg.derived`: the
+gazetteer's entries, the privacy index) — in about ten seconds; later calls open that store read-only. The
+digest covers the graph file, the overlay, the index format and the derived indices'
+versions, so a new taxogen builds a new store instead of reading a stale one. A file lock keeps two processes from building
 at once; the build itself is atomic (a half-built store is never opened).
 
 ``$TAXOGEN_DEFAULT_GRAPH=sample`` makes the toy sample graph (``kg/data/sample.nt``, in
@@ -42,12 +43,14 @@ def cache_root() -> Path:
 
 
 def starter_digest() -> str:
-    """What the starter store is built from: the graph file, the overlay and the index format."""
+    """What the starter store is built from: the graph file, the overlay, the index format and
+    the versions of the indices other packages derive from it (:mod:`kg.derived`)."""
+    from kg.derived import versions_digest
     from kg.index import INDEX_VERSION
 
     h = hashlib.sha256()
     h.update(starter_graph_path().read_bytes())
-    h.update(overlay_digest().encode() + b"\0" + str(INDEX_VERSION).encode())
+    h.update(overlay_digest().encode() + b"\0" + str(INDEX_VERSION).encode() + b"\0" + versions_digest().encode())
     return h.hexdigest()[:12]
 
 

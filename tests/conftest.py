@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED = Path(os.environ.get("TAXOGEN_SHARED_DIR") or ROOT.parent / "shared")
 SEED = SHARED / "data" / "wikidata-seed" / "wikidata-seed.nt.gz"
+#: English names of classes the seed leaves unlabelled ("court", "ministry"), loaded with it
+CLASS_LABELS = SHARED / "data" / "wikidata-seed" / "class-labels.nt.gz"
 WIKIREPLACE = SHARED / "data" / "wikireplace" / "wikireplace_dev.json"
 
 
@@ -53,11 +55,14 @@ def wikireplace_path() -> Path:
 
 @pytest.fixture(scope="session")
 def seed_store(tmp_path_factory: pytest.TempPathFactory, seed_path: Path) -> Path:
-    """The shared seed built once into a temporary store directory (slow: ~10 s)."""
+    """The shared seed, with its class-labels supplement when present, built once into a
+    temporary store directory (slow: ~15 s), with the indices the engine derives from it
+    (importing ``engine`` registers them)."""
+    import engine  # noqa: F401
     from kg import build_from_dump
 
     target = tmp_path_factory.mktemp("seed") / "store"
-    build_from_dump(seed_path, target, progress=False)
+    build_from_dump(seed_path, target, progress=False, labels=[CLASS_LABELS] if CLASS_LABELS.is_file() else [])
     return target
 
 

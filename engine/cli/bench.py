@@ -95,20 +95,27 @@ def bench_endpoint_cmd(
 
 @bench_app.command("raw")
 def bench_raw_cmd(
-    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are sanitized as raw text."),
-    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the starter graph)."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents."),
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts (biographies) are sanitized as raw text."),
+    court: Optional[Path] = typer.Option(Path("../shared/data/tab/tab_94.json"), "--court",
+                                         help="TAB file whose texts (court judgments) are sanitized as raw text; '' leaves them out."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the starter graph, built into a fresh cache)."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="Only the first N documents of each corpus."),
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
-    """Raw text in: taxogen beside Presidio (analyzer + anonymizer, same spaCy model), one core, in one run."""
+    """Raw text in: taxogen beside Presidio (per document and batched; same spaCy model) on biographies and
+    court judgments, one core, in one run: documents/s, ms by stage, peak RSS, the first document cold and primed."""
     from taxogen_tools.bench.raw import bench_raw, format_raw
 
-    if not data.is_file():
-        fail(ValueError(f"cannot read WikiReplace file {data}"))
-        return
+    corpora = {"biographies": data}
+    if court is not None and str(court):
+        corpora["court judgments"] = court
+    for path in corpora.values():
+        if not path.is_file():
+            fail(ValueError(f"cannot read {path}"))
+            return
     with figures_page(docs, "bench-raw", "Raw text in: taxogen beside Presidio, one core (bench raw)"):
-        report = bench_raw(data, store=str(store) if store else None, limit=limit, progress=lambda m: typer.echo(m, err=True))
+        report = bench_raw(corpora, store=str(store) if store else None, limit=limit, progress=lambda m: typer.echo(m, err=True))
         typer.echo(json.dumps(report, indent=2) if as_json else format_raw(report))
 
 

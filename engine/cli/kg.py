@@ -45,6 +45,7 @@ def build(
     as_json: bool = typer.Option(False, "--json", help="Print the build report as JSON."),
     check: bool = typer.Option(True, "--check/--no-check", help="Run the ontology check (taxogen kg check) on the new store; refuse an overlay with errors."),
     overlay_files: list[Path] = typer.Option([], "--overlay", help="Overlay files to load (default: shipped ontology/*.ttl; give taxogen.ttl too)."),
+    labels: list[Path] = typer.Option([], "--labels", help="Further N-Triples of labels and descriptions to load with the source (repeatable), e.g. the seed's class-labels.nt.gz."),
 ) -> None:
     """Build a store from a dump or an endpoint; an existing store is replaced only on success."""
     if (source is None) == (endpoint is None):
@@ -54,7 +55,7 @@ def build(
     try:
         with exit_on_signals():  # SIGTERM/SIGHUP remove the temporary build directory, as Ctrl-C does
             report = _build_report(source, endpoint, store, roots, user_agent, timeout_s, page_size, strict, progress, show, check,
-                                   overlay_files or None)
+                                   overlay_files or None, labels)
     except SanitizerError as exc:
         fail(exc)
         return
@@ -65,6 +66,7 @@ def build(
         f"built {report.store}: {report.triples:,} triples ({report.overlay_triples} overlay) from "
         f"{report.lines:,} lines, {report.kept:,} kept, {report.malformed} malformed, "
         f"{report.seconds:.1f} s (bulk load {report.load_seconds:.1f} s)"
+        + (f"; {report.label_triples:,} triples from {', '.join(Path(p).name for p in report.labels)}" if report.labels else "")
     )
     for no, reason, text in report.malformed_examples:
         typer.echo(f"  line {no}: {reason}: {text[:100]!r}", err=True)  # repr: binary junk stays printable
@@ -77,11 +79,11 @@ def build(
 
 def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, roots: str, user_agent: Optional[str],
                   timeout_s: float, page_size: int, strict: bool, progress: bool, show: int, check: bool = True,
-                  overlay_files: Optional[list[Path]] = None):
+                  overlay_files: Optional[list[Path]] = None, labels: tuple[Path, ...] | list[Path] = ()):
     """Run the build the options of ``taxogen kg build`` ask for; returns its report."""
     if source is not None:
         return build_from_dump(source, store, strict=strict, progress=progress, max_examples=show, check=check,
-                               overlay_files=overlay_files)
+                               overlay_files=overlay_files, labels=labels)
     from kg.extract import extract_subtaxonomy
     from kg.remote import DEFAULT_USER_AGENT, EndpointConfig, SparqlClient
 
@@ -90,7 +92,7 @@ def _build_report(source: Optional[Path], endpoint: Optional[str], store: Path, 
         fail(ValueError("--endpoint needs --roots Q…,Q…"))
     client = SparqlClient(EndpointConfig(url=endpoint, user_agent=user_agent or DEFAULT_USER_AGENT, timeout_s=timeout_s))
     return build_from_triples(extract_subtaxonomy(client, root_ids, page_size=page_size), store, source=endpoint, progress=progress,
-                              check=check, overlay_files=overlay_files)
+                              check=check, overlay_files=overlay_files, labels=labels)
 
 
 @kg_app.command("starter")
@@ -121,17 +123,21 @@ def index_cmd(
     store: Path = typer.Option(..., "--store", help="A built store directory."),
     progress: bool = typer.Option(True, "--progress/--no-progress"),
 ) -> None:
-    """(Re)build the derived indices (labels, class graph, prominence) of a store built by an older taxogen."""
+    """(Re)build the indices of a store built by an older taxogen: the graph's (labels, class graph,
+    prominence) and those derived from them (the gazetteer's entries, the privacy index)."""
+    from kg.derived import build_derived
     from kg.index import index_store
 
     try:
         kg = KGStore.read_only(store)
         report = index_store(kg, progress=progress)
+        derived = build_derived(kg, progress=progress)
     except (SanitizerError, OSError) as exc:
         fail(exc)
         return
     typer.echo(f"indexed {store}: {report.nodes:,} class nodes, {report.names:,} names, {report.keys:,} keys, "
-               f"prominence from {report.prominence}, {report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s")
+               f"prominence from {report.prominence}, {report.bytes / 1e6:.1f} MB, {report.seconds:.1f} s; derived "
+               + ", ".join(f"{name} {seconds} s" for name, seconds in derived.items()))
 
 
 @kg_app.command()

@@ -91,10 +91,11 @@ def generalize(
 def sanitize(
     source: Path = typer.Argument(..., help="A file or a directory of them: .jsonl/.json documents, or plain text (.txt, .md, no extension: one raw document, spans detected)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Where the results go: a file, '-' for standard output (the default), or a directory for a directory input. Only a regular file is replaced (atomically); a device or a pipe is written to."),
-    out_format: str = typer.Option("auto", "--format", help="jsonl, json, text, or auto: text for a plain-text input, else jsonl."),
-    fmt: str = typer.Option("auto", "--input-format", help="auto (by file name), jsonl, wikireplace, json or text."),
+    out_format: str = typer.Option("auto", "--format", help="jsonl, json, text, tab ({doc_id: [[start, end], …]}: the masked ranges, as TAB's evaluation reads them), or auto: text for a plain-text input, else jsonl."),
+    fmt: str = typer.Option("auto", "--input-format", help="auto (by file name), jsonl, wikireplace, tab (TAB's JSON), json or text."),
+    detect: bool = typer.Option(False, "--detect", help="Drop the input's mentions and detect every document's spans."),
     encoding: str = typer.Option("utf-8", "--encoding", help="Encoding of the input files (e.g. latin-1, cp1252, utf-16)."),
-    annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace: whose mentions to use (default: the first)."),
+    annotator: Optional[str] = typer.Option(None, "--annotator", help="WikiReplace and TAB: whose mentions to use (default: the first)."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first bad record (no output is written)."),
     with_originals: bool = typer.Option(False, "--with-originals", help="Include the original span texts (for audit only)."),
     overlap: str = typer.Option("merge", "--overlap", help="merge or reject overlapping mentions."),
@@ -130,7 +131,7 @@ def sanitize(
                 summary = run_sanitize(engine, src, dst, fmt=fmt, annotator=annotator, strict=strict, with_originals=with_originals,
                                        overlap=overlap, batch=batch,
                                        progress=progress if progress is not None else output_format("auto", src, fmt) != "text",
-                                       out_format=output_format(out_format, src, fmt), encoding=encoding)
+                                       out_format=output_format(out_format, src, fmt), encoding=encoding, detect=detect)
             except OSError as exc:  # checked up front, but the disk can fill or permissions change
                 fail(OSError(f"{exc.filename or dst}: {exc.strerror or exc}"))
                 return

@@ -54,19 +54,22 @@ class Detector:
     def from_store(cls, kg: "KGStore", taxonomy=None, **kwargs) -> "Detector":
         """A detector whose gazetteer is read from ``kg`` (``taxonomy``: the engine's view, to reuse).
 
-        An on-disk store with a label index (``index/``, written by ``kg build``) feeds the
-        gazetteer from it (:mod:`engine.detect.index_feed`: no SPARQL, nothing preloaded);
-        an in-memory store from the named queries ``all_labels`` and ``all_demonyms``.
+        An on-disk store with indices (``index/``, written by ``kg build``) gives the
+        gazetteer the entries derived from them when it was built
+        (:mod:`engine.detect.entry_cache`: nothing is computed here; :class:`KGError`, one
+        line naming ``taxogen kg index``, when the store has none of this version); an
+        in-memory store gives them from the named queries ``all_labels`` and ``all_demonyms``.
         """
         from kg.chains import PreloadedTaxonomy
-        from kg.index import has_index, index_path
+        from kg.index import has_index
 
         if kg.path is not None and has_index(kg.path) and taxonomy is not None and not isinstance(taxonomy, PreloadedTaxonomy):
-            from engine.detect.entry_cache import cached_entries
-            from engine.detect.index_feed import IndexDegree, index_entries
+            from kg.derived import derived_file
 
-            where = index_path(kg.path)
-            entries = cached_entries(where, lambda: index_entries(where, taxonomy))
+            from engine.detect.entry_cache import GAZETTEER_INDEX, read_entries
+            from engine.detect.index_feed import IndexDegree
+
+            entries = read_entries(derived_file(kg, GAZETTEER_INDEX.name))
             return cls.from_entries(entries, degree=IndexDegree(taxonomy),
                                     typer=GraphTyper.from_taxonomy(taxonomy), **kwargs)
 

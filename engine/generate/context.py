@@ -3,7 +3,9 @@ president is the U.S. state, not the country.
 
 A document's *countries* are the countries of its places and nationalities that link
 without doubt: one item is named by the span ("Omaha" → Omaha, whose country is the
-United States; "American" → the United States; "United States" → itself). A name that
+United States; "American" → the United States; "United States" → itself), and the
+countries its organisation spans name ("an application against the French Republic": a
+court judgment names the respondent state as a party). A name that
 several items share ("Georgia": the country and the U.S. state) says nothing about the
 document and does not vote.
 
@@ -33,6 +35,8 @@ Naming = Callable[[str, EntityType], list[Link]]
 
 #: Classes whose instances are their own country (country, sovereign state; ``ontology/class_sets.ttl``).
 COUNTRY_CLASSES = class_set("countryClasses")
+#: A country that no longer exists (``tg:historicalCountry``): no document's country today.
+HISTORICAL_COUNTRY = class_set("historicalCountry")
 #: Links that name the item (a contained part or a near spelling names nothing for sure).
 NAMING = frozenset({LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, LinkMethod.DEMONYM})
 #: Links through which a span is the item's name (no demonym): the senses of an ambiguous name.
@@ -76,18 +80,36 @@ def mentioned_countries(linker: Linker, spans: Iterable[Span], naming: Naming | 
 
 
 def document_countries(linker: Linker, spans: Iterable[Span], naming: Naming | None = None) -> frozenset[str]:
-    """Countries of the spans (LOC, DEM) that link to exactly one item by one of its names."""
+    """Countries of the spans (LOC, DEM) that link to exactly one item by one of its names,
+    and of the ORG spans that name exactly one country (:func:`state_named`: "against the
+    French Republic")."""
     naming = naming or _naming(linker)
     out: set[str] = set()
     seen: set[str] = set()
     for span in spans:
-        if span.entity_type not in PLACE_TYPES or span.text in seen:
+        if span.text in seen:
+            continue
+        if span.entity_type is EntityType.ORG:
+            seen.add(span.text)
+            out |= state_named(linker, span, naming)
+            continue
+        if span.entity_type not in PLACE_TYPES:
             continue
         seen.add(span.text)
         links = naming(span.text, span.entity_type)
         if len({link.qid for link in links}) == 1:
             out |= item_countries(linker.taxonomy, links[0].qid)
     return frozenset(out)
+
+
+def state_named(linker: Linker, span: Span, naming: Naming) -> frozenset[str]:
+    """The country an ORG span names by one of its names (read as a place), when exactly one
+    of the items it names is a country (``tg:countryClasses``): "French Republic" names the
+    First Republic too, which is no country today."""
+    found = {link.qid for link in naming(span.text, EntityType.LOC)}
+    countries = {q for q in found if set(linker.taxonomy.parents(q, "P31")) & COUNTRY_CLASSES
+                 and not set(linker.taxonomy.parents(q, "P31")) & HISTORICAL_COUNTRY}
+    return frozenset(countries) if len(countries) == 1 else frozenset()
 
 
 def _naming(linker: Linker) -> Naming:

@@ -495,14 +495,14 @@ class TruthFilter:
         named_plural = plural_name_head(span.text, words)
         later = None if whole else self.later_head(words)  # "University of Malawi College of Medicine"
         for gram in head_grams(words[later:] if later is not None else words, whole=whole):
-            if len(gram) < 3:
+            if len(gram) < 3 and gram not in self.rules.head_words:
                 continue
             kinded: list[tuple[str, str]] = []
             kindless: list[tuple[str, str]] = []
             for form in [gram] + normalised_forms(gram):
                 if named_plural and form.split()[-1] != gram.split()[-1]:
                     continue  # "Tales from the Crypt" is one series, not a tale
-                found = self.index.lookup(form)
+                found = self.named_by_head_word(span, form) + self.index.lookup(form)
                 if self.homonym_head(found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
                 heard = self.heard_sense(span, found)
@@ -520,6 +520,14 @@ class TruthFilter:
                 return out + kinded
             out += kindless
         return out
+
+    @rule("head-word-sense", stage="ladder", types=GRAPH_TYPES, off=[],
+          purpose="a head noun names the class the reader rules give it for the span's type (tg:headWord: \"Social Insurance Authority\" is a government agency, \"… Act\" a statute)")
+    def named_by_head_word(self, span: Span, form: str) -> list[tuple[str, LinkMethod]]:
+        """The classes ``form``, the span's head noun, names as a head word (``tg:headWord``)
+        whose kinds the span's type allows, before the store's own senses of the word."""
+        return [(q, LinkMethod.EXACT) for q in sorted(self.rules.head_words.get(form.replace("’", "'"), ()))
+                if self.class_fits(q, span.entity_type, strict=True)]
 
     @rule("ordinal-names-edition", stage="ladder", types=NAME_TYPES, off=False,
           purpose="a name that starts with an ordinal (\"17th Academy Awards\") names one edition or term: no class from its head noun")

@@ -71,6 +71,8 @@ class TruthRules:
     holders: dict[str, frozenset[str]] = field(default_factory=dict)
     #: kinds whose items are not generalized by a whole they are part of (``tg:partOfNotIsA``: a war of a larger war)
     part_not_whole: frozenset[str] = frozenset()
+    #: head word → classes it names as a span's head noun (``tg:headWord``: "authority" → government agency)
+    head_words: dict[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, paths: Iterable[str | Path] | None = None) -> "TruthRules":
@@ -121,12 +123,15 @@ class TruthRules:
         edges: set[tuple[str, str]] = set()
         disjoint: set[tuple[str, str]] = set()
         homonyms: set[str] = set()
+        head_words: dict[str, set[str]] = {}
         for row in kg.select("reader_rules"):
-            if row.get("homonym") is not None:
+            if row.get("word") is not None:
+                head_words.setdefault(str(row["word"]).lower(), set()).add(local_id(row["child"]))
+            elif row.get("homonym") is not None:
                 homonyms.add(local_id(row["homonym"]))
             elif row.get("child") is not None and row.get("parent") is not None:
                 pair = (local_id(row["child"]), local_id(row["parent"]))
                 (disjoint if str(row.get("relation")) == "disjoint" else edges).add(pair)
         return cls({k: frozenset(v) for k, v in kinds.items()}, types, frozenset(edges), frozenset(homonyms), frozenset(disjoint),
                    {h: frozenset(k) for h, k in heads.items()}, {k: frozenset(v) for k, v in holders.items()},
-                   frozenset(part_not_whole))
+                   frozenset(part_not_whole), {w: frozenset(c) for w, c in head_words.items()})

@@ -179,9 +179,24 @@ def coordinated(words: list[str]) -> bool:
     return False
 
 
+#: Words that head a name from its end, whatever precedes them ("Expropriation of Property Act").
+FINAL_HEADS = words("truth.final_heads")
+
+
+@rule("name-final-head", stage="ladder", types=("MISC", "ORG"), off=False,
+      purpose='a name that ends with a word such as "Act" is headed by it: "Expropriation of Property Act" is an act, no expropriation')
+def final_head(words: list[str]) -> bool:
+    """The last of ``words`` heads the name from its end (``truth.final_heads``) and a
+    preposition comes before it."""
+    return len(words) > 2 and words[-1] in FINAL_HEADS and any(w in PREPOSITIONS for w in words[1:-1])
+
+
 def head_index(words: list[str]) -> int:
     """Position of the head noun: the last word before the first preposition, else the last
-    word; after a conjunction that comes first, the head of what follows it."""
+    word; after a conjunction that comes first, the head of what follows it; the last word of
+    a name headed from its end (:func:`final_head`)."""
+    if final_head(words):
+        return len(words) - 1
     for i, w in enumerate(words):
         if i > 0 and w in PREPOSITIONS:
             if w in CONJUNCTIONS and i + 1 < len(words):

@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from engine.io.docio import AtomicWriter, BadRecord, DocRecord, Skipped, position_order, read_documents, result_to_dict
 from engine.errors import InputError
-from engine.io.cli_checks import plural
+from engine.io.cli_checks import OUTPUT_FORMATS, plural
 from engine.doc import SanitizeResult
 
 
@@ -112,11 +112,13 @@ def result_line(doc_id: str, result: SanitizeResult, *, with_originals: bool = F
 
 
 class ResultWriter:
-    """Writes results to an open text file in one of the output formats (``jsonl``, ``json``, ``text``)."""
+    """Writes results to an open text file in one of the output formats (``jsonl``, ``json``,
+    ``text``, ``tab``: one JSON object of every document's masked ranges in its original text,
+    ``{doc_id: [[start, end], …]}``, the form TAB's evaluation reads)."""
 
     def __init__(self, fh, out_format: str, *, with_originals: bool = False) -> None:
-        if out_format not in ("jsonl", "json", "text"):
-            raise ValueError(f"unknown output format {out_format!r}; expected jsonl, json or text")
+        if out_format not in OUTPUT_FORMATS or out_format == "auto":
+            raise ValueError(f"unknown output format {out_format!r}; expected one of {', '.join(OUTPUT_FORMATS[1:])}")
         self.fh, self.format, self.with_originals, self.count = fh, out_format, with_originals, 0
 
     def write(self, doc_id: str, result: SanitizeResult) -> None:
@@ -125,6 +127,9 @@ class ResultWriter:
         elif self.format == "json":
             body = json.dumps(result_to_dict(doc_id, result, with_originals=self.with_originals), ensure_ascii=False, indent=2)
             self.fh.write(("[\n" if self.count == 0 else ",\n") + body)
+        elif self.format == "tab":
+            body = json.dumps(masked_ranges(result))
+            self.fh.write(("{\n" if self.count == 0 else ",\n") + f"{json.dumps(doc_id, ensure_ascii=False)}: {body}")
         else:
             self.fh.write(result.text if result.text.endswith("\n") else result.text + "\n")
         self.count += 1
@@ -132,6 +137,15 @@ class ResultWriter:
     def close(self) -> None:
         if self.format == "json":
             self.fh.write("[]\n" if self.count == 0 else "\n]\n")
+        elif self.format == "tab":
+            self.fh.write("{}\n" if self.count == 0 else "\n}\n")
+
+
+def masked_ranges(result: SanitizeResult) -> list[list[int]]:
+    """``[[start, end], …]``: the ranges of the original text that ``result`` replaced (a
+    generalization, a placeholder or a mask alike), in order; a mention kept as written is
+    not masked."""
+    return sorted([r.mention.start, r.mention.end] for r in result.replacements if not r.kept)
 
 
 def run_sanitize(
@@ -148,9 +162,11 @@ def run_sanitize(
     progress: bool = True,
     out_format: str = "jsonl",
     encoding: str = "utf-8",
+    detect: bool = False,
 ) -> RunSummary:
     """Sanitize every document of ``source`` into ``target`` (``-``: standard output) in
-    ``out_format`` (jsonl, json or text); ``encoding``: the input's.
+    ``out_format`` (jsonl, json, text or tab); ``encoding``: the input's; ``detect``: the
+    input's mentions are dropped and every document's spans detected.
 
     Bad records are listed in ``summary.bad`` (position, reason); documents left out on
     purpose (another annotator's) in ``summary.skipped``; merged overlapping mentions in
@@ -178,7 +194,7 @@ def run_sanitize(
     try:
         with AtomicWriter(target, private=with_originals) as fh:
             writer = ResultWriter(fh, out_format, with_originals=with_originals)
-            for rec in read_documents(source, fmt, annotator=annotator, encoding=encoding):
+            for rec in read_documents(source, fmt, annotator=annotator, encoding=encoding, detect=detect):
                 if isinstance(rec, Skipped):
                     summary.skipped.append((rec.position, rec.reason))
                     continue

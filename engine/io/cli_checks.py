@@ -11,9 +11,11 @@ from engine.io.contract import OVERLAP_POLICIES
 from engine.io.files import unwritable_reason
 
 INPUT_SUFFIXES = (".json", ".jsonl", ".ndjson", ".txt", ".md", "")  # .txt, .md, no extension: one raw document
-#: What ``taxogen sanitize`` writes (``--format``); ``auto``: text for a plain-text input, else jsonl.
-OUTPUT_FORMATS = ("auto", "jsonl", "json", "text")
-OUTPUT_SUFFIXES = {"jsonl": ".jsonl", "json": ".json", "text": ".txt"}
+#: What ``taxogen sanitize`` writes (``--format``); ``auto``: text for a plain-text input, else jsonl;
+#: ``tab``: the masked character ranges of every document, ``{doc_id: [[start, end], …]}``, as
+#: TAB's evaluation scores them.
+OUTPUT_FORMATS = ("auto", "jsonl", "json", "text", "tab")
+OUTPUT_SUFFIXES = {"jsonl": ".jsonl", "json": ".json", "text": ".txt", "tab": ".json"}
 
 
 def plural(n: int, noun: str) -> str:

@@ -7,6 +7,10 @@ Input formats:
 - ``wikireplace``: a JSON list of WikiReplace/TAB documents (``doc_id``, ``text``,
   ``annotations[annotator]["entity_mentions"]``); the mentions of one annotator are used
   (``annotator=None``: the first one of each document).
+- ``tab``: TAB's JSON (the Text Anonymization Benchmark's judgments: ``doc_id``, ``text``,
+  ``annotations[annotator]["entity_mentions"]`` with ``identifier_type`` DIRECT, QUASI or
+  NO_MASK), read as ``wikireplace``, whose shape it is; ``detect=True`` (``--detect``) keeps
+  the texts and detects their spans instead.
 - ``json``: one document object in the ``jsonl`` shape.
 - ``text`` (``txt``): a plain-text file is one document (its file name is its id).
 
@@ -41,7 +45,7 @@ from engine.io.files import output_mode, part_prefix, sweep_stale_parts
 from engine.doc import SanitizeResult
 from engine.types import Mention
 
-FORMATS = ("auto", "jsonl", "wikireplace", "json", "text", "txt")  # txt: another name of text
+FORMATS = ("auto", "jsonl", "wikireplace", "tab", "json", "text", "txt")  # txt: another name of text; tab: TAB's JSON, WikiReplace's shape
 #: ``--out -``: the results go to standard output.
 STDOUT = "-"
 
@@ -166,13 +170,20 @@ def read_text_document(p: Path, encoding: str = "utf-8") -> DocRecord | BadRecor
 
 
 def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None = None,
-                   encoding: str = "utf-8") -> Iterator[DocRecord | BadRecord | Skipped]:
+                   encoding: str = "utf-8", detect: bool = False) -> Iterator[DocRecord | BadRecord | Skipped]:
     """Documents of ``path`` (or :class:`BadRecord` / :class:`Skipped` entries), in file order.
 
     A document id seen before is a :class:`BadRecord` (results are keyed by id). With
     ``annotator``, WikiReplace documents that this annotator did not annotate are
     :class:`Skipped`, not bad. ``encoding``: of the file (JSON too; default UTF-8).
+    ``detect``: every document's mentions are dropped, its spans detected.
     """
+    for rec in _read_documents(path, fmt, annotator=annotator, encoding=encoding):
+        yield DocRecord(rec.doc_id, rec.text, None, rec.position) if detect and isinstance(rec, DocRecord) else rec
+
+
+def _read_documents(path: str | Path, fmt: str, *, annotator: str | None,
+                    encoding: str) -> Iterator[DocRecord | BadRecord | Skipped]:
     p = Path(path)
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
@@ -180,6 +191,8 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
     utf8 = encoding == "utf-8"
     if fmt == "auto":
         fmt = detect_format(p)
+    if fmt == "tab":
+        fmt = "wikireplace"
     if fmt in ("text", "txt"):  # a plain-text file is one raw document, its spans detected
         yield read_text_document(p, encoding)
         return
@@ -220,7 +233,7 @@ def read_documents(path: str | Path, fmt: str = "auto", *, annotator: str | None
             yield BadRecord(p.name, str(exc))
         return
     if not isinstance(data, list):
-        yield BadRecord(p.name, "a WikiReplace file must hold a JSON list of documents")
+        yield BadRecord(p.name, "a WikiReplace or TAB file must hold a JSON list of documents")
         return
     for i, doc in enumerate(data):
         pos = f"{p.name}#{i}"

@@ -19,12 +19,12 @@ having a value of that property at or below the anchor:
 Closures are resolved once, when the index is built, so a query is a handful of bitmap
 unions and intersections — no SPARQL at document time. The index is built with two
 named queries (``privacy_persons``, ``privacy_person_facts``) plus the edge queries,
-and cached as ``privacy-index.bin`` (see :meth:`Background.cache_path`).
+when the store is built (``kg build``, ``taxogen kg index``: :data:`PRIVACY_INDEX`, an index
+derived from the store, :mod:`kg.derived`); a run reads it (:meth:`Background.for_store`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -36,6 +36,7 @@ from typing import Iterable
 
 from pyroaring import BitMap, FrozenBitMap
 
+from kg.derived import DerivedIndex
 from kg.store import KGStore
 from kg.vocab import TYPE_PROPS, WDT, local_id
 from engine.generate.linking import fold
@@ -49,7 +50,6 @@ NAME = "name"
 #: Edges that make a value "at or below" an anchor.
 CLASS_STEP = TYPE_PROPS
 CONTAINER_PROPS = ("P131", "P17", "P361")
-INDEX_FILE = "privacy-index.bin"
 INDEX_VERSION = 2
 
 PROPERTY_LABELS = {
@@ -93,7 +93,7 @@ class BackgroundStats:
 class Background:
     """Bitmaps of persons per (property, anchor); see the module docstring.
 
-    Build with :meth:`build` (or :meth:`for_store`, which caches in the store directory).
+    Build with :meth:`build`; :meth:`for_store` reads the one derived when the store was built.
     """
 
     def __init__(self, persons: list[str], bitmaps: dict[tuple[str, str], FrozenBitMap], stats: BackgroundStats,
@@ -195,38 +195,16 @@ class Background:
         )
         return cls(persons, bitmaps, stats, {k: tuple(v) for k, v in full_names.items()})
 
-    @staticmethod
-    def cache_path(kg: KGStore) -> Path | None:
-        """Where the index of ``kg`` is cached: ``privacy-index.bin`` in the store directory
-        for a store opened read-write; for a read-only one (never written to) under
-        ``$TAXOGEN_CACHE_DIR/privacy/``, named after the store's path; ``None`` in memory."""
-        if kg.path is None:
-            return None
-        if not kg.is_read_only:
-            return kg.path / INDEX_FILE
-        base = os.environ.get("TAXOGEN_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "taxogen")
-        digest = hashlib.sha1(str(Path(kg.path).resolve()).encode("utf-8")).hexdigest()[:16]
-        return Path(base) / "privacy" / f"{digest}-{INDEX_FILE}"
-
     @classmethod
-    def for_store(cls, kg: KGStore, *, cache: bool = True) -> "Background":
-        """The store's index: read from :meth:`cache_path` when it matches the store's
-        build, else built (and written there)."""
-        path = cls.cache_path(kg) if cache else None
-        stamp = json.dumps(kg.metadata.get("built_at")) + f"/{len(kg)}"
-        if path is not None and path.is_file():
-            try:
-                return cls.load(path, stamp)
-            except (OSError, ValueError, KeyError):
-                pass
-        bg = cls.build(kg)
-        if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                bg.save(path, stamp)
-            except OSError:
-                pass
-        return bg
+    def for_store(cls, kg: KGStore) -> "Background":
+        """The store's index: for an on-disk store the one derived when it was built
+        (:data:`PRIVACY_INDEX`; :class:`kg.errors.KGError`, one line naming ``taxogen kg
+        index``, when it has none of this version); built here for an in-memory store."""
+        if kg.path is None:
+            return cls.build(kg)
+        from kg.derived import derived_file
+
+        return cls.load(derived_file(kg, PRIVACY_INDEX.name))
 
     # --- persistence -----------------------------------------------------------------------
     def save(self, path: Path, stamp: str = "") -> None:
@@ -312,3 +290,12 @@ class _Closure:
         frozen = frozenset(out)
         self._memo[value] = frozen
         return frozen
+
+
+def build_privacy_index(kg: KGStore, path: Path) -> None:
+    """The index of ``kg``'s persons, written to ``path``."""
+    Background.build(kg).save(path)
+
+
+#: the privacy index as an index derived from a store (registered in :mod:`engine.indices`)
+PRIVACY_INDEX = DerivedIndex("privacy", str(INDEX_VERSION), build_privacy_index, "privacy")

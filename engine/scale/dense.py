@@ -53,7 +53,7 @@ def bench_dense(engine, data: str | Path, n: int, *, doc_index: int | None = Non
             if saved is not None:
                 fresh = Embedder.sharing_model(saved)  # loaded by the first sanitize when the ranker embeds
             else:
-                fresh = Embedder(None)
+                fresh = Embedder(None, model_name=engine.embedding_model)
             engine.embedder = fresh
             empty_caches(engine)
             t0, c0 = time.perf_counter(), time.process_time()

@@ -33,8 +33,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from engine.select.static import STATIC_MODEL_NAME, StaticEmbeddings
+
 MODEL_NAME = "all-MiniLM-L6-v2"
+#: the models an :class:`Embedder` runs
+MODEL_NAMES = (MODEL_NAME, STATIC_MODEL_NAME)
 DIM = 384
+#: document vectors (texts, windows, spans) kept in memory; past it the memory starts afresh
+#: (the disk cache keeps them): a long run's memory stays bounded (``taxogen sanitize`` of
+#: an archive, a Spark partition)
+MEMORY_LIMIT = 20_000
 PRECISIONS = ("auto", "float32", "bfloat16")
 #: CPU flags (Linux ``/proc/cpuinfo``) of native bfloat16 arithmetic.
 BF16_CPU_FLAGS = frozenset({"avx512_bf16", "amx_bf16"})
@@ -71,9 +79,13 @@ class Embedder:
     """Encodes texts to normalised vectors with a memory and optional disk cache."""
 
     def __init__(self, cache_path: str | Path | None = None, *, batch_size: int | None = None, precision: str = "auto",
-                 model: Any = None) -> None:
+                 model: Any = None, model_name: str = MODEL_NAME) -> None:
+        if model_name not in MODEL_NAMES:
+            raise ValueError(f"embedding model must be one of {', '.join(MODEL_NAMES)}, not {model_name!r}")
         self.cache_path = Path(cache_path) if cache_path is not None else None
-        self.precision = resolve_precision(precision)
+        #: which model embeds: MiniLM (:mod:`engine.select.minilm`) or its static table (:mod:`engine.select.static`)
+        self.model_name = model_name
+        self.precision = resolve_precision(precision) if model_name == MODEL_NAME else "float32"
         # batches sorted by length: float32 is fastest in batches of 16 on a window per
         # mention (13 % fewer CPU seconds than 64), bfloat16 in batches of 32
         self.batch_size = batch_size or (16 if self.precision == "float32" else 32)
@@ -97,16 +109,25 @@ class Embedder:
         """The sentence model (:class:`engine.select.minilm.MiniLM`, loaded on first use from
         the packaged files: nothing is downloaded, transformers is not imported)."""
         if self._model is None:
-            from engine.select.minilm import load
+            if self.model_name == STATIC_MODEL_NAME:
+                self._model = StaticEmbeddings()
+            else:
+                from engine.select.minilm import load
 
-            self._model = load(self.precision)
+                self._model = load(self.precision)
         return self._model
+
+    @property
+    def dim(self) -> int:
+        """The vectors' length."""
+        return self.model.dim if self.model_name == STATIC_MODEL_NAME else DIM
 
     @classmethod
     def sharing_model(cls, other: "Embedder", cache_path: str | Path | None = None, *, keep_labels: bool = False) -> "Embedder":
         """A new embedder with empty caches and ``other``'s model (if loaded) and precision
         (``keep_labels``: and ``other``'s label table, shared, not copied)."""
-        fresh = cls(cache_path, batch_size=other.batch_size, precision=other.precision, model=other.loaded_model)
+        fresh = cls(cache_path, batch_size=other.batch_size, precision=other.precision, model=other.loaded_model,
+                    model_name=other.model_name)
         if keep_labels:
             fresh.labels = other.labels
         return fresh
@@ -143,8 +164,16 @@ class Embedder:
             db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", [(k, v.tobytes()) for k, v in rows])
             db.commit()
 
+    @property
+    def cache_name(self) -> str:
+        """What the disk cache keys this model's vectors by: its name, with the precision
+        (MiniLM other than float32) or the digest of its table (static)."""
+        if self.model_name == STATIC_MODEL_NAME:
+            return f"{self.model_name}#{self.model.digest}"
+        return self.model_name if self.precision == "float32" else f"{self.model_name}@{self.precision}"
+
     def _key(self, text: str) -> str:
-        name = MODEL_NAME if self.precision == "float32" else f"{MODEL_NAME}@{self.precision}"
+        name = self.cache_name
         return hashlib.sha1(f"{name}\x00{text}".encode()).hexdigest()
 
     def _span_key(self, window: tuple[str, int, int]) -> str:
@@ -153,7 +182,7 @@ class Embedder:
         return self._key(f"\x01span\x00{start}\x00{end}\x00{text}")
 
     def _run_model(self, texts: list[str]) -> np.ndarray:
-        if self.precision == "float32":
+        if self.model_name == STATIC_MODEL_NAME or self.precision == "float32":
             return self.model.encode(texts, self.batch_size)
         return self._run_texts(texts)
 
@@ -180,10 +209,19 @@ class Embedder:
         cache, across runs)."""
         return self._encode_into("label", self.labels, labels)
 
+    def _bound_memory(self) -> None:
+        """Forget the document vectors once more than :data:`MEMORY_LIMIT` are held (called
+        before a batch looks its vectors up, so a batch never loses its own)."""
+        if len(self._memory) + len(self._spans) > MEMORY_LIMIT:
+            self._memory.clear()
+            self._spans.clear()
+
     def _encode_into(self, table: str, memo: dict[str, np.ndarray], texts: Sequence[str]) -> np.ndarray:
         """Vectors of ``texts`` from ``memo``, else the disk cache's ``table``, else the model
         (then kept in both)."""
         with self._lock:
+            if memo is self._memory:
+                self._bound_memory()
             missing = [t for t in dict.fromkeys(texts) if t not in memo]
             if missing:
                 self._cached(table, {self._key(t): t for t in missing}, memo)
@@ -194,7 +232,7 @@ class Embedder:
                 memo.update(zip(missing, vecs))
                 self._store(table, [(self._key(t), v) for t, v in zip(missing, vecs)])
             if not texts:
-                return np.zeros((0, DIM), dtype=np.float32)
+                return np.zeros((0, self.dim), dtype=np.float32)
             return np.stack([memo[t] for t in texts])
 
     def encode_windows(self, windows: Sequence[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -204,6 +242,7 @@ class Embedder:
         vectors of the tokens overlapping the span's characters (the whole window's when
         the span is cut off by the model's maximum length)."""
         with self._lock:
+            self._bound_memory()
             missing = [w for w in dict.fromkeys(windows) if w not in self._spans or w[0] not in self._memory]
             if missing:
                 self._cached("emb", {self._span_key(w): w for w in missing}, self._spans)
@@ -218,11 +257,13 @@ class Embedder:
                 self._store("emb", [(self._key(w[0]), v) for w, v in zip(missing, wvecs)]
                             + [(self._span_key(w), v) for w, v in zip(missing, svecs)])
             if not windows:
-                empty = np.zeros((0, DIM), dtype=np.float32)
+                empty = np.zeros((0, self.dim), dtype=np.float32)
                 return empty, empty
             return np.stack([self._memory[w[0]] for w in windows]), np.stack([self._spans[w] for w in windows])
 
     def _run_windows(self, windows: list[tuple[str, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        if self.model_name == STATIC_MODEL_NAME:
+            return self.model.encode_windows(windows)
         import torch
 
         model = self.model

@@ -3,8 +3,10 @@
 ``save(dir)`` writes ``model.txt`` (the booster) and ``ranker.json`` (feature schema,
 groups, parameters, library versions, training summary); ``load(dir)`` is its inverse.
 Loading raises :class:`RankerError` when a file is missing or unreadable, or when the
-model's feature schema differs from the code's; it warns when the model was written by
-another taxogen or LightGBM version.
+model's feature schema differs from the code's, or when it names a sentence model this code
+does not have; it warns when the model was written by another taxogen or LightGBM version.
+``versions.embedding_model`` names the sentence model of its embedding features (a ranker
+without it was trained on MiniLM's): the rank stage embeds with that model.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from engine.errors import RankerError
+from engine.select.embeddings import MODEL_NAME, MODEL_NAMES
 from engine.select.features import CONTEXT_WORDS, FEATURE_GROUPS, feature_names
 
 SCHEMA_VERSION = 1
@@ -53,7 +56,7 @@ def _versions() -> dict[str, str]:
     from engine.select.booster import lightgbm_version
     from engine.version import __version__
 
-    return {"taxogen": __version__, "lightgbm": lightgbm_version(), "embedding_model": "all-MiniLM-L6-v2"}
+    return {"taxogen": __version__, "lightgbm": lightgbm_version()}
 
 
 def lightgbm_params(seed: int, max_relevance: int = 1, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -77,6 +80,9 @@ class Ranker:
     info: dict[str, Any] = field(default_factory=dict)
     #: the label prior of the ``prior`` feature group (engine.select.label_prior), saved in ranker.json
     prior: Any = None
+    #: the sentence model its embedding features were computed with (``versions.embedding_model``
+    #: in ranker.json): the rank stage embeds with it (:data:`engine.select.embeddings.MODEL_NAMES`)
+    embedding_model: str = MODEL_NAME
 
     @classmethod
     def train(
@@ -127,7 +133,7 @@ class Ranker:
             "features": self.features,
             "context_words": CONTEXT_WORDS,
             "params": {k: v for k, v in self.params.items() if isinstance(v, (int, float, str, bool, list))},
-            "versions": _versions(),
+            "versions": dict(_versions(), embedding_model=self.embedding_model),
             "info": self.info,
         }
         if self.prior is not None:
@@ -169,7 +175,12 @@ class Ranker:
             )
         if booster.num_feature() != len(meta["features"]):
             raise RankerError(f"ranker in {d}: model.txt has {booster.num_feature()} features, ranker.json lists {len(meta['features'])}", path=str(d))
-        skew = {k: (v, _versions().get(k)) for k, v in meta.get("versions", {}).items() if _versions().get(k) != v}
+        versions = dict(meta.get("versions", {}))
+        embedding_model = versions.pop("embedding_model", MODEL_NAME)
+        if embedding_model not in MODEL_NAMES:
+            raise RankerError(f"ranker in {d} was trained on the embeddings of {embedding_model!r}; this code has "
+                              f"{', '.join(MODEL_NAMES)}: retrain it with 'taxogen train'", path=str(d))
+        skew = {k: (v, _versions().get(k)) for k, v in versions.items() if _versions().get(k) != v}
         if skew:
             warnings.warn(f"ranker in {d} was saved with other versions: {skew}", stacklevel=2)
         prior = None
@@ -179,7 +190,7 @@ class Ranker:
             if "label_prior" not in meta:
                 raise RankerError(f"ranker in {d} uses the label prior but ranker.json has none; retrain it", path=str(d))
             prior = LabelPrior.from_dict(meta["label_prior"])
-        return cls(booster, groups, meta["features"], meta.get("params", {}), meta.get("info", {}), prior)
+        return cls(booster, groups, meta["features"], meta.get("params", {}), meta.get("info", {}), prior, embedding_model)
 
 
 def _safe(name: str) -> str:

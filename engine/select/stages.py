@@ -67,13 +67,17 @@ class RankStage:
     """Scores the ladders with the ranker.
 
     ``model``: the ranker's directory, ``"shipped"``, or ``"none"`` (ladder order);
-    ``embedder``: builds the sentence embedder on first need; ``graph_stats``: builds the
+    ``embedder``: builds the sentence embedder of a model name on first need (the ranker's
+    :attr:`~engine.select.ranker.Ranker.embedding_model`; without a ranker ``embedding_model``,
+    the one rankers are trained on); ``graph_stats``: builds the
     per-label graph facts on first need."""
 
     name = "rank"
 
-    def __init__(self, model: str, embedder: Callable[[], object], graph_stats: Callable[[], GraphStats]) -> None:
+    def __init__(self, model: str, embedder: Callable[[str], object], graph_stats: Callable[[], GraphStats], *,
+                 embedding_model: str = "static-MiniLM-L6-v2") -> None:
         self.model = model
+        self.training_embedding_model = embedding_model
         self._make_embedder = embedder
         self._make_graph_stats = graph_stats
         self._ranker = None
@@ -100,8 +104,14 @@ class RankStage:
     def embedder(self):
         """The sentence embedder (loaded on first use)."""
         if self._embedder is None:
-            self._embedder = self._make_embedder()
+            self._embedder = self._make_embedder(self.embedding_model)
         return self._embedder
+
+    @property
+    def embedding_model(self) -> str:
+        """The sentence model the ranker's features come from (without a ranker: the one
+        rankers are trained on, ``embedding_model`` of the config)."""
+        return self.ranker.embedding_model if self.ranker is not None else self.training_embedding_model
 
     @embedder.setter
     def embedder(self, embedder) -> None:
@@ -124,8 +134,13 @@ class RankStage:
         ranker = self.ranker
         if ranker is None:
             return [[float(len(it.candidates) - i) for i in range(len(it.candidates))] for it in items]
+        embedder = self.embedder if set(EMBEDDING_GROUPS) & set(ranker.groups) else None
+        if embedder is not None and getattr(embedder, "model_name", ranker.embedding_model) != ranker.embedding_model:
+            from engine.errors import RankerError
+
+            raise RankerError(f"the ranker's features come from {ranker.embedding_model}, the embedder runs {embedder.model_name}")
         builder = FeatureBuilder(
-            self.embedder if set(EMBEDDING_GROUPS) & set(ranker.groups) else None,
+            embedder,
             groups=ranker.groups,
             graph=self.graph_stats if "graph" in ranker.groups else None,
             prior=ranker.prior,

@@ -92,7 +92,7 @@ def worker_engine(settings: WorkerSettings) -> tuple[Any, float]:
     if not settings.disk_cache:
         from engine.select.embeddings import Embedder
 
-        engine.embedder = Embedder(None)
+        engine.embedder = Embedder(None, model_name=engine.embedding_model)
     _ENGINES[settings] = engine
     return engine, time.perf_counter() - t0
 

@@ -41,19 +41,22 @@ class FeatureTable:
     X: np.ndarray
     sizes: list[int]
     offsets: list[int]
+    #: the sentence model of the embedding columns (``None``: none embedded); a ranker trained
+    #: on the table records it (:attr:`engine.select.ranker.Ranker.embedding_model`)
+    embedding_model: str | None = None
 
     @classmethod
     def build(cls, builder: FeatureBuilder, items: Sequence[LabelledItem]) -> "FeatureTable":
         X, sizes = builder.build([it.item for it in items])
         offsets = list(np.cumsum([0] + sizes[:-1]))
-        return cls(X, sizes, offsets)
+        return cls(X, sizes, offsets, getattr(builder.embedder, "model_name", None))
 
     def rows(self, idx: Sequence[int]) -> tuple[np.ndarray, list[int]]:
         parts = [self.X[self.offsets[i] : self.offsets[i] + self.sizes[i]] for i in idx]
         return (np.vstack(parts) if parts else self.X[:0]), [self.sizes[i] for i in idx]
 
     def select_columns(self, keep: np.ndarray) -> "FeatureTable":
-        return FeatureTable(self.X[:, keep], self.sizes, self.offsets)
+        return FeatureTable(self.X[:, keep], self.sizes, self.offsets, self.embedding_model)
 
 
 def train_ranker(
@@ -77,6 +80,8 @@ def train_ranker(
         prior = LabelPrior.from_items([items[i] for i in idx])
         prior.fill(X, [items[i] for i in idx], prior_columns(groups), own_document_out=True)
     ranker = Ranker.train(X, sizes, rel, groups=groups, rounds=rounds, seed=seed, params=params, info=info)
+    if table.embedding_model is not None:
+        ranker.embedding_model = table.embedding_model
     if prior is not None:
         prior.by_doc = {}
         ranker.prior = prior
@@ -132,7 +137,8 @@ def prepare(
     items = labelled_items(docs)
     if progress:
         progress(f"{len(docs)} documents, {len(items)} annotated mentions, {sum(len(i.item.candidates) for i in items)} candidates")
-    embedder = embedder or Embedder(default_cache_path(), precision=engine.config.embedding_precision)
+    embedder = embedder or Embedder(default_cache_path(), precision=engine.config.embedding_precision,
+                                    model_name=engine.config.embedding_model_name)  # the model rankers are trained on
     builder = FeatureBuilder(embedder if set(EMBEDDING_GROUPS) & set(groups) else None, groups=groups, graph=engine.graph_stats if "graph" in groups else None)
     if progress:
         progress("computing features (embeddings are cached in " + str(embedder.cache_path) + ") …")

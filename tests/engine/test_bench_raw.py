@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from taxogen_tools.bench.raw import bench_raw, format_raw
+from taxogen_tools.bench.raw import SYSTEMS, bench_raw, corpus_texts, format_raw
+
+
+def test_given_a_wikireplace_file_then_its_texts_are_the_raw_documents(wikireplace_path):
+    texts = corpus_texts(wikireplace_path, 3)
+    assert len(texts) == 3 and all(isinstance(t, str) and t for t in texts)
 
 
 @pytest.mark.slow
-def test_bench_raw_runs_both_systems_on_one_core_and_prints_the_ratios(wikireplace_path):
+def test_given_two_corpora_then_every_system_runs_on_one_core_and_the_ratios_take_the_better_presidio(wikireplace_path, seed_store):
     pytest.importorskip("presidio_analyzer")
-    report = bench_raw(wikireplace_path, limit=3)
-    for name in ("presidio", "taxogen"):
-        r = report["systems"][name]
-        assert "error" not in r, r
-        assert r["documents"] == 2 and r["documents_per_second"] > 0 and r["first_document_seconds"] > 0
-    q = report["ratios"]
-    t, p = report["systems"]["taxogen"], report["systems"]["presidio"]
-    assert q["documents_per_second_taxogen_over_presidio"] == round(t["documents_per_second"] / p["documents_per_second"], 2)
+    report = bench_raw({"biographies": wikireplace_path, "again": wikireplace_path}, store=str(seed_store), limit=3)
+    for runs in report["corpora"].values():
+        for name in SYSTEMS:
+            r = runs[name]
+            assert "error" not in r, r
+            assert r["documents"] == 2 and r["documents_per_second"] > 0 and r["peak_rss_mb"] > 0
+        assert set(runs["taxogen"]["cpu_ms_per_document_by_stage"]) >= {"detect", "rank", "render"}
+        q = runs["ratios"]
+        best = max(runs["presidio"]["documents_per_second"], runs["presidio-batch"]["documents_per_second"])
+        assert q["documents_per_second"] == round(runs["taxogen"]["documents_per_second"] / best, 2)
+    first = report["first_document"]
+    assert first["taxogen_fresh_cache"]["first_document_seconds"] > 0 and first["ratios"]["taxogen_fresh_cache"] > 0
     text = format_raw(report)
-    assert "taxogen / Presidio" in text and "documents/s" in text
+    assert "taxogen / Presidio" in text and "fresh cache directory" in text and "by stage" in text

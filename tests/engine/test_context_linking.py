@@ -95,3 +95,11 @@ def test_given_a_first_link_without_a_known_country_then_it_is_kept():
     facts = _Facts({"Q230": ["Q6256"]}, {"Q1428": ["Q30"]})
     assert prefer_in_document([country, state], frozenset({"Q30"}), facts)[0] is state
     assert prefer_in_document([country, state], frozenset({"Q230"}), facts)[0] is country
+
+
+def test_given_an_organisation_span_naming_a_country_then_the_document_lies_in_it(engine):
+    # a court judgment names the respondent state as a party: "an application against the United States"
+    assert document_countries(engine.linker, [Span("United States", EntityType.ORG)]) == {"Q30"}
+    # "Georgia" names a country and a U.S. state: only the country is a state a party may be
+    assert document_countries(engine.linker, [Span("Georgia", EntityType.ORG)]) == {"Q230"}
+    assert document_countries(engine.linker, [Span("Madison", EntityType.ORG)]) == frozenset()

@@ -273,8 +273,8 @@ def test_given_cli_k_then_sanitized_lines_carry_k_and_bad_data_exits_1(tmp_path,
     assert res.exit_code == 0, res.output
     privacy = json.loads(out.read_text())["privacy"]
     assert (privacy["k_before"], privacy["k_after"], len(privacy["climbs"])) == (1, 3, 1)
-    assert not (store / "privacy-index.bin").exists()  # the store was opened read-only: never written to
-    assert len(list((tmp_path / "cache" / "privacy").glob("*-privacy-index.bin"))) == 1
+    assert (store / "index" / "derived" / "privacy").is_file()  # built with the store, only read by the run
+    assert not (tmp_path / "cache" / "privacy").exists()  # nothing built into the cache
     res = runner.invoke(app, ["evaluate", "privacy", "--data", str(tmp_path / "missing.json"), "--store", str(store)])
     assert res.exit_code == 1 and "no such file" in res.output
     res = runner.invoke(app, ["sanitize", str(doc), "--out", str(out), "--store", str(store), "--config", str(cfg), "--k", "0",

@@ -202,7 +202,9 @@ def test_given_text_then_words_after_each_use():
 # --- ", Region" after a place ------------------------------------------------------------
 def test_given_manchester_connecticut_then_not_the_english_city(engine):
     ctx = "Judi Ann Genovesi (born June 21, 1957 in Manchester, Connecticut) is an American ice dancer."
-    assert labels(engine, "Manchester", EntityType.LOC, ctx) == ["***"]
+    # the store knows only the English city; the gazetteer knows the Connecticut town
+    got = labels(engine, "Manchester", EntityType.LOC, ctx)
+    assert got[0].startswith("town in the United States") and "city" not in got and "city in the United Kingdom" not in got
     assert "city" in labels(engine, "Manchester", EntityType.LOC, "He was born in Manchester, England.")
     assert "city" in labels(engine, "Manchester", EntityType.LOC, "He was born in Manchester.")
 

@@ -3,6 +3,7 @@ import subprocess
 import sys
 import textwrap
 
+import pyoxigraph as ox
 import pytest
 
 from kg import DumpError, KGError, KGStore, build_from_dump
@@ -79,6 +80,7 @@ def test_given_missing_dump_then_clear_error(tmp_path):
 
 @pytest.mark.slow
 def test_given_shared_seed_then_counts_per_predicate_match_provenance(seed_store):
+    """The seed's counts, plus its class-labels supplement (5,791 labels, 1,576 descriptions)."""
     expected = {
         "P31": 96798, "P279": 54620, "P361": 1406, "P17": 51880, "P131": 53723, "P106": 91236,
         "P27": 22944, "P172": 3003, "P102": 3870, "P69": 14628, "P463": 14431, "P140": 3578,
@@ -87,7 +89,29 @@ def test_given_shared_seed_then_counts_per_predicate_match_provenance(seed_store
     stats = KGStore.read_only(seed_store).stats().per_predicate
     for prop, n in expected.items():
         assert stats["http://www.wikidata.org/prop/direct/" + prop] == n, prop
-    assert stats["http://www.w3.org/2000/01/rdf-schema#label"] == 75449
+    assert stats["http://www.w3.org/2000/01/rdf-schema#label"] == 75449 + 5791
     assert stats["http://www.w3.org/2004/02/skos/core#altLabel"] == 22145
-    assert stats["http://schema.org/description"] == 19154
-    assert sum(stats.values()) == 548607
+    assert stats["http://schema.org/description"] == 19154 + 1576
+    assert sum(stats.values()) == 548607 + 7367
+
+
+def test_given_labels_file_then_its_statements_are_loaded_with_the_dump_and_recorded(tmp_path):
+    labels = tmp_path / "labels.nt"
+    labels.write_text('<http://www.wikidata.org/entity/Q41487> <http://www.w3.org/2000/01/rdf-schema#label> "court"@en .\n'
+                      '<http://www.wikidata.org/entity/Q41487> <http://example.org/unkept> "x" .\n', encoding="utf-8")
+    report = build_from_dump(NT, tmp_path / "s", progress=False, labels=[labels])
+    assert report.triples == 18 and report.label_triples == 1
+    kg = KGStore.read_only(tmp_path / "s")
+    label = next(iter(kg.raw.quads_for_pattern(ox.NamedNode("http://www.wikidata.org/entity/Q41487"),
+                                                ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label"), None)))
+    assert label.object.value == "court"
+    meta = json.loads((tmp_path / "s" / META_FILE).read_text())
+    assert meta["labels"] == [str(labels)] and meta["label_triples"] == 1
+
+
+def test_given_labels_file_not_in_ntriples_then_build_fails_naming_it(tmp_path):
+    labels = tmp_path / "labels.json"
+    labels.write_text("[]", encoding="utf-8")
+    with pytest.raises(DumpError, match="labels.json"):
+        build_from_dump(NT, tmp_path / "s", progress=False, labels=[labels])
+    assert not (tmp_path / "s").exists()

@@ -20,12 +20,15 @@ rung and as far as the cap leaves room ("geographic region" for a city).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from kg.chains import ChainIndex
+from engine.text.articles import with_definite_article
 from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
-from engine.generate.context import NAME_LINKS, around_named_place, in_named_region, prefer_in_document
+from engine.generate.context import (COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
+                                     prefer_in_document)
 from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
@@ -33,7 +36,9 @@ from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
-from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, TruthFilter, part_link
+from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, named_with_region, names_division, place_rungs
+from engine.generate.sources.gazetteer import competing as competing_places
+from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import description_head, participle
 from engine.generate.unclassed import unclassed_rungs
@@ -78,8 +83,11 @@ class GraphSource(CandidateSource):
     links_items = True
 
     def __init__(self, linker: Linker, chains: ChainIndex, *, max_ladder: int | None = None, max_tries: int = 3, remote=None,
-                 truth: TruthFilter | None = None, truth_longest: bool = False) -> None:
+                 truth: TruthFilter | None = None, truth_longest: bool = False, gazetteer: Gazetteer | None = None) -> None:
         self.linker = linker
+        #: populated places by name (:mod:`engine.generate.sources.gazetteer`), for LOC spans under the truth rules
+        self.gazetteer = gazetteer
+        self._country_items: dict[str, frozenset[str]] = {}
         self.truth = truth
         self.truth_longest = truth_longest
         self.chains = chains
@@ -106,9 +114,16 @@ class GraphSource(CandidateSource):
         return Linked(tuple(links), tuple(notes))
 
     def generate(self, span: Span, state: DocumentState, linked: Linked | None = None) -> SourceResult:
-        """The ladder of ``span``; ``linked``: its links, when the link stage found them already."""
+        """The ladder of ``span``; ``linked``: its links, when the link stage found them already.
+        A LOC span a gazetteer knows gets its rungs first (:meth:`_placed`)."""
         if linked is None:
             linked = self.link(span, state)
+        result = self._generate(span, state, linked)
+        if span.entity_type is EntityType.LOC and self.gazetteer is not None and self.truth is not None:
+            return self._placed(span, result, state)
+        return result
+
+    def _generate(self, span: Span, state: DocumentState, linked: Linked) -> SourceResult:
         links, notes = list(linked.links), list(linked.notes)
         key = fold(span.text)
         if not links:
@@ -221,6 +236,136 @@ class GraphSource(CandidateSource):
         parts = ", ".join(f"{l.qid} ({l.label})" for l in links if l.method is LinkMethod.CONTAINED)
         why = [f"only part of the span links ({parts}) and its head noun names no {span.entity_type.value} class"] if parts else []
         return SourceResult([], links=tuple(links), reason="; ".join(why + notes) or f"no linked item fits {span.entity_type.value}")
+
+    def _placed(self, span: Span, result: SourceResult, state: DocumentState) -> SourceResult:
+        """``result`` with the rungs of the populated place the gazetteer knows by the span's
+        name first (:mod:`engine.generate.sources.gazetteer`): the places of the name in the
+        country of the store's item, or, when the store names none or one outside the
+        document's countries, in the document's countries; a place the gazetteer does not
+        know keeps ``result``."""
+        truth, gazetteer = self.truth, self.gazetteer
+        assert truth is not None and gazetteer is not None
+        if names_division(span):
+            return result
+        if any(l.method in NAME_LINKS and contradiction(span, l, truth, state) for l in result.links):
+            return result  # "played five seasons for Blackpool": the sentence rules out the place of the name
+        text, region = named_with_region(span.text) or (span.text, None)
+        named: set[str] = set()
+        if region is None and (after := named_region(span)) is not None:
+            # "Manchester, Connecticut": a region after the comma that names one item says where
+            named = {l.qid for l in self.linker.link(Span(after, EntityType.LOC)) if l.method in NAME_LINKS}
+            region = after if len(named) == 1 else None
+        elif region is not None:
+            named = {l.qid for l in self.linker.link(Span(region, EntityType.LOC)) if l.method in NAME_LINKS}
+        link = next((l for l in result.links[:1] if l.method in NAME_LINKS), None) if region is None else None
+        if link is not None and not self._settled(link, result.links, state):
+            # "Caerphilly", a town and a county borough: the store's senses compete, and which one
+            # a place of the gazetteer is the name does not say
+            return result
+        places = {p.geonames_id: p for name in dict.fromkeys([text] + ([link.label] if link else [])) for p in gazetteer.places(name)}
+        found = list(places.values())
+        if region is not None:
+            key = fold(region)
+            inside = [p for p in found if key in {fold(n) for n in p.subdivisions}]
+            countries = {q for q in named if set(self.linker.taxonomy.parents(q, "P31")) & COUNTRY_CLASSES}
+            found = inside or [p for p in found if key in {fold(n) for n in p.country_names} or self._country_of(p) & countries]
+            if not found:
+                return self._in_named_country(span, result, text, named) if text != span.text else result
+        found = competing_places(found)
+        if not found:
+            return result
+        own = self._item_countries(link.qid) if link is not None else frozenset()
+        keep_store = True
+        in_document = [p for p in found if self._country_of(p) & state.countries] if state.countries else []
+        if own and in_document and (not own & state.countries or len({p.country_code for p in in_document}) > 1):
+            # "Bayonne" in a French case: the store's item lies elsewhere, or places of the name lie in two of
+            # the document's countries: only what the places there are holds, none of the store's item's rungs
+            found, keep_store, link = in_document, False, None
+        elif own:
+            found = [p for p in found if self._country_of(p) & own]
+        elif in_document:
+            # where the store's item lies the store does not say: the place of the document's country, not the item's rungs
+            found, keep_store, link = in_document, link is None, None
+        if not found:
+            return result  # the store's place is none the gazetteer knows
+        stored = result.candidates if keep_store else []
+        sizes = {self.chains.label(c): c for c in SIZE_CLASSES if self.chains.label(c)}
+        rules = {label: r.name for label, c in sizes.items() for r in self.chains.rules.composed
+                 if r.applies_to == c and r.via == "P17" and not r.unclassed}
+        rungs = place_rungs(found, country_label=self._country_label, size=self._stored_size(stored, sizes),
+                            size_classes=sizes, rules=rules, link_qid=link.qid if link is not None else None)
+        if not rungs:
+            return result
+        # "city in the United States" only rewords the store's "city of the United States"
+        # and takes its place
+        theirs = {_reworded(c.label): c for c in stored}
+        rungs = [theirs.get(_reworded(c.label), c) for c in rungs]
+        shown = {fold(c.label) for c in rungs}
+        key = fold(span.text)
+        merged = [c for c in rungs if fold(c.label) != key] + [c for c in stored if fold(c.label) not in shown]
+        merged = [c for c in truth.order(merged) if truth.in_context(c, span)][: self.max_ladder]
+        reason = f"the gazetteer knows {text!r}: {rungs[0].path}" + (f"; {result.reason}" if keep_store and result.reason else "")
+        return SourceResult(merged, links=result.links if keep_store else (), reason=reason)
+
+    def _item_countries(self, qid: str, hops: int = 6) -> frozenset[str]:
+        """The item's country (:func:`engine.generate.context.item_countries`), else that of the
+        nearest administrative parent (P131) that has one (Bayonne, New Jersey: its county's)."""
+        taxonomy = self.linker.taxonomy
+        frontier, seen = {qid}, {qid}
+        for _ in range(hops):
+            found = frozenset().union(*(item_countries(taxonomy, q) for q in frontier))
+            if found:
+                return found
+            frontier = {p for q in frontier for p in taxonomy.values(q, "P131")} - seen
+            seen |= frontier
+        return frozenset()
+
+    def _settled(self, link: Link, links: Sequence[Link], state: DocumentState) -> bool:
+        """The store's item is the one its name means: no homonym of the type competes with it
+        (:mod:`engine.generate.homonyms`), or the document's countries settle it."""
+        truth = self.truth
+        assert truth is not None
+        others = [l for l in homonyms_of(link, list(links)) if truth.item_fits(l.qid, EntityType.LOC)]
+        others = competing(link, others, self.linker.index.prominences)
+        return not others or settled_by_document(link, others, state.countries, self.linker.taxonomy)
+
+    def _in_named_country(self, span: Span, result: SourceResult, name: str, region: set[str]) -> SourceResult:
+        """"Biri, Norway", a place the gazetteer does not know: a place in the country named
+        after the comma (``tg:placeInCountry``), when the store's ladder has no rung."""
+        countries = [q for q in region if set(self.linker.taxonomy.parents(q, "P31")) & COUNTRY_CLASSES]
+        rule = next((r for r in self.chains.rules.composed if r.unclassed and r.via == "P17"), None)
+        if result.candidates or len(countries) != 1 or rule is None or not self.chains.label(countries[0]):
+            return result
+        label = rule.template.replace("{label}", with_definite_article(self.chains.label(countries[0]) or ""))
+        cand = Candidate(label, source="P31", qid=None, path=f"named with its country after a comma + {rule.via}", rule=rule.name,
+                         depth=2, link_qid=countries[0])
+        if not self.truth or not self.truth.in_context(cand, span):
+            return result
+        return SourceResult([cand], links=(), reason=f"{name!r} is named with its country: {label}")
+
+    def _stored_size(self, candidates: Sequence[Candidate], sizes: dict[str, str]) -> str | None:
+        """The size word of the most specific size class the store's rungs are ("big city": a city)."""
+        truth = self.truth
+        assert truth is not None
+        below = [c for cand in candidates if (q := truth.candidate_class(cand)) for c in sizes.values() if c in truth.superclasses(q)]
+        lowest = [c for c in below if not any(c != d and c in truth.superclasses(d) for d in below)]
+        label = {c: w for w, c in sizes.items()}
+        return label[lowest[0]] if len(set(lowest)) == 1 else None
+
+    def _country_of(self, place: Place) -> frozenset[str]:
+        """The store's items of the place's country (by its names, of a country class)."""
+        hit = self._country_items.get(place.country_code)
+        if hit is None:
+            taxonomy = self.linker.taxonomy
+            hit = frozenset(q for name in place.country_names for q, m in self.linker.index.lookup(fold(name))
+                            if m in NAME_LINKS and set(taxonomy.parents(q, "P31")) & COUNTRY_CLASSES)
+            self._country_items[place.country_code] = hit
+        return hit
+
+    def _country_label(self, place: Place) -> str | None:
+        """The store's name of the place's country ("Turkey"), else the gazetteer's."""
+        items = sorted(self._country_of(place), key=lambda q: int(q[1:]) if q[1:].isdigit() else 0)
+        return next((label for q in items if (label := self.chains.label(q))), None) or place.country_names[0]
 
     def _team(self, span: Span, key: str, state: DocumentState, notes: list[str], links: tuple[Link, ...] = (),
               team: str = SPORTS_TEAM) -> SourceResult | None:
@@ -381,6 +526,9 @@ class GraphSource(CandidateSource):
         # president (person words only: the acting business is a business)
         negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
                    and truth.negated_by_modifier(key, label))
+        if negated:  # nor is a deputy mayor a head of government: of the classes above a mayor only the kinds of role hold
+            general = truth.rules.kinds.get(ROLE, frozenset()) | truth.all_holders
+            above = [c for c in above if c.qid in general]
         return [c for c in ([] if negated else [head]) + above[: self.max_ladder - 1]
                 if truth.in_context(c, span) and not other_sense(truth, c, span.entity_type)]  # a museum: no "building"
 
