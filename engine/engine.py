@@ -101,7 +101,7 @@ class Engine:
     def verifier(self) -> LadderVerifier | None:
         """The verifier of rungs over this store (:mod:`engine.generate.verifier`); ``None``
         without one."""
-        return self.pipeline["verify"].verifier
+        return self._verifier
 
     def use_verifier(self, model) -> None:
         """Weigh rungs with ``model`` (a :class:`engine.generate.verifier.Verifier`; ``None``: the
@@ -109,13 +109,13 @@ class Engine:
         built and read, switched on, by its features."""
         configured = self.config.knowledge()
         if model is None or self.truth is None:
-            self.pipeline["verify"].verifier = None
+            self._verifier = self.pipeline["verify"].verifier = None
             self.knowledge = configured
             return
         from engine.generate.verify_features import RungFeatures
 
         rank = self.pipeline["rank"]
-        self.pipeline["verify"].verifier = LadderVerifier(model, RungFeatures(self.truth, self.chains, rules=model.rules,
+        self._verifier = self.pipeline["verify"].verifier = LadderVerifier(model, RungFeatures(self.truth, self.chains, rules=model.rules,
                                                                               knowledge=configured, embedder=lambda: rank.embedder))
         self.knowledge = configured.with_rules_off(model.rules)
 

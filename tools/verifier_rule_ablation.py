@@ -36,13 +36,13 @@ def generate_rules() -> list[str]:
 
 
 def measure(engine, judgments, shared: Path, rules: tuple[str, ...], groups: tuple[str, ...], point: float, *, seed: int = 13,
-            base_labels: list[list[str]] | None = None, progress=None) -> dict:
+            extra=(), base_labels: list[list[str]] | None = None, progress=None) -> dict:
     """The cross-validated figures at ``point`` of a verifier reading ``rules``, over ``engine``'s
     other rules; ``None`` figures when the ladders equal ``base_labels`` (nothing changed)."""
     from taxogen_tools.evaluation.verifier_curve import curve
     from taxogen_tools.training.verifier_fit import build_dataset, cross_validate
 
-    data = build_dataset(engine, judgments, rules, shared=shared, feature_groups=groups)
+    data = build_dataset(engine, judgments, rules, shared=shared, feature_groups=groups, extra=extra)
     labels = [ladder.labels for ladder in data.ladders]
     out = {"matched": data.rows.matched, "false_rows": int((data.y == 0).sum()), "labels": labels}
     if base_labels is not None and labels == base_labels:
@@ -71,18 +71,22 @@ def main(argv: list[str] | None = None) -> int:
     model = Verifier.load(shipped_verifier_dir())
     point, soft, groups = model.min_truth, tuple(model.rules), tuple(model.groups)
     judgments = load_truth_set()
+    from taxogen_tools.training.verifier_data import judged_batch
+
+    # the judged batches the shipped verifier was trained with (training rows only), where present
+    extra = [j for d in model.info.get("trained_on", {}).get("judged_batches", []) if Path(d).is_dir() for j in judged_batch(d)]
     shared = Path(args.data)
     rules = args.rule or generate_rules()
     t0 = time.perf_counter()
     base_engine = Engine.from_config(None, store=args.store, verifier="none")
-    base = measure(base_engine, judgments, shared, soft, groups, point)
+    base = measure(base_engine, judgments, shared, soft, groups, point, extra=extra)
     print(f"verifier reading {len(soft)} rules, min_truth {point:g}: offered false {_pct(base['offered_false_rate'])}, "
           f"shown false {_pct(base['shown_false_rate'])} (blind {_pct(base['blind_false_rate'])}), class share {base['class_share']:.1%} "
           f"({time.perf_counter() - t0:.0f} s)", flush=True)
     rows = {"": base}
     for name in rules:
         engine = Engine.from_config(None, store=args.store, verifier="none", **{"rules.disable": (name,)})
-        got = measure(engine, judgments, shared, tuple(r for r in soft if r != name), groups, point,
+        got = measure(engine, judgments, shared, tuple(r for r in soft if r != name), groups, point, extra=extra,
                       base_labels=None if name in soft else base["labels"])
         rows[name] = got
         print(_line(name, name in soft, got, base, args.tolerance) + f"  ({time.perf_counter() - t0:.0f} s)", flush=True)

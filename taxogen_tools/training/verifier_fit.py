@@ -24,7 +24,7 @@ import numpy as np
 from engine.generate.verifier import Calibration, Verifier
 from engine.generate.verify_features import FEATURE_GROUPS, RungFeatures
 from taxogen_tools.training.verifier_data import (
-    Rows, document_states, groups_of, judged_spans, ladders, rows_of,
+    Rows, document_states, groups_of, judged_sources, judged_spans, ladders, rows_of,
 )
 
 DEFAULT_PARAMS: dict[str, Any] = {
