@@ -54,7 +54,7 @@ from typing import Any
 from engine.errors import ConfigError, UnknownComponentError
 
 #: The packs an engine reads when its config names none.
-DEFAULT_PACKS: tuple[str, ...] = ("core", "biography", "sport")
+DEFAULT_PACKS: tuple[str, ...] = ("core", "biography", "sport", "clinical")
 
 
 class Stage(str, Enum):
@@ -247,7 +247,7 @@ def rule(name: str, *, stage: str, purpose: str, types: Sequence[str] = (), pack
         raise ValueError("a rule needs a name")
 
     def decorate(fn: Callable) -> Callable:
-        info = Rule(name, stage, tuple(types), purpose, pack, off, fn.__module__)
+        info = Rule(name, stage, tuple(getattr(t, "value", t) for t in types), purpose, pack, off, fn.__module__)
         _RULES[name] = info
 
         @functools.wraps(fn)

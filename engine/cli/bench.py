@@ -119,6 +119,34 @@ def bench_raw_cmd(
         typer.echo(json.dumps(report, indent=2) if as_json else format_raw(report))
 
 
+@bench_app.command("memory")
+def bench_memory_cmd(
+    n: int = typer.Option(10_000, "--docs-count", "-n", min=1, help="How many raw documents the run sanitizes."),
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose texts are cycled."),
+    court: Optional[Path] = typer.Option(Path("../shared/data/tab/tab_94.json"), "--court",
+                                         help="TAB file whose texts are cycled too; '' leaves them out."),
+    store: Optional[Path] = typer.Option(None, "--store", help="Store taxogen uses (default: the starter graph)."),
+    as_json: bool = typer.Option(False, "--json"),
+    docs: Optional[Path] = DocsOpt,
+) -> None:
+    """Peak resident memory of one taxogen sanitize run over N raw documents (10,000 by default), one core,
+    and the resident memory at each tenth of the run."""
+    from taxogen_tools.bench.memory import bench_memory, format_memory
+
+    corpora = [p for p in (data, court) if p is not None and str(p)]
+    for path in corpora:
+        if not path.is_file():
+            fail(ValueError(f"cannot read {path}"))
+            return
+    with figures_page(docs, "bench-memory", "Memory over a long raw-text run (bench memory)"):
+        try:
+            report = bench_memory(corpora, n, store=str(store) if store else None, progress=lambda m: typer.echo(m, err=True))
+        except (RuntimeError, ValueError) as exc:
+            fail(exc)
+            return
+        typer.echo(json.dumps(report, indent=2) if as_json else format_memory(report))
+
+
 @bench_app.command("serve")
 def bench_serve_cmd(
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace file whose first texts are requested."),

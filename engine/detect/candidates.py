@@ -7,14 +7,17 @@ from typing import TYPE_CHECKING
 
 from engine.detect.context_types import context_retype
 from engine.detect.coref.persons import link_persons
+from engine.detect.dialogue import dialogue_retype
 from engine.detect.graph_types import GraphTyper, graph_retype
 from engine.detect.merge import merge_spans
+from engine.detect.name_parts import name_parts_retype
 from engine.detect.name_types import name_retype
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
 from engine.detect.retype import retype
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
 from engine.detect.syntax import syntax_spans, uncovered
+from engine.detect.terms import drop_term_spans
 from engine.detect.usage_types import usage_retype
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,7 +75,10 @@ class CandidateFinder:
             layers.append(gazetteer)
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
-        spans = link_persons(text, retype(text, merge_spans(text, *layers)))
+        spans = retype(text, merge_spans(text, *layers))
+        # numbers inside terms, a dialogue's labels and greetings, a name's parts (engine.detect.terms, .dialogue, .name_parts)
+        spans = name_parts_retype(text, dialogue_retype(text, drop_term_spans(text, spans)))
+        spans = link_persons(text, spans)
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)

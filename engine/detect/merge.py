@@ -5,7 +5,8 @@ its members' characters (so "15 November 2013" wins over "November 2013" and "Ni
 government" over "Nigerian"); its type is the longest member's (ties: NER, then rules,
 then the gazetteer); it keeps every member's source and the gazetteer kind and items of
 its members. A position from the gazetteer followed by "of (the) <Name>" takes the name
-in ("President of Cyprus", "Speaker of the Parliament of Ghana").
+in ("President of Cyprus", "Speaker of the Parliament of Ghana"). No span runs over a line
+break: a layer's span that does is split into its lines' parts first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 
 from engine.detect.spans import DetectedSpan
 from engine.detect.syntax import COMPOUND, PROPN
-from engine.knowledge import pattern
+from engine.knowledge import pattern, rule
 from engine.types import EntityType
 
 #: a sentence end written without a space ("… in 1958.Forbes was born …", "1913.She")
@@ -22,6 +23,8 @@ _GLUED_SENTENCE = re.compile(r"(?:(?<=[a-z0-9)])|(?<=[A-Z]{2}))\.(?=[A-Z][a-z])"
 _PRIORITY = {"ner": 0, "rule": 1, "title": 1, "coref": 2, "gazetteer": 3, "syntax": 4}
 #: "of (the) <Name>" after a position ("President of Cyprus")
 _OF_NAME = pattern("detect_grammar.of_name")
+#: the text of a span on one line, without the blanks around it
+_LINE_PART = re.compile(r"[^\s](?:[^\n]*[^\s])?")
 
 
 def _rank(span: DetectedSpan) -> tuple[int, int, int]:
@@ -45,9 +48,31 @@ def cut_at_sentence_glue(text: str, spans: list[DetectedSpan]) -> list[DetectedS
     return out
 
 
+@rule("name-within-its-line", stage="detect", types=(), pack="core", off=None,
+      purpose="a span never runs over a line break: a signature's name and the department on the next line are two spans")
+def _line_parts(text: str, s: DetectedSpan) -> list[DetectedSpan] | None:
+    """The parts of ``s`` on each of its lines, or None when it holds no line break."""
+    if "\n" not in s.text:
+        return None
+    parts = []
+    for m in _LINE_PART.finditer(s.text):
+        a, b = s.start + m.start(), s.start + m.end()
+        parts.append(s.with_(start=a, end=b, text=text[a:b]))
+    return parts
+
+
+def cut_at_line_breaks(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """Spans split where they run over a line break (:func:`_line_parts`)."""
+    out = []
+    for s in spans:
+        parts = _line_parts(text, s)
+        out.extend([s] if parts is None else parts)
+    return out
+
+
 def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
     """One list of non-overlapping spans from several layers (see the module docstring)."""
-    layers = tuple(cut_at_sentence_glue(text, layer) for layer in layers)
+    layers = tuple(cut_at_line_breaks(text, cut_at_sentence_glue(text, layer)) for layer in layers)
     typed = [s for layer in layers for s in layer if "syntax" not in s.sources]
     parsed = [s for layer in layers for s in layer if "syntax" in s.sources]
     # a parse span that would glue two spans of the other layers together is dropped

@@ -21,6 +21,8 @@ the evidence the span carries (NER label, gazetteer kind, merged-in spans):
   258", "April 258", "in 255" in a document dated 258) → DATETIME, without a leading
   "between"/"from"; a quantity inside a name ("Three Kingdoms", "Five Nations",
   "Pet Sematary Two") → MISC;
+- **a code read whole**: a span that a code expression of :mod:`engine.detect.rules` reads whole
+  (a telephone number, an e-mail address) is a CODE, whatever NER read ("0171 2345678" as a date);
 - **one text, one type**: a text retyped by a rule is retyped the same way wherever else
   it occurs in the document as a person (the six mentions of the state "Wei").
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from engine.detect.rules import code_matches
 from engine.detect.spans import DetectedSpan
 from engine.knowledge import pattern, rule, words
 from engine.types import EntityType
@@ -182,9 +185,18 @@ def _doc_years(spans: list[DetectedSpan]) -> frozenset[int]:
                      for n in re.findall(r"\b\d{3,4}\b", s.text) if int(n) <= 2100)
 
 
+@rule("code-read-whole", stage="detect", types=("CODE",), pack="core", off=False,
+      purpose="a span a code expression reads whole (a telephone number, an e-mail address) is a code, whatever type NER gave it: '0171 2345678' is no date")
+def _code_read_whole(s: DetectedSpan) -> bool:
+    return any(i.startswith(f"{EntityType.CODE.value}:") for i in s.inner) \
+        and any(a == 0 and b == len(s.text) for a, b, _ in code_matches(s.text))
+
+
 def retype_span(text: str, s: DetectedSpan, years: frozenset[int] = frozenset()) -> EntityType | None:
     """The corrected entity type of one span, or None when no rule applies."""
     et = s.entity_type
+    if et is not EntityType.CODE and _code_read_whole(s):
+        return EntityType.CODE
     if et in (P, O):
         if et is P and (ctx := _context_type(text, s)) is not None:
             return ctx

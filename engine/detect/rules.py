@@ -3,7 +3,10 @@
 Dates are taken whole: "15 November 2013", "November 15, 2013", "November 2013",
 "1990/91", "1992–93", "the 1970s", bare years 1000–2099. Quantities: numbers with or
 without units ("5 ft 11 in", "1.80 m", "155 lb", "3–0"), ordinals and number words.
-Codes: e-mail addresses, URLs, phone numbers, ISBNs and letter-digit identifiers.
+Codes: e-mail addresses, URLs, phone numbers, ISBNs and letter-digit identifiers; telephone
+numbers as the ``phonenumbers`` library reads them (a number with its "+" code, or a national
+number valid in one of the pack's countries, ``detect_codes.phone_regions``) and numbers written
+in three groups of digits or more ("4471-2290-18"), neither when a date pattern reads it whole.
 
 The expressions are pack entries (``packs/core/detect_dates.yaml``, ``detect_numbers.yaml``,
 ``detect_codes.yaml``); each of the three kinds is one rule. A span's NER label names its
@@ -14,7 +17,7 @@ decision reads it, so the lists keep their order.
 from __future__ import annotations
 
 from engine.detect.spans import DetectedSpan
-from engine.knowledge import pattern, rule
+from engine.knowledge import pattern, rule, words
 from engine.types import EntityType
 
 DATE_PATTERNS = (
@@ -61,10 +64,48 @@ def _matches(text: str, etype: EntityType, patterns: tuple) -> list[tuple[int, i
     return found
 
 
+#: the place of the telephone pattern in :data:`CODE_PATTERNS`: a number the library finds is labelled as its matches are
+_PHONE_LABEL = 4
+_PHONE_REGIONS = words("detect_codes.phone_regions")
+_DIGIT_GROUPS = pattern("detect_codes.digit_groups")
+_ISO_DATE = pattern("detect_codes.iso_date")
+#: a run of digits, blanks and the signs a telephone number is written with, seven digits at least: where the library looks
+_PHONE_SHAPE = pattern("detect_codes.phone_shape")
+
+
+def _a_date(text: str) -> bool:
+    """A date pattern reads ``text`` whole ("2013-09-25", "12/03/2001")."""
+    return bool(_ISO_DATE.fullmatch(text)) or any(p.fullmatch(text) for p in DATE_PATTERNS)
+
+
+@rule("telephone-numbers", stage="detect", types=("CODE",), pack="core", off=[],
+      purpose="a telephone number (the phonenumbers library: its '+' code, or valid in a country of the pack) or digits written in three groups is a code, not a date or a quantity")
+def telephone_matches(text: str) -> list[tuple[int, int, str]]:
+    found: dict[tuple[int, int], str] = {}
+    label = f"{EntityType.CODE.value.lower()}{_PHONE_LABEL}"
+    runs = [r for r in _PHONE_SHAPE.finditer(text) if sum(ch.isdigit() for ch in r.group()) >= 7]
+    if runs:
+        import phonenumbers
+
+        for r in runs:  # the library reads each run alone: much faster than the whole text once per country
+            for region in _PHONE_REGIONS.in_order():
+                for m in phonenumbers.PhoneNumberMatcher(r.group(), region, leniency=phonenumbers.Leniency.VALID):
+                    if not _a_date(m.raw_string):
+                        found.setdefault((r.start() + m.start, r.start() + m.end), label)
+    for m in _DIGIT_GROUPS.finditer(text):
+        if not _a_date(m.group()):
+            found.setdefault((m.start(), m.end()), label)
+    taken: list[tuple[int, int]] = []  # the longest of overlapping numbers ("0171 2345678", not its "2345678")
+    for s, e in sorted(found, key=lambda p: (p[0] - p[1], p[0])):
+        if not any(s < te and ts < e for ts, te in taken):
+            taken.append((s, e))
+    return [(s, e, label) for s, e in sorted(taken)]
+
+
 @rule("code-expressions", stage="detect", types=("CODE",), pack="core", off=[],
       purpose="e-mail addresses, web addresses, ISBNs, telephone numbers and identifiers are codes")
 def code_matches(text: str) -> list[tuple[int, int, str]]:
-    return _matches(text, EntityType.CODE, CODE_PATTERNS)
+    return _matches(text, EntityType.CODE, CODE_PATTERNS) + telephone_matches(text)
 
 
 @rule("date-expressions", stage="detect", types=("DATETIME",), pack="core", off=[],

@@ -49,7 +49,7 @@ def test_given_txt_when_cli_detect_and_sanitize_then_spans_and_sanitized_text(tm
     doc = json.loads(res.output.strip().splitlines()[-1])
     assert any(s["text"] == "Ingrid Solberg" and s["identifier_type"] == "DIRECT" for s in doc["spans"])
     out = tmp_path / "out.jsonl"
-    res = runner.invoke(app, ["sanitize", str(src), "--out", str(out), "--no-progress"])
+    res = runner.invoke(app, ["sanitize", str(src), "--out", str(out), "--format", "jsonl", "--no-progress"])
     assert res.exit_code == 0, res.output
     text = json.loads(out.read_text(encoding="utf-8"))["text"]
     assert "Solberg" not in text and "Oslo" not in text

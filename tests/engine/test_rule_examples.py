@@ -50,7 +50,7 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...] | None, tuple[str, ...]
 }
 
 RULES = registered_rules()
-EXAMPLES = Knowledge(("core", "biography", "sport", "legal")).examples()
+EXAMPLES = Knowledge(("core", "biography", "sport", "legal", "clinical")).examples()
 
 
 def fires(stage: str, ex: Mapping[str, Any]) -> bool:

@@ -38,6 +38,7 @@ import unicodedata
 
 from rapidfuzz.distance import Levenshtein
 
+from engine.detect.dialogue import opens_with_courtesy
 from engine.detect.spans import DetectedSpan
 from engine.knowledge import pattern, rule, words
 from engine.types import EntityType
@@ -135,7 +136,7 @@ def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     s, e = m.start(1), m.end(1)
     while e > s and text[e - 1] in " ,.":
         e -= 1
-    if e - s < 2 or len(name_words(text[s:e])) == 0:
+    if e - s < 2 or len(name_words(text[s:e])) == 0 or opens_with_courtesy(text[s:e]):
         return spans
     overlapping = [x for x in spans if x.start < e and s < x.end]
     if any(x.entity_type is EntityType.PERSON for x in overlapping):
@@ -149,7 +150,8 @@ def _subject(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return sorted(rest + [subject], key=lambda x: x.start)
 
 
-_GAP = re.compile(r"^\s*(?:[\"“'‘][^\"”'’]{1,25}[\"”'’]\s*|[\"“”]\s*)?$")
+#: what may stand between two fragments of one name: blanks, a quoted nickname, a quote — never a line break
+_GAP = re.compile(r"^[^\S\n]*(?:[\"“'‘][^\"”'’\n]{1,25}[\"”'’][^\S\n]*|[\"“”][^\S\n]*)?\Z")
 _VARIANT_LABEL = pattern("detect_persons.variant_label")
 _NOT_VARIANT_LABELS = words("detect_persons.not_variant_labels")
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
