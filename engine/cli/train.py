@@ -61,7 +61,7 @@ def train_verifier(
                                         help="The rules whose verdicts are features, switched off while ladders are built (default: the shipped choice; '' for none)."),
     judged: Optional[List[Path]] = typer.Option(None, "--judged", metavar="DIR",
                                                 help="A judged batch directory (classes.jsonl, classes.judged.jsonl): training rows only (repeatable)."),
-    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: link,kinds,store,lexical,rules)."),
+    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: all of them: link,provenance,kinds,store,lexical,embedding,rules)."),
     target: float = typer.Option(0.05, "--target", help="The default operating point keeps the cross-validated false rate among the class replacements shown at or below this."),
     k: Optional[int] = typer.Option(None, "--k", min=0, help="The privacy guard's k while the curve sanitizes (default privacy.k)."),
     seed: int = typer.Option(13, "--seed"),
