@@ -258,3 +258,20 @@ def test_given_a_span_in_a_long_sentence_then_the_embedding_window_cuts_at_space
     assert text[start:end] == "Oslo" and len(text) <= 2 * WINDOW + 4
     assert not text.startswith(" ") and not text.endswith(" ")
     assert _window(Span("Oslo", EntityType.LOC, context="Nothing here.")) is None
+
+
+@pytest.mark.slow
+def test_given_a_false_rung_of_low_probability_then_the_default_drops_it_and_min_truth_0_keeps_it(seed_store) -> None:
+    from typer.testing import CliRunner
+
+    from engine.cli import app
+
+    args = ["generalize", "poisoning", "--type", "MISC", "--context", "The old baker died of poisoning in his cottage in 1950.",
+            "--store", str(seed_store), "--json"]
+    default = json.loads(CliRunner().invoke(app, args).stdout)
+    everything = json.loads(CliRunner().invoke(app, [*args, "--min-truth", "0"]).stdout)
+    labels = [c["label"] for c in default["candidates"]]
+    weighed = {c["label"]: c["truth"] for c in everything["candidates"] if "truth" in c}
+    assert "environmental exposure" in weighed and weighed["environmental exposure"] < 0.5
+    assert "environmental exposure" not in labels and "cause of death" in labels and labels[-1] == MASK
+    assert all(p >= 0.5 for label, p in weighed.items() if label in labels and label != MASK)
