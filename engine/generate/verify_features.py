@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+from enum import StrEnum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -50,13 +51,58 @@ from engine.generate.truth_text import (
 from engine.knowledge import Knowledge, current
 from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, Ladder, Link, LinkMethod, Span
 
-#: The feature groups, in the order their columns come.
-FEATURE_GROUPS: tuple[str, ...] = ("link", "provenance", "kinds", "store", "lexical", "embedding", "rules")
+class FeatureGroup(StrEnum):
+    """The feature groups (module docstring), in the order their columns come."""
+
+    LINK = "link"
+    PROVENANCE = "provenance"
+    KINDS = "kinds"
+    STORE = "store"
+    LEXICAL = "lexical"
+    EMBEDDING = "embedding"
+    RULES = "rules"
+
+
+class Made(StrEnum):
+    """How a rung was made (:func:`_made`); the first three are also the names of the rules that
+    make a name's own class, a name's head-noun class and a nationality."""
+
+    HEAD_NOUN = "head-noun"
+    NAME_HEAD = "name-head"
+    NATIONALITY = "nationality"
+    WALK = "walk"
+    COMPOSED = "composed"
+    HOMONYMS = "homonyms"
+    DESCRIPTION = "description"
+    TEAM = "team"
+    FOLLOWER = "follower"
+    OTHER = "other"
+
+
+class Walk(StrEnum):
+    """Which walk of the chain index reached a rung's class (``none``: none of them)."""
+
+    DIRECT = "direct"
+    FIRST = "first"
+    LONGEST = "longest"
+    NONE = "none"
+
+
+class Position(StrEnum):
+    """Where a rung stands in its ladder: its depth in the graph, its level, how many rungs the
+    ladder has, how many of its classes are below and above the rung's."""
+
+    DEPTH = "depth"
+    LEVEL = "level"
+    RUNGS = "rungs"
+    BELOW = "below"
+    ABOVE = "above"
+
+
+FEATURE_GROUPS: tuple[str, ...] = tuple(g.value for g in FeatureGroup)
 #: How much of the sentence around the span the embedding group reads (characters either side).
 WINDOW = 120
 _SOURCES = ("P31", "P279", "P361", "P8225")
-_MADE = ("walk", "composed", "head-noun", "name-head", "nationality", "homonyms", "description", "team", "follower", "other")
-_WALKS = ("direct", "first", "longest", "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +122,7 @@ class RungCase:
 def _rung_fits_parts(c: RungCase) -> bool:
     """Whether rule 2's checks of a rung (:meth:`TruthFilter.rung_fits`) apply: a class
     reached over the graph, not the head noun's own class, a name's or a nationality."""
-    return c.qid is not None and c.cand.rule not in ("head-noun", "name-head", "nationality")
+    return c.qid is not None and c.cand.rule not in (Made.HEAD_NOUN, Made.NAME_HEAD, Made.NATIONALITY)
 
 
 def _is_p361(c: RungCase) -> bool:
@@ -125,7 +171,7 @@ def _log(n: float) -> float:
 
 
 def _made(cand: Candidate) -> str:
-    """How the rung was made (one of :data:`_MADE`)."""
+    """How the rung was made (one of :class:`Made`)."""
     path, rule = cand.path or "", cand.rule or ""
     if rule == "head-noun" or path == "head noun":
         return "head-noun"
@@ -196,8 +242,8 @@ class RungFeatures:
             return ([f"link={m.value}" for m in LinkMethod] + ["link=none", "link_score", "links", "link_rank", "link_gap",
                     "link_first", "name_items", "item_prominence", "link_label_is_span"])
         if group == "provenance":
-            return ([f"source={s}" for s in _SOURCES] + ["source=other"] + [f"made={m}" for m in _MADE]
-                    + [f"walk={w}" for w in _WALKS] + ["depth", "path_hops", "level", "rel_level", "rungs", "below", "above"])
+            return ([f"source={s}" for s in _SOURCES] + ["source=other"] + [f"made={m}" for m in Made]
+                    + [f"walk={w}" for w in Walk] + list(Position) + ["path_hops", "rel_level"])
         if group == "kinds":
             return ([f"class_kind={k}" for k in self.kinds] + [f"item_kind={k}" for k in self.kinds]
                     + [f"type={t.value}" for t in GRAPH_TYPES]
@@ -290,9 +336,9 @@ class RungFeatures:
             return "none"
         if ladders is None:
             return "none"
-        for name in ("direct", "first", "longest"):
-            if any(r.qid == cand.qid for r in getattr(ladders, name)):
-                return name
+        for walk in (Walk.DIRECT, Walk.FIRST, Walk.LONGEST):
+            if any(r.qid == cand.qid for r in getattr(ladders, walk.value)):
+                return walk.value
         return "none"
 
     def _provenance(self, row: dict[str, float], cand: Candidate, rungs: list[Candidate]) -> None:
