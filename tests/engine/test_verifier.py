@@ -261,17 +261,23 @@ def test_given_a_span_in_a_long_sentence_then_the_embedding_window_cuts_at_space
 
 
 @pytest.mark.slow
-def test_given_a_false_rung_of_low_probability_then_the_default_drops_it_and_min_truth_0_keeps_it(seed_store) -> None:
+def test_given_the_shipped_verifier_on_the_seed_then_a_rung_below_the_operating_point_is_dropped_and_min_truth_0_keeps_it(seed_store) -> None:
     from typer.testing import CliRunner
 
     from engine.cli import app
+    from engine.generate.verifier import Verifier, shipped_verifier_dir
 
-    args = ["generalize", "poisoning", "--type", "MISC", "--context", "The old baker died of poisoning in his cottage in 1950.",
-            "--store", str(seed_store), "--json"]
-    default = json.loads(CliRunner().invoke(app, args).stdout)
+    args = ["generalize", "classical ballet", "--type", "MISC", "--context",
+            "At the age of ten she began lessons in classical ballet at a school in the capital.", "--store", str(seed_store), "--json"]
     everything = json.loads(CliRunner().invoke(app, [*args, "--min-truth", "0"]).stdout)
-    labels = [c["label"] for c in default["candidates"]]
-    weighed = {c["label"]: c["truth"] for c in everything["candidates"] if "truth" in c}
-    assert "environmental exposure" in weighed and weighed["environmental exposure"] < 0.5
-    assert "environmental exposure" not in labels and "cause of death" in labels and labels[-1] == MASK
-    assert all(p >= 0.5 for label, p in weighed.items() if label in labels and label != MASK)
+    weighed = {c["label"]: c["truth"] for c in everything["candidates"] if "truth" in c and c["label"] != MASK}
+    assert len(weighed) >= 2
+    lowest = min(weighed, key=weighed.get)
+    point = round(weighed[lowest] + 0.001, 4)
+    above = json.loads(CliRunner().invoke(app, [*args, "--min-truth", str(point)]).stdout)
+    labels = [c["label"] for c in above["candidates"]]
+    assert lowest not in labels and labels[-1] == MASK
+    assert labels[:-1] == [label for label in weighed if weighed[label] >= point]
+    default = json.loads(CliRunner().invoke(app, args).stdout)
+    floor = Verifier.load(shipped_verifier_dir()).min_truth
+    assert [c["label"] for c in default["candidates"] if c["label"] != MASK] == [label for label in weighed if weighed[label] >= floor]
