@@ -30,7 +30,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     backoff_max_s = 20
     max_wait_s = 60               # longest Retry-After honoured
 
-    packs = ["core", "biography", "sport", "clinical"]   # the packs of words and patterns read (engine.knowledge)
+    packs = ["core", "biography", "sport", "clinical", "legal"]   # the packs of words and patterns read (engine.knowledge)
 
     [taxogen.privacy]
     k = 0                         # climb until k persons of the store fit (0: off; engine.privacy)

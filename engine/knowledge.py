@@ -54,7 +54,7 @@ from typing import Any
 from engine.errors import ConfigError, UnknownComponentError
 
 #: The packs an engine reads when its config names none.
-DEFAULT_PACKS: tuple[str, ...] = ("core", "biography", "sport", "clinical")
+DEFAULT_PACKS: tuple[str, ...] = ("core", "biography", "sport", "clinical", "legal")
 
 
 class Stage(str, Enum):

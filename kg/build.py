@@ -16,6 +16,7 @@ process is gone).
 from __future__ import annotations
 
 import json
+import gc
 import os
 import shutil
 import sys
@@ -279,6 +280,7 @@ def _build(
         sitelinks.unlink(missing_ok=True)
         nt.unlink()
         del kg, store
+        gc.collect()  # a cycle (the derived indices' readers) may still hold the store: its lock goes now, before the rename
         report.seconds = time.perf_counter() - start
         _write_meta(work, report)
         _swap_in(work, target)
@@ -287,6 +289,7 @@ def _build(
         # index): drop them so its lock goes with its directory, and a retry in this process works
         kg = store = None
         traceback.clear_frames(exc.__traceback__)
+        gc.collect()
         shutil.rmtree(work, ignore_errors=True)
         raise
 

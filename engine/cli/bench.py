@@ -108,7 +108,7 @@ def bench_raw_cmd(
     from taxogen_tools.bench.raw import bench_raw, format_raw
 
     corpora = {"biographies": data}
-    if court is not None and str(court):
+    if court is not None and str(court) not in ("", "."):  # --court '' leaves them out
         corpora["court judgments"] = court
     for path in corpora.values():
         if not path.is_file():
@@ -133,7 +133,7 @@ def bench_memory_cmd(
     and the resident memory at each tenth of the run."""
     from taxogen_tools.bench.memory import bench_memory, format_memory
 
-    corpora = [p for p in (data, court) if p is not None and str(p)]
+    corpora = [p for p in (data, court) if p is not None and str(p) not in ("", ".")]
     for path in corpora:
         if not path.is_file():
             fail(ValueError(f"cannot read {path}"))

@@ -79,10 +79,13 @@ def evaluate_detection_cmd(
                                                    help="Also score taxogen with a threshold and thresholds per type chosen, in each fold, "
                                                         "by an inner CV on its training documents to reach this precision."),
     seed: int = typer.Option(13, "--seed"),
+    train_with: Optional[List[Path]] = typer.Option(None, "--train-with", help="Annotated documents added to every fold's training, never scored "
+                                                    "(default: the other shared corpus the shipped decider reads, biographies or court judgments, when it is there)."),
+    folds_only: bool = typer.Option(False, "--folds-only", help="Train on the training folds of DATA alone."),
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
-    """Mention and entity recall (strict, loose), precision, per type: taxogen in CV beside the baselines."""
+    """Mention and entity recall (strict, loose), precision, per type, and TAB's own measures: taxogen in CV beside the baselines."""
     from taxogen_tools.evaluation.detection import evaluate_detection
 
     with figures_page(docs, "evaluate-detection", "Detection on raw text (evaluate detection)"):
@@ -90,16 +93,26 @@ def evaluate_detection_cmd(
         gold = _gold(data)
         if len(gold) < folds:
             fail(ValueError(f"{data} has {len(gold)} annotated documents, fewer than --folds {folds}"))
+        extra_paths = [] if folds_only else (train_with if train_with else _other_corpora(data))
+        extra = [d for p in extra_paths for d in _gold(p)]
         engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
         with engine.knowledge.active():  # the packs and rules the command chose
             report = evaluate_detection(engine.detector, gold, folds=folds, seed=seed, threshold=threshold,
                                         type_thresholds=per_type, baselines=baselines, tune_precision=tune_precision,
-                                        progress=None if as_json else _say)
-        report.update({"data": str(data), "store": str(store) if store else default_graph_name() + " graph"})
+                                        train_with=extra, progress=None if as_json else _say)
+        report.update({"data": str(data), "store": str(store) if store else default_graph_name() + " graph",
+                       "train_with": [str(p) for p in extra_paths], "packs": ",".join(engine.knowledge.packs)})
         if as_json:
             typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
             return
         _print_report(report)
+
+
+def _other_corpora(data: Path) -> list[Path]:
+    """The shared corpora the shipped decider is trained on, but ``data``: the biographies
+    (:data:`DEFAULT_DATA`) and the court judgments beside them, those that are there."""
+    corpora = (DEFAULT_DATA, DEFAULT_DATA.parent.parent / "tab" / "tab_94.json")
+    return [p for p in corpora if p.is_file() and p.resolve() != data.resolve()]
 
 
 def _print_report(report: dict) -> None:
@@ -108,8 +121,12 @@ def _print_report(report: dict) -> None:
 
     typer.echo(f"detection on {Path(report['data']).name} — {report['documents']} documents, gold: {report['gold']}")
     per_type = "".join(f", {t} ≥ {p}" for t, p in sorted((report.get("type_thresholds") or {}).items()))
-    typer.echo(f"  taxogen: {report['folds']}-fold CV grouped by document (seed {report['seed']}), mask when P(mask) ≥ {report['threshold']}{per_type}; "
-               f"gazetteer from {report['store']}")
+    per_kind = "".join(f", in a {k or 'other'} document ≥ {p}" for k, p in sorted((report.get("kind_thresholds") or {}).items()))
+    also = ", ".join(Path(p).name for p in report.get("train_with") or [])
+    typer.echo(f"  taxogen: {report['folds']}-fold CV grouped by document (seed {report['seed']}), mask when P(mask) ≥ {report['threshold']}{per_kind}{per_type}; "
+               f"gazetteer from {report['store']}; packs {report.get('packs', '')}")
+    typer.echo(f"  every fold's decider is trained on the other folds{' and on every document of ' + also if also else ''}")
+    _print_tab(report)
     typer.echo(f"  {'system':<20}{'DIRECT':>8}{'QUASI':>8}{'DIRECT':>8}{'QUASI':>8}{'entity D':>10}{'entity Q':>10}{'precision':>11}{'DEM':>7}{'MISC':>7}")
     typer.echo(f"  {'':<20}{'strict':>8}{'strict':>8}{'loose':>8}{'loose':>8}{'':>10}{'':>10}{'':>11}{'strict':>7}{'strict':>7}")
     for name, r in report["systems"].items():
@@ -141,6 +158,23 @@ def _print_report(report: dict) -> None:
             per = ", ".join(f"{t} {v}" for t, v in sorted(c["type_thresholds"].items()))
             typer.echo(f"    fold {c['fold']}: P(mask) ≥ {c['threshold']}{'; ' + per if per else ''}")
     _print_types(report.get("type_accuracy") or {})
+
+
+def _print_tab(report: dict) -> None:
+    """TAB's own measures (taxogen_tools.evaluation.tab_measures), and along the thresholds."""
+    def f(v):
+        return "   —  " if v is None else f"{v:6.3f}"
+
+    typer.echo("  TAB's measures (entity recall: every mention to mask wholly masked; token precision: masked tokens inside an annotated DIRECT/QUASI span):")
+    typer.echo(f"  {'system':<20}{'entity':>8}{'DIRECT':>8}{'QUASI':>8}{'token':>8}{'token':>11}{'mention':>11}")
+    typer.echo(f"  {'':<20}{'recall':>8}{'recall':>8}{'recall':>8}{'recall':>8}{'precision':>11}{'precision':>11}")
+    for name, r in (report.get("tab_measures") or {}).items():
+        typer.echo(f"  {name:<20}{f(r['entity_recall']):>8}{f(r['entity_recall_direct']):>8}{f(r['entity_recall_quasi']):>8}"
+                   f"{f(r['token_recall']):>8}{f(r['token_precision']):>11}{f(r['mention_precision']):>11}")
+    typer.echo("  TAB's measures of taxogen at other thresholds (same CV):")
+    for t, c in report["threshold_curve"].items():
+        typer.echo(f"    P(mask) ≥ {t:<4}  entity recall {f(c['tab_entity_recall'])}  DIRECT {f(c['tab_entity_recall_direct'])}  "
+                   f"QUASI {f(c['tab_entity_recall_quasi'])}  token precision {f(c['tab_token_precision'])}")
 
 
 def _print_types(types: dict) -> None:
@@ -180,7 +214,7 @@ def bench_detect_cmd(
 
 
 def train_detect_cmd(
-    data: Path = typer.Option(DEFAULT_DATA, "--data", help="WikiReplace-format JSON file."),
+    data: List[Path] = typer.Option([DEFAULT_DATA], "--data", help="WikiReplace/TAB-format JSON file; repeatable (the documents of all are read)."),
     out: Path = typer.Option(..., "--out", help="Directory for model.txt and decider.json (engine/models/detect ships)."),
     store: Optional[Path] = _StoreOpt,
     config: Optional[Path] = _ConfigOpt,
@@ -188,17 +222,37 @@ def train_detect_cmd(
     packs: Optional[str] = PacksOpt,
     threshold: float = typer.Option(0.3, "--threshold", help="P(mask) from which a span is masked."),
     type_threshold: Optional[list[str]] = typer.Option(None, "--type-threshold", help="TYPE=P: the threshold of one entity type (e.g. DEM=0.05), kept in the model; repeatable."),
+    kind_threshold: Optional[list[str]] = typer.Option(None, "--kind-threshold", help="KIND=P: the threshold in one kind of document (court=0.4), kept in the model; repeatable."),
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Train the masking decider on every document of DATA (first annotator as gold)."""
     from taxogen_tools.training.detect import train_decider
 
     per_type = _type_thresholds(type_threshold)
-    docs = _gold(data)
+    per_kind = _kind_thresholds(kind_threshold)
+    docs = [d for path in data for d in _gold(path)]
     engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
     with engine.knowledge.active():  # the packs and rules the command chose
-        train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type,
-                      data_name=data.name, store=str(store) if store else default_graph_name() + " graph", progress=_say)
+        train_decider(engine.detector, docs, out, seed=seed, threshold=threshold, type_thresholds=per_type, kind_thresholds=per_kind,
+                      data_name=" + ".join(path.name for path in data), store=str(store) if store else default_graph_name() + " graph",
+                      progress=_say)
+
+
+def _kind_thresholds(values: list[str] | None) -> dict[str, float] | None:
+    """``["court=0.4"]`` → ``{"court": 0.4}``; exit 1 with one line on a bad value."""
+    from engine.detect.decide import COURT
+
+    out: dict[str, float] = {}
+    for v in values or ():
+        name, _, num = v.partition("=")
+        try:
+            p = float(num)
+        except ValueError:
+            p = -1.0
+        if name not in (COURT,) or not 0.0 <= p <= 1.0:
+            fail(ValueError(f"--kind-threshold {v!r}: expected KIND=P with KIND {COURT} and 0 ≤ P ≤ 1"))
+        out[name] = p
+    return out or None
 
 
 def _type_thresholds(values: list[str] | None) -> dict[str, float] | None:

@@ -296,6 +296,34 @@ def evaluate_privacy_cmd(
         typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_table(report)))
 
 
+@evaluate_app.command("masks")
+def evaluate_masks_cmd(
+    masks: Path = typer.Argument(..., help="Masked ranges, {doc_id: [[start, end], …]} (taxogen sanitize --format tab)."),
+    data: Path = typer.Option(Path("../shared/data/tab/tab_94.json"), "--data", help="TAB-format JSON file the masks are scored against."),
+    config: Optional[Path] = ConfigOpt,
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Score masked ranges against a TAB file with TAB's own measures: entity recall of DIRECT and
+    QUASI identifiers, token precision."""
+    from engine.config import EngineConfig
+    from engine.errors import SanitizerError
+    from taxogen_tools.evaluation.masks import format_masks, score_masks
+
+    for path in (masks, data):
+        if not path.is_file():
+            fail(ValueError(f"cannot read {path}"))
+            return
+    try:
+        import spacy
+
+        nlp = spacy.load(EngineConfig.load(config).spacy_model, exclude=["ner", "lemmatizer"])
+        report = score_masks(masks, data, nlp=nlp)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    typer.echo(json.dumps(report, indent=2) if as_json else format_masks(report, masks.name, data.name))
+
+
 @evaluate_app.command("court")
 def evaluate_court_cmd(
     data: Path = typer.Option(Path("../shared/data/tab/tab_94.json"), "--data", help="TAB-format JSON file (court judgments)."),

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
-from engine.cli.common import ConfigOpt, EndpointOpt, MinTruthOpt, OfflineOpt, StoreOpt, UserAgentOpt, build_engine, fail
+from engine.cli.common import ConfigOpt, DisableRuleOpt, EndpointOpt, MinTruthOpt, OfflineOpt, PacksOpt, StoreOpt, UserAgentOpt, build_engine, fail
 
 
 def demo(
@@ -109,6 +109,8 @@ def sanitize(
     k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize until at least K persons of the store fit (privacy.k, default 10; 0: no guard)."),
     selection: Optional[str] = typer.Option(None, "--selection", help="meaning: the most meaningful rung the guard allows; annotators: the ranker's first choice, *** included (privacy.selection, default meaning)."),
     min_truth: Optional[float] = MinTruthOpt,
+    packs: Optional[str] = PacksOpt,
+    disable_rule: Optional[List[str]] = DisableRuleOpt,
 ) -> None:
     """Sanitize documents: the sanitized text of a plain-text file, or JSON results, to standard output or --out."""
     from engine.io.batch import run_sanitize
@@ -123,7 +125,8 @@ def sanitize(
         fail(exc)
         return
     overrides = {"privacy.k": k, "privacy.selection": selection, "min_truth": min_truth}
-    engine = build_engine(config, store, endpoint, offline, user_agent, **{key: v for key, v in overrides.items() if v is not None})
+    engine = build_engine(config, store, endpoint, offline, user_agent, disable_rules=disable_rule, packs=packs,
+                          **{key: v for key, v in overrides.items() if v is not None})
     empty = []
     with exit_on_signals():  # SIGTERM/SIGHUP: the part file is removed as on Ctrl-C
         for src, dst in pairs:

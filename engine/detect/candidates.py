@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.detect.amounts import join_amounts
 from engine.detect.context_types import context_retype
 from engine.detect.coref.persons import link_persons
 from engine.detect.dialogue import dialogue_retype
 from engine.detect.graph_types import GraphTyper, graph_retype
+from engine.detect.legal import judgment_spans
 from engine.detect.merge import merge_spans
 from engine.detect.name_parts import name_parts_retype
 from engine.detect.name_types import name_retype
@@ -75,7 +77,8 @@ class CandidateFinder:
             layers.append(gazetteer)
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
-        spans = retype(text, merge_spans(text, *layers))
+        # amounts of money whole (engine.detect.amounts); a judgment's roles, headings and citations out (engine.detect.legal)
+        spans = retype(text, judgment_spans(text, join_amounts(text, merge_spans(text, *layers))))
         # numbers inside terms, a dialogue's labels and greetings, a name's parts (engine.detect.terms, .dialogue, .name_parts)
         spans = name_parts_retype(text, dialogue_retype(text, drop_term_spans(text, spans)))
         spans = link_persons(text, spans)

@@ -4,8 +4,11 @@ Groups: the span's type and evidence (entity type, NER label or rule, gazetteer 
 which layers found it, how many store items its text names and how general the first one
 is), its form (length, capitals, digits, date parts), its place (relative position,
 sentence index, sentence start), its document (how often its text and its entity occur,
-first mention or not), its relation to the subject (the person the biography is about,
-the first person), and its syntax (spaCy POS/dependency of its head, the words before).
+first mention or not; whether it is a court judgment, :func:`engine.detect.legal.is_court_judgment`),
+its relation to the subject (the person the biography is about, the first person; an
+attribute of a person — "worked as a", "the applicant, who is a", "diagnosed with"; a
+nationality held — "a Turkish national"), and its syntax (spaCy POS/dependency of its head,
+the words before).
 
 The vocabularies of the categorical features and the cue patterns are entries of
 ``packs/core/detect_features.yaml``: the trained decider codes a value by its place in its
@@ -19,6 +22,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Mapping
 
 from engine.detect.gazetteer import KINDS
+from engine.detect.legal import is_court_judgment
 from engine.detect.ner import LABEL_MAP
 from engine.detect.spans import DetectedSpan
 from engine.detect.syntax import SYNTAX_KINDS
@@ -44,6 +48,8 @@ _LIST_AFTER = pattern("detect_features.list_after")
 _LIST_BEFORE = pattern("detect_features.list_before")
 _ROLE_AFTER = pattern("detect_features.role_after")
 _BIRTH_WORDS = words("detect_features.birth_words")
+_ATTRIBUTE_BEFORE = pattern("detect_features.attribute_before")
+_NATIONAL_AFTER = pattern("detect_features.national_after")
 _DAYNUM = re.compile(r"\b([12][0-9]|3[01]|0?[1-9])(st|nd|rd|th)?\b")
 
 CATEGORICAL = {"etype": ETYPES, "ner_label": NER_LABELS, "gaz_kind": KINDS, "root_pos": POS, "root_dep": DEPS,
@@ -55,6 +61,7 @@ NUMERIC = (
     "is_subject", "person_rank", "inner_n", "inner_dem", "inner_loc", "inner_org", "has_year", "has_month", "has_day",
     "doc_len", "doc_spans", "doc_persons", "in_parens", "after_born",
     "next_is_person", "prev_is_person", "subject_description", "in_role_list", "nationality_role",
+    "court_document", "attribute_cue", "national_after",
 )
 FEATURES = tuple(CATEGORICAL) + NUMERIC
 
@@ -87,6 +94,7 @@ def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapp
     rows = []
     first_end = sents[0][1]
     desc = _DESCRIPTION.search(text, 0, first_end)
+    court = float(is_court_judgment(text))
     for idx, s in enumerate(spans):
         nxt_span = spans[idx + 1] if idx + 1 < len(spans) else None
         prv_span = spans[idx - 1] if idx > 0 else None
@@ -155,6 +163,10 @@ def span_features(text: str, doc: "Doc", spans: list[DetectedSpan], degree: Mapp
             "subject_description": float(desc is not None and desc.end() <= s.start < first_end),
             "in_role_list": float(bool(_LIST_AFTER.match(after)) or bool(_LIST_BEFORE.search(before))),
             "nationality_role": float(s.gaz_kind == "nationality" and bool(_ROLE_AFTER.match(after))),
+            "court_document": court,
+            # "The applicant is a university professor", "worked as a ballet dancer", "diagnosed with …"
+            "attribute_cue": float(_ATTRIBUTE_BEFORE.search(text, max(sents[si][0], s.start - 60), s.start) is not None),
+            "national_after": float(_NATIONAL_AFTER.match(text, s.end) is not None),
         }
         seen.add(s.entity_id)
         rows.append([float(cat[k]) for k in CATEGORICAL] + [num[k] for k in NUMERIC])

@@ -168,8 +168,8 @@ def is_noun_like(word: str, following: str = "") -> bool:
         if w.endswith("ed") and (following[:1].isdigit() or following == "X"):
             return False  # a participle before a number: "died in *** aged 75"
         nxt = following.lower()
-        if w.endswith("s") and (nxt in _OBJECT_START or following[:1].isupper() or following.startswith(("***", "PERSON"))):
-            return False
+        if w.endswith(("s", "ed")) and (nxt in _OBJECT_START or following[:1].isupper() or following.startswith(("***", "PERSON"))):
+            return False  # a verb with its object: "*** plays the …", "the *** ordered him …"
     return True
 
 

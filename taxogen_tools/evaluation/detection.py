@@ -26,6 +26,14 @@ With ``tune_precision`` P, one more system: the threshold and thresholds per ent
 of each outer fold chosen by an inner cross-validation on that fold's training documents
 to reach precision P with the most QUASI recall (nested: nothing is tuned on a test fold).
 
+**TAB's own measures** (:mod:`taxogen_tools.evaluation.tab_measures`, as TAB's evaluation
+script defines them): entity-level recall of DIRECT and QUASI identifiers and token-level
+precision, of taxogen and of every candidate, and along the same thresholds.
+
+``train_with``: annotated documents of another corpus added to the training documents of
+every fold (never scored): the court judgments are decided by a model that has also read
+the biographies, as the shipped one has.
+
 Systems, in one run: taxogen (the masking decision in grouped k-fold cross-validation:
 no document is scored by a model that saw it), spaCy alone (every entity the model
 finds, masked), Presidio's AnalyzerEngine with the same spaCy model (every result
@@ -45,11 +53,12 @@ import numpy as np
 
 from engine.detect import Detector
 from engine.detect.candidates import Candidates
-from engine.detect.decide import Decider, gold_label
+from engine.detect.decide import DEFAULT_THRESHOLD, Decider, gold_label
 from engine.detect.ner import ner_spans
 from engine.detect.spans import DetectedSpan
 from engine.types import EntityType, IdentifierType
 from engine.io.wikireplace import WRDocument, WRMention
+from taxogen_tools.evaluation.tab_measures import MaskedText, entities, tab_measures
 
 MASKED = (IdentifierType.DIRECT, IdentifierType.QUASI)
 Span3 = tuple[int, int, str]  # start, end, predicted entity type
@@ -207,18 +216,36 @@ def fold_ids(n: int, folds: int, seed: int) -> list[int]:
     return out
 
 
+def _rows(prep: Prepared | None, idx: Iterable[int] | None = None) -> list[tuple[list[DetectedSpan], np.ndarray, list[IdentifierType]]]:
+    if prep is None:
+        return []
+    return [(prep.cands[i].spans, prep.X[i], prep.y[i]) for i in (range(len(prep.docs)) if idx is None else idx)]
+
+
 def cross_validate(prep: Prepared, *, folds: int = 5, seed: int = 13, threshold: float | None = None,
-                   type_thresholds: dict[str, float] | None = None) -> list[list]:
-    """Decided spans of every document, each from a model trained on the other folds."""
+                   type_thresholds: dict[str, float] | None = None, kind_thresholds: dict[str, float] | None = None,
+                   default_threshold: float = DEFAULT_THRESHOLD, extra: Prepared | None = None) -> list[list]:
+    """Decided spans of every document, each from a model trained on the other folds (and on
+    every document of ``extra``) that masks from ``default_threshold``, or its document
+    kind's of ``kind_thresholds``; ``threshold`` overrides both (see :meth:`Decider.decide`)."""
     assign = fold_ids(len(prep.docs), folds, seed)
     decided: list[list] = [[] for _ in prep.docs]
     for f in range(folds):
         train = [i for i, a in enumerate(assign) if a != f]
-        model = Decider.train([(prep.cands[i].spans, prep.X[i], prep.y[i]) for i in train], seed=seed)
+        model = Decider.train(_rows(prep, train) + _rows(extra), seed=seed, threshold=default_threshold)
+        model.kind_thresholds = dict(kind_thresholds or {})
         for i, a in enumerate(assign):
             if a == f:
                 decided[i] = model.decide(prep.cands[i].spans, prep.X[i], threshold, type_thresholds)
     return decided
+
+
+def masked_texts(prep: Prepared, masked: list[list[tuple[int, int]]]) -> list[MaskedText]:
+    """Each document of ``prep`` with the spans a system masks, for :func:`tab_measures`."""
+    return [MaskedText(d.text, c.doc, entities(d.mentions), m) for d, c, m in zip(prep.docs, prep.cands, masked)]
+
+
+TAB_KEYS = ("entity_recall", "entity_recall_direct", "entity_recall_quasi", "token_recall", "token_precision", "mention_precision")
 
 
 TUNE_GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.01)
@@ -297,16 +324,26 @@ def presidio_predictions(docs: list[GoldDoc]) -> list[list[Span3]] | None:
 
 def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 5, seed: int = 13,
                        threshold: float | None = None, type_thresholds: dict[str, float] | None = None,
-                       baselines: bool = True, tune_precision: float | None = None,
+                       baselines: bool = True, tune_precision: float | None = None, train_with: list[GoldDoc] | None = None,
                        progress: Callable[[str], None] | None = None) -> dict:
     """The report of ``taxogen evaluate detection`` (see the module docstring)."""
     prep = prepare(docs, detector, progress)
-    thr = threshold if threshold is not None else (detector.threshold or Decider.load().threshold)
-    per_type = type_thresholds if type_thresholds is not None else detector.decider.type_thresholds
-    decided = cross_validate(prep, folds=folds, seed=seed, threshold=thr, type_thresholds=per_type)
+    extra = prepare(train_with, detector, progress) if train_with else None
+    shipped = detector.decider
+    thr = threshold if threshold is not None else (detector.threshold or shipped.threshold)
+    per_type = type_thresholds if type_thresholds is not None else shipped.type_thresholds
+    # an explicit threshold overrides the shipped decider's thresholds per document kind
+    explicit = threshold if threshold is not None else detector.threshold
+    per_kind = {} if explicit is not None else dict(shipped.kind_thresholds)
+    decided = cross_validate(prep, folds=folds, seed=seed, threshold=explicit, type_thresholds=per_type,
+                             kind_thresholds=per_kind, default_threshold=thr, extra=extra)
     systems: dict[str, dict] = {}
     systems["taxogen"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in spans if s.masked] for spans in decided])
     systems["all candidates"] = score(docs, [[(s.start, s.end, s.entity_type.value) for s in c.spans] for c in prep.cands])
+    tab = {
+        "taxogen": tab_measures(masked_texts(prep, [[(s.start, s.end) for s in spans if s.masked] for spans in decided])),
+        "all candidates": tab_measures(masked_texts(prep, [[(s.start, s.end) for s in c.spans] for c in prep.cands])),
+    }
     types = {
         "taxogen (masked spans)": type_accuracy(docs, [[(s.start, s.end, s.entity_type.value) for s in spans if s.masked] for spans in decided]),
         "all candidates": type_accuracy(docs, [[(s.start, s.end, s.entity_type.value) for s in c.spans] for c in prep.cands]),
@@ -333,9 +370,12 @@ def evaluate_detection(detector: Detector, docs: list[GoldDoc], *, folds: int = 
         dec = [[s for s in spans if (s.score or 0) >= t] for spans in decided]
         r = score(docs, [[(s.start, s.end, s.entity_type.value) for s in spans] for spans in dec])
         curve[str(t)] = {k: r[k] for k in ("direct_strict", "quasi_strict", "precision", "dem_strict")}
+        m = tab_measures(masked_texts(prep, [[(s.start, s.end) for s in spans] for spans in dec]))
+        curve[str(t)].update({f"tab_{k}": m[k] for k in TAB_KEYS})
     annotators = sorted({d.annotator for d in docs})
     return {
         "documents": len(docs), "folds": folds, "seed": seed, "threshold": thr, "type_thresholds": per_type,
+        "kind_thresholds": per_kind, "train_with": len(train_with or []), "tab_measures": tab,
         "gold": f"first annotator of each document ({', '.join(annotators[:5])}{'…' if len(annotators) > 5 else ''})",
         "systems": systems, "threshold_curve": curve, "type_accuracy": types, "tuned": tuned,
     }

@@ -12,7 +12,8 @@ from taxogen_tools.evaluation.detection import GoldDoc, prepare
 
 
 def train_decider(detector: Detector, docs: list[GoldDoc], out: str | Path, *, seed: int = 13,
-                  threshold: float = DEFAULT_THRESHOLD, type_thresholds: dict[str, float] | None = None, data_name: str = "", store: str = "",
+                  threshold: float = DEFAULT_THRESHOLD, type_thresholds: dict[str, float] | None = None,
+                  kind_thresholds: dict[str, float] | None = None, data_name: str = "", store: str = "",
                   progress: Callable[[str], None] | None = None) -> Decider:
     """Train on every document of ``docs`` and save the decider to ``out``."""
     t0 = time.perf_counter()
@@ -23,6 +24,7 @@ def train_decider(detector: Detector, docs: list[GoldDoc], out: str | Path, *, s
               "gold": "first annotator of each document"},
     )
     decider.type_thresholds = dict(type_thresholds or {})
+    decider.kind_thresholds = dict(kind_thresholds or {})
     decider.save(out)
     if progress:
         progress(f"decider trained on {len(docs)} documents ({decider.info['rows']} spans) in {time.perf_counter() - t0:.1f} s → {out}")

@@ -29,8 +29,8 @@ def write_docs(path, n):
 
 @pytest.mark.parametrize("args,message", [
     (["--overlap", "bogus"], "error: unknown --overlap 'bogus'; expected one of merge, reject"),
-    (["--format", "xml"], "error: unknown --format 'xml'; expected one of auto, jsonl, json, text"),
-    (["--input-format", "xml"], "error: unknown --input-format 'xml'; expected one of auto, jsonl, wikireplace, json, text, txt"),
+    (["--format", "xml"], "error: unknown --format 'xml'; expected one of auto, jsonl, json, text, tab"),
+    (["--input-format", "xml"], "error: unknown --input-format 'xml'; expected one of auto, jsonl, wikireplace, tab, json, text, txt"),
 ])
 def test_given_bad_option_then_one_line_exit_1_before_the_store_loads(tmp_path, args, message):
     src = write_docs(tmp_path / "in.jsonl", 1)

@@ -248,7 +248,9 @@ def test_given_separable_data_when_decider_trained_then_learns_and_round_trips(t
 
 def test_given_shipped_decider_then_loads_with_current_schema():
     dec = Decider.load()
-    assert 0 < dec.threshold < 1 and dec.info["documents"] == 75
+    # trained on the 75 biographies and TAB's 94 court judgments, with a threshold for judgments
+    assert 0 < dec.threshold < 1 and dec.info["documents"] == 75 + 94
+    assert set(dec.base_rates) == {"", "court"} and 0 < dec.kind_thresholds["court"] < 1
 
 
 # --- metrics --------------------------------------------------------------------------------

@@ -69,3 +69,20 @@ def test_given_tab_output_of_two_annotators_then_each_run_scores_its_own(tab_fil
 def test_given_unknown_output_format_then_one_line_lists_tab(tab_file):
     result = run(tab_file, "--format", "tabular")
     assert result.exit_code == 1 and "tab" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_given_masks_of_a_tab_run_then_evaluate_masks_prints_tabs_measures(tab_file, tmp_path):
+    out = tmp_path / "masks.json"
+    assert run(tab_file, "--input-format", "tab", "--format", "tab", "--out", out).exit_code == 0
+    result = CliRunner().invoke(app, ["evaluate", "masks", str(out), "--data", str(tab_file), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    # the annotator's DIRECT and QUASI mentions are all masked, and nothing else is
+    assert report["entity_recall"] == 1.0 and report["token_precision"] == 1.0 and report["documents_masked"] == 1
+
+
+def test_given_masks_naming_an_unknown_document_then_one_line_error(tab_file, tmp_path):
+    out = tmp_path / "masks.json"
+    out.write_text(json.dumps({"no-such-judgment": [[0, 3]]}), encoding="utf-8")
+    result = CliRunner().invoke(app, ["evaluate", "masks", str(out), "--data", str(tab_file)])
+    assert result.exit_code == 1 and "no-such-judgment" in result.output and len(result.output.strip().splitlines()) == 1
