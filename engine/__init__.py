@@ -5,6 +5,7 @@ from engine.doc import Doc, DocMention, SanitizeOptions, SanitizeResult
 from engine.engine import Engine
 from engine.errors import (
     ConfigError, InputError, KGError, LinkingError, QueryError, RankerError, SanitizerError, UnknownComponentError,
+    VerifierError,
 )
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.sources.registry import SourceRegistry
@@ -22,5 +23,6 @@ __all__ = [
     "MASK", "Candidate", "CandidateSource", "Choice", "ConfigError", "Doc", "DocMention", "DocumentState", "EndpointSettings", "Engine",
     "EngineConfig", "EntityType", "IdentifierType", "InputError", "KGError", "Ladder", "Link", "LinkMethod",
     "LinkingError", "Mention", "QueryError", "RankerError", "Replacement", "SanitizeOptions", "SanitizeResult", "SanitizerError",
-    "ScoredCandidate", "Selection", "SelectionPolicy", "Skipped", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "__version__",
+    "ScoredCandidate", "Selection", "SelectionPolicy", "Skipped", "SourceRegistry", "SourceResult", "Span", "UnknownComponentError", "VerifierError",
+    "__version__",
 ]

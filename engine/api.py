@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.io.docio import result_to_dict
 from engine.engine import Engine
 from engine.errors import InputError, SanitizerError, UnknownComponentError
+from engine.types import MASK
 from engine.io.contract import LIMITS, document_text, parse_generalize_request, parse_json, parse_sanitize_request
 
 DEFAULT_MAX_BODY = 1_000_000
@@ -62,6 +63,7 @@ class SanitizeIn(BaseModel):
     k: int | None = Field(None, ge=0, le=LIMITS["k"], description="Privacy guard: generalize until at least k persons of the store fit (0 only measures; default privacy.k).")
     selection: Literal["meaning", "annotators"] | None = Field(
         None, description="meaning: the most meaningful rung the guard allows; annotators: the ranker's first choice, *** included (default privacy.selection).")
+    min_truth: float | None = Field(None, ge=0, le=1, description="The verifier's operating point: rungs whose P(true) is below it are dropped (default: the config's min_truth, else the verifier's).")
 
 
 class DetectIn(BaseModel):
@@ -79,6 +81,7 @@ class GeneralizeIn(BaseModel):
     identifier_type: str = "QUASI"
     context: str | None = Field(None, max_length=LIMITS["context_chars"])
     rank: bool = True
+    min_truth: float | None = Field(None, ge=0, le=1, description="The verifier's operating point (default: the config's min_truth, else the verifier's).")
 
 
 class CandidateOut(BaseModel):
@@ -89,6 +92,7 @@ class CandidateOut(BaseModel):
     qid: str | None = None
     path: str | None = None
     rule: str | None = None
+    truth: float | None = Field(None, description="The verifier's P(true) of the rung (absent: no verifier, or a type it does not weigh).")
 
 
 class LinkOut(BaseModel):
@@ -225,6 +229,8 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
             "store": str(engine.kg.path) if engine.kg.path else "sample",
             "triples": len(engine.kg),
             "model": engine.config.model,
+            "verifier": engine.config.verifier if engine.verifier is not None else "none",
+            "min_truth": engine.min_truth(),
         }
 
     @app.get("/sources")
@@ -237,7 +243,8 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
 
         def run() -> GeneralizeOut:
             with lock:
-                ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
+                ladder, verdicts = engine.weighed_candidates(req.span, req.entity_type, context=req.context,
+                                                             identifier_type=req.identifier_type, min_truth=req.min_truth)
                 scores: dict[int, float] = {}
                 if req.rank:  # the ranker's score per rung; the rungs stay in ladder order, as `taxogen generalize` prints them
                     scores = {id(r.candidate): r.score for r in engine.rank(ladder.span, ladder, req.context)}
@@ -245,8 +252,9 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
                 span=req.span, entity_type=ladder.span.entity_type.value, reason=ladder.reason,
                 links=[LinkOut(qid=l.qid, label=l.label, method=l.method.value, score=l.score) for l in ladder.links],
                 candidates=[
-                    CandidateOut(label=c.label, level=c.level, source=c.source, score=scores.get(id(c)), qid=c.qid, path=c.path, rule=c.rule)
-                    for c in ladder.candidates
+                    CandidateOut(label=c.label, level=c.level, source=c.source, score=scores.get(id(c)), qid=c.qid, path=c.path, rule=c.rule,
+                                 truth=None if verdicts is None or c.label == MASK else verdicts[i])
+                    for i, c in enumerate(ladder.candidates)
                 ],
             )
 
@@ -261,7 +269,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
                 # no "mentions" key → detect the spans of the raw text
                 mentions = engine.detect_mentions(req.text) if req.mentions is None else req.mentions
                 result = engine.sanitize(req.text, mentions, overlap=req.overlap, readability=req.readability,
-                                         alternatives=req.alternatives, k=req.k, selection=req.selection)
+                                         alternatives=req.alternatives, k=req.k, selection=req.selection, min_truth=req.min_truth)
             return result_to_dict("request", result, with_originals=req.with_originals)
 
         return await run_in_threadpool(run)

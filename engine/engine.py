@@ -30,6 +30,7 @@ from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.generate.stages import LadderStage, LinkStage, VerifyStage
 from engine.generate.truth import TruthFilter, TruthRules
+from engine.generate.verifier import LadderVerifier, check_min_truth
 from engine.mentions import OverlapPolicy
 from engine.pipeline import Pipeline
 from engine.privacy.disclosure import Discloser
@@ -78,12 +79,45 @@ class Engine:
         self.sources = sources
         self.generator = CandidateGenerator(sources)
         self.config = config or EngineConfig()
-        #: the packs of words and patterns, and the rules switched on (:mod:`engine.knowledge`)
+        #: the packs of words and patterns, and the rules switched on (:mod:`engine.knowledge`):
+        #: the config's, with the rules whose verdicts the verifier weighs switched off (:meth:`use_verifier`)
         self.knowledge = self.config.knowledge()
         self.remote = None  # engine.generate.remote.RemoteFallback when an endpoint is enabled
         self.pipeline = self._build_pipeline()
+        self.use_verifier(self._load_verifier())
         if ranker is not None:
             self.pipeline["rank"].ranker = ranker
+
+    def _load_verifier(self):
+        """The configured verifier model (``config.verifier``: the shipped one, a directory, or
+        ``None`` for "none" and where there are no graph ladders)."""
+        if self.config.verifier == "none" or self.truth is None:
+            return None
+        from engine.generate.verifier import Verifier, shipped_verifier_dir
+
+        return Verifier.load(shipped_verifier_dir() if self.config.verifier == "shipped" else Path(self.config.verifier))
+
+    @property
+    def verifier(self) -> LadderVerifier | None:
+        """The verifier of rungs over this store (:mod:`engine.generate.verifier`); ``None``
+        without one."""
+        return self._verifier
+
+    def use_verifier(self, model) -> None:
+        """Weigh rungs with ``model`` (a :class:`engine.generate.verifier.Verifier`; ``None``: the
+        rules alone decide). The rules whose verdicts it reads are switched off while ladders are
+        built and read, switched on, by its features."""
+        configured = self.config.knowledge()
+        if model is None or self.truth is None:
+            self._verifier = self.pipeline["verify"].verifier = None
+            self.knowledge = configured
+            return
+        from engine.generate.verify_features import RungFeatures
+
+        rank = self.pipeline["rank"]
+        self._verifier = self.pipeline["verify"].verifier = LadderVerifier(model, RungFeatures(self.truth, self.chains, rules=model.rules,
+                                                                              knowledge=configured, embedder=lambda: rank.embedder))
+        self.knowledge = configured.with_rules_off(model.rules)
 
     def _build_pipeline(self) -> Pipeline:
         """The stages over this engine's parts (each gets what it needs, none the engine)."""
@@ -108,10 +142,12 @@ class Engine:
 
             return ItemNames(linker.index, linker.taxonomy)
 
-        generator = self.generator
+        generator, min_truth = self.generator, config.min_truth
+        verify = VerifyStage()
 
         def ladder_of(span: Span) -> Ladder:
-            return generator.ladder(span)
+            ladder = generator.ladder(span)
+            return verify.verifier.verify(ladder, None, min_truth)[0] if verify.verifier is not None else ladder
 
         def privacy_guard():
             from engine.privacy.background import Background
@@ -121,7 +157,7 @@ class Engine:
                                 linker.index, ladder_of)
 
         return Pipeline([
-            DetectStage(detector), LinkStage(linker, generator), LadderStage(generator), VerifyStage(),
+            DetectStage(detector), LinkStage(linker, generator), LadderStage(generator), verify,
             RankStage(config.model, embedder, graph_stats, embedding_model=config.embedding_model_name), SelectStage(), GuardStage(privacy_guard, item_names), RenderStage(),
         ])
 
@@ -172,7 +208,6 @@ class Engine:
         return engine
 
     # --- one span ----------------------------------------------------------------------------
-    @_knowing
     def candidates(
         self,
         span: str | Span,
@@ -182,8 +217,28 @@ class Engine:
         identifier_type: str | IdentifierType | None = None,
         entity_id: str | None = None,
         state: DocumentState | None = None,
+        min_truth: float | None = None,
     ) -> Ladder:
-        """The ordered replacement candidates of one span, ending with ``***``."""
+        """The ordered replacement candidates of one span, ending with ``***``: with a verifier,
+        without the rungs whose P(true) is below ``min_truth`` (default: ``config.min_truth``,
+        else the verifier's operating point)."""
+        return self.weighed_candidates(span, entity_type, context=context, identifier_type=identifier_type, entity_id=entity_id,
+                                       state=state, min_truth=min_truth)[0]
+
+    @_knowing
+    def weighed_candidates(
+        self,
+        span: str | Span,
+        entity_type: str | EntityType | None = None,
+        *,
+        context: str | None = None,
+        identifier_type: str | IdentifierType | None = None,
+        entity_id: str | None = None,
+        state: DocumentState | None = None,
+        min_truth: float | None = None,
+    ) -> tuple[Ladder, tuple[float, ...] | None]:
+        """:meth:`candidates`, and the verifier's P(true) of each rung kept (``None``: no verifier,
+        or a type it does not weigh)."""
         if not isinstance(span, Span):
             if entity_type is None:
                 raise TypeError("entity_type is required when span is a string")
@@ -194,7 +249,28 @@ class Engine:
                 context=context,
                 entity_id=entity_id,
             )
-        return self.generator.ladder(span, state)
+        return self.verify(self.generator.ladder(span, state), state, min_truth=min_truth)
+
+    @_knowing
+    def verify(self, ladder: Ladder, state: DocumentState | None = None, *, min_truth: float | None = None
+               ) -> tuple[Ladder, tuple[float, ...] | None]:
+        """``ladder`` without the rungs the verifier finds below the operating point (``min_truth``,
+        default ``config.min_truth``, else the verifier's), and the P(true) of the rungs kept
+        (``None``: no verifier, or a type it does not weigh)."""
+        if self.verifier is None:
+            return ladder, None
+        point = self.min_truth(min_truth)
+        return self.verifier.verify(ladder, state, point)
+
+    def min_truth(self, value: float | None = None) -> float | None:
+        """The operating point in force: ``value``, else ``config.min_truth``, else the verifier's
+        default (``None`` without a verifier); raises :class:`engine.errors.InputError` for a value
+        that is no probability."""
+        if value is not None:
+            return check_min_truth(value)
+        if self.config.min_truth is not None:
+            return self.config.min_truth
+        return self.verifier.min_truth if self.verifier is not None else None
 
     # --- ranking ------------------------------------------------------------------------------
     @property
@@ -285,27 +361,32 @@ class Engine:
 
     # --- documents ------------------------------------------------------------------------------
     def options(self, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5, k: int | None = None,
-                selection: str | None = None) -> SanitizeOptions:
-        """Sanitize options with this engine's defaults (``k``: ``privacy.k``, 0 = off; ``selection``: ``privacy.selection``)."""
+                selection: str | None = None, min_truth: float | None = None) -> SanitizeOptions:
+        """Sanitize options with this engine's defaults (``k``: ``privacy.k``, 0 = off; ``selection``:
+        ``privacy.selection``; ``min_truth``: :meth:`min_truth`)."""
         k = k if k is not None else (self.config.privacy.k or None)
         chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)
-        return SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen)
+        return SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen, self.min_truth(min_truth))
 
     def sanitize(self, text: str, mentions: Sequence[Mention] | None = None, *, overlap: str = "merge", readability: bool = True,
-                 alternatives: int = 5, k: int | None = None, selection: str | None = None) -> SanitizeResult:
+                 alternatives: int = 5, k: int | None = None, selection: str | None = None,
+                 min_truth: float | None = None) -> SanitizeResult:
         """Generalize every masked mention of ``text``; ``mentions`` None: detect them first.
 
         ``k``: generalize until at least k persons of the store fit (default ``privacy.k``;
         0 only measures; see :mod:`engine.privacy`); the report is ``result.privacy``.
         ``selection``: ``meaning`` or ``annotators`` (default ``privacy.selection``).
+        ``min_truth``: the verifier's operating point (default :meth:`min_truth`).
         """
         return self.sanitize_many([(text, mentions)], overlap=overlap, readability=readability, alternatives=alternatives,
-                                  k=k, selection=selection)[0]
+                                  k=k, selection=selection, min_truth=min_truth)[0]
 
     def sanitize_many(self, docs: Sequence[tuple[str, Sequence[Mention] | None]], *, overlap: str = "merge", readability: bool = True,
-                      alternatives: int = 5, k: int | None = None, selection: str | None = None) -> list[SanitizeResult]:
+                      alternatives: int = 5, k: int | None = None, selection: str | None = None,
+                      min_truth: float | None = None) -> list[SanitizeResult]:
         """Several ``(text, mentions)`` documents in one batch (mentions None: detected)."""
-        opts = self.options(overlap=overlap, readability=readability, alternatives=alternatives, k=k, selection=selection)
+        opts = self.options(overlap=overlap, readability=readability, alternatives=alternatives, k=k, selection=selection,
+                            min_truth=min_truth)
         return [d.result for d in self.run([Doc(text, None if ms is None else list(ms)) for text, ms in docs], opts)]
 
     @_knowing

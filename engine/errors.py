@@ -5,6 +5,7 @@
     ├── ConfigError            bad or missing configuration (carries .path / .key)
     ├── LinkingError           a span could not be linked (carries .span)
     ├── RankerError            ranker model missing, unreadable or of another schema (.path)
+    ├── VerifierError          verifier model missing, unreadable or of another schema (.path)
     ├── InputError             a document or mention is invalid (carries .position)
     └── UnknownComponentError  a registry has no component of that name (.name, .known)
 """
@@ -32,6 +33,14 @@ class LinkingError(SanitizerError):
 
 class RankerError(SanitizerError):
     """A ranker model is missing, unreadable or was trained with another feature schema."""
+
+    def __init__(self, message: str, *, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+class VerifierError(SanitizerError):
+    """A verifier model is missing, unreadable or reads features this code does not compute."""
 
     def __init__(self, message: str, *, path: str | None = None) -> None:
         super().__init__(message)

@@ -462,6 +462,10 @@ class Knowledge:
         """The same packs with ``names`` switched off too."""
         return Knowledge(self.packs, self.disabled | set(names), root=self.root)
 
+    def with_rules_on(self, names: Iterable[str]) -> "Knowledge":
+        """The same packs with ``names`` switched on again (a rule of a pack not chosen stays off)."""
+        return Knowledge(self.packs, self.disabled - set(names), root=self.root)
+
     @contextmanager
     def active(self) -> Iterator["Knowledge"]:
         """Make this knowledge current for the block (nested blocks restore the outer one)."""

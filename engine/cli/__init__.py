@@ -1,7 +1,7 @@
 """The ``taxogen`` command line (typer). Commands print JSON with ``--json``; errors exit 1.
 
 One module per command group, each a thin layer over library functions:
-:mod:`.sanitize` (``demo``, ``generalize``, ``sanitize``), :mod:`.serve`, :mod:`.train`,
+:mod:`.sanitize` (``demo``, ``generalize``, ``sanitize``), :mod:`.serve`, :mod:`.train` (``train``, ``train-verifier``),
 :mod:`.detect` (``detect``, ``train-detect``, ``evaluate detection``, ``bench detect``),
 :mod:`.kg` (``kg …``), :mod:`.bench` (``bench …``), :mod:`.evaluate` (``evaluate …``),
 :mod:`.spark` (``spark …``, ``bench spark``), :mod:`.rules` (``rules …``); what they share is in :mod:`.common`.
@@ -22,7 +22,7 @@ from engine.cli.rules import rules_app
 from engine.cli.sanitize import demo, generalize, sanitize
 from engine.cli.serve import serve
 from engine.cli.spark import bench_spark_cmd, spark_app
-from engine.cli.train import train
+from engine.cli.train import train, train_verifier
 
 app = App(help="taxogen: knowledge-graph backed generalization for text sanitization.", no_args_is_help=True)
 
@@ -44,6 +44,7 @@ def _options(version: bool = typer.Option(False, "--version", callback=_print_ve
 app.command("demo")(demo)
 app.command("generalize")(generalize)
 app.command("train")(train)
+app.command("train-verifier")(train_verifier)
 app.command("sanitize")(sanitize)
 app.command("serve")(serve)
 app.command("detect")(detect_cmd)

@@ -23,6 +23,8 @@ UserAgentOpt = typer.Option(None, "--user-agent", help="User-Agent sent to the e
 StoreOpt = typer.Option(None, "--store", help="Store directory (default: the starter graph, built into the cache on first use).")
 DisableRuleOpt = typer.Option(None, "--disable-rule", metavar="NAME",
                               help="Switch a rule off by name (repeatable; 'taxogen rules list' names them).")
+MinTruthOpt = typer.Option(None, "--min-truth", min=0.0, max=1.0, metavar="P",
+                           help="The verifier's operating point: rungs whose P(true) is below P are dropped (default: the config's min_truth, else the verifier's).")
 PacksOpt = typer.Option(None, "--packs", metavar="A,B", help="The packs of words and patterns to read (default: the config's).")
 DocsOpt = typer.Option(None, "--docs", help="Also write the printed figures to DIR/figures/<page>.md with the command, date and commit.",
                        metavar="DIR", file_okay=False)

@@ -10,7 +10,9 @@ import typer
 
 from kg.starter import default_graph_name
 
-from engine.cli.common import DEFAULT_DATA, App, DisableRuleOpt, PacksOpt, ConfigOpt, DocsOpt, StoreOpt, build_engine, fail, feature_groups, figures_page
+from engine.cli.common import (
+    DEFAULT_DATA, App, ConfigOpt, DisableRuleOpt, DocsOpt, MinTruthOpt, PacksOpt, StoreOpt, build_engine, fail, feature_groups, figures_page,
+)
 
 evaluate_app = App(help="Evaluations on WikiReplace-format data.", no_args_is_help=True)
 
@@ -22,6 +24,7 @@ def evaluate_generation_cmd(
     config: Optional[Path] = ConfigOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
     packs: Optional[str] = PacksOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(50, "--show", help="How many differences to list."),
     docs: Optional[Path] = DocsOpt,
@@ -32,7 +35,7 @@ def evaluate_generation_cmd(
     from engine.io.wikireplace import load_wikireplace
 
     with figures_page(docs, "evaluate-generation", "Our ladders against WikiReplace's options (evaluate generation)"):
-        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs, min_truth=min_truth)
         try:
             documents = load_wikireplace(data)
         except SanitizerError as exc:
@@ -70,17 +73,27 @@ def evaluate_truth_cmd(
     config: Optional[Path] = ConfigOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
     packs: Optional[str] = PacksOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     as_json: bool = typer.Option(False, "--json"),
     show: int = typer.Option(30, "--show", help="How many false and unjudged rungs to list."),
     chosen: bool = typer.Option(False, "--chosen", help="Also score the rung the ranker picks per span (loads the model)."),
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="The judged spans' documents (their places give homonyms their country); skipped if absent."),
     batch: Optional[str] = typer.Option(None, "--batch", help="Only the spans judged in this batch (e.g. s4-batch1, judged out of sample)."),
+    curve: bool = typer.Option(False, "--curve", help="The verifier's precision–coverage curve under cross-validation grouped by document and batch, the default operating point marked (trains a model per group: minutes)."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="A,B", help="With --curve: the rules read as features (default: the shipped verifier's)."),
+    judged: Optional[List[Path]] = typer.Option(None, "--judged", metavar="DIR",
+                                                help="With --curve: a judged batch directory, training rows only (repeatable; default: the shipped verifier's, where present)."),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
-    """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs."""
+    """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs.
+    With --curve: the verifier's cross-validated false rate against the class share kept, per operating point."""
     from engine.errors import SanitizerError
     from taxogen_tools.evaluation.truth import batch_spans, document_contexts, evaluate_truth, load_truth_set
 
+    if curve:
+        with figures_page(docs, "evaluate-truth-curve", "The verifier's precision–coverage curve (evaluate truth --curve)"):
+            _truth_curve(config, store, truth, data, rules, judged, disable_rule, packs)
+        return
     with figures_page(docs, "evaluate-truth", "Truth of the offered and chosen rungs (evaluate truth)"):
         try:
             judgments = load_truth_set(truth)
@@ -89,7 +102,7 @@ def evaluate_truth_cmd(
         except SanitizerError as exc:
             fail(exc)
             return
-        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs, min_truth=min_truth)
         report = evaluate_truth(engine, judgments, chosen=chosen, contexts=document_contexts(engine, data, {j.doc_id for j in judgments}))
         if as_json:
             typer.echo(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
@@ -114,6 +127,39 @@ def evaluate_truth_cmd(
             typer.echo(f"  {r['entity_type']:<9}{r['span']!r:<40} → {r['replacement']!r}  [{r['doc_id']}] {r['context'][:80]!r}")
 
 
+def _truth_curve(config: Optional[Path], store: Optional[Path], truth: Optional[Path], data: Path, rules: Optional[str],
+                 judged: Optional[List[Path]], disable_rule: Optional[List[str]], packs: Optional[str]) -> None:
+    """``evaluate truth --curve``: the verifier's curve under grouped cross-validation (:mod:`taxogen_tools.evaluation.verifier_curve`)."""
+    from engine.errors import SanitizerError
+    from taxogen_tools.evaluation.truth import load_truth_set
+    from taxogen_tools.evaluation.verifier_curve import TARGET_FALSE, operating_point
+    from taxogen_tools.training.ranker import say
+    from engine.generate.verify_features import FEATURE_GROUPS
+    from taxogen_tools.training.verifier import chosen_rules, cross_validated_curve, summary_lines
+    from taxogen_tools.training.verifier_data import judged_batch
+
+    shipped = build_engine(config, store, disable_rules=disable_rule, packs=packs)
+    model = shipped.verifier.model if shipped.verifier is not None else None
+    engine = build_engine(config, store, disable_rules=disable_rule, packs=packs, verifier="none")
+    try:
+        judgments = load_truth_set(truth)
+        chosen = chosen_rules(rules) if rules is not None or model is None else model.rules
+        groups = model.groups if model is not None else FEATURE_GROUPS
+        if judged is None and model is not None:  # the batches the shipped verifier was trained with, where present
+            judged = [Path(d) for d in model.info.get("trained_on", {}).get("judged_batches", []) if Path(d).is_dir()]
+        extra = [j for d in judged or () for j in judged_batch(d)]
+        dataset, cv, points = cross_validated_curve(engine, judgments, shared=data, rules=chosen, groups=groups, extra=extra, progress=say)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    point = operating_point(points, TARGET_FALSE)
+    default = model.min_truth if model is not None else (point.min_truth if point is not None else None)
+    why = "the shipped verifier's operating point" if model is not None else f"the lowest keeping false shown ≤ {TARGET_FALSE:.0%}"
+    typer.echo(f"the verifier's curve (store: {store or 'embedded'}); ← default: min_truth {default} ({why})")
+    for line in summary_lines(dataset, cv, points, default):
+        typer.echo(line)
+
+
 def _echo_spreads(spreads: dict[str, dict[str, float]], rows: tuple[tuple[str, str], ...]) -> None:
     """One line per (key, name): mean, then std and min–max (see ``taxogen_tools.evaluation.selection.spread``)."""
     for key, name in rows:
@@ -133,6 +179,7 @@ def evaluate_selection_cmd(
     config: Optional[Path] = ConfigOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
     packs: Optional[str] = PacksOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     seed: int = typer.Option(13, "--seed"),
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
@@ -143,7 +190,7 @@ def evaluate_selection_cmd(
     from taxogen_tools.training.ranker import say
 
     with figures_page(docs, "evaluate-selection", "Replacement selection on WikiReplace's ladders (evaluate selection)"):
-        engine = build_engine(config, store, model="none", disable_rules=disable_rule, packs=packs)
+        engine = build_engine(config, store, model="none", disable_rules=disable_rule, packs=packs, min_truth=min_truth)
         try:
             report = evaluate_selection(engine, data, folds=folds, model=model, with_ablation=ablation,
                                         groups=feature_groups(groups) if model is None else (), repeats=repeats, seed=seed,
@@ -191,6 +238,7 @@ def evaluate_sanitize_cmd(
     config: Optional[Path] = ConfigOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
     packs: Optional[str] = PacksOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     seed: int = typer.Option(13, "--seed"),
     show: int = typer.Option(0, "--show", help="Print this many output sentences (with their flags and source) and the leaks."),
     show_seed: Optional[int] = typer.Option(None, "--show-seed", help="Draw the --show sentences at random with this seed (default: the first ones)."),
@@ -206,7 +254,7 @@ def evaluate_sanitize_cmd(
     from taxogen_tools.training.ranker import say
 
     with figures_page(docs, "evaluate-sanitize", "End to end: what a reader receives (evaluate sanitize)"):
-        engine = build_engine(config, store, model="none", disable_rules=disable_rule, packs=packs)
+        engine = build_engine(config, store, model="none", disable_rules=disable_rule, packs=packs, min_truth=min_truth)
         try:
             report = evaluate_sanitize(engine, data, folds=folds, model=model, train_on=train_on, seed=seed,
                                        examples=show, sample_seed=show_seed, progress=None if as_json else say, groups=feature_groups(groups) if groups else None,
@@ -228,6 +276,7 @@ def evaluate_privacy_cmd(
     config: Optional[Path] = ConfigOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
     packs: Optional[str] = PacksOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     as_json: bool = typer.Option(False, "--json"),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
@@ -238,7 +287,7 @@ def evaluate_privacy_cmd(
     with figures_page(docs, "evaluate-privacy", "k-anonymity and utility of five releases (evaluate privacy)"):
         if not data.is_file():
             fail(FileNotFoundError(f"no such file: {data}"))
-        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs, min_truth=min_truth)
         try:
             report = evaluate_privacy(engine, data, k=k, progress=lambda msg: typer.echo(msg, err=True))
         except SanitizerError as exc:
@@ -283,6 +332,7 @@ def evaluate_court_cmd(
     config: Optional[Path] = ConfigOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
     packs: Optional[str] = PacksOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     k: Optional[int] = typer.Option(None, "--k", help="Privacy guard target (default: the config's privacy.k)."),
     export: Optional[Path] = typer.Option(None, "--export", help="Write a sample of generalizations for readers to judge (JSON lines)."),
     per_type: int = typer.Option(60, "--per-type", help="How many generalizations of each type the sample holds."),
@@ -303,7 +353,7 @@ def evaluate_court_cmd(
             for line in format_judged(judged_shares(judgments), f"readers' verdicts in {judgments.name}"):
                 typer.echo(line)
             return
-        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs)
+        engine = build_engine(config, store, disable_rules=disable_rule, packs=packs, min_truth=min_truth)
         rows = court_replacements(engine, data, part=part, k=k, progress=lambda msg: typer.echo(msg, err=True))
         for line in format_reach(reach(rows), f"{data.name}, {part} part: masked spans that get a generalization (store: {store or 'default'})"):
             typer.echo(line)

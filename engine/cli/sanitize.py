@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from engine.cli.common import ConfigOpt, DisableRuleOpt, EndpointOpt, OfflineOpt, PacksOpt, StoreOpt, UserAgentOpt, build_engine, fail
+from engine.cli.common import ConfigOpt, DisableRuleOpt, EndpointOpt, MinTruthOpt, OfflineOpt, PacksOpt, StoreOpt, UserAgentOpt, build_engine, fail
 
 
 def demo(
@@ -50,9 +50,10 @@ def generalize(
     endpoint: Optional[str] = EndpointOpt,
     offline: bool = OfflineOpt,
     user_agent: Optional[str] = UserAgentOpt,
+    min_truth: Optional[float] = MinTruthOpt,
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """The ordered replacement candidates of one span, with provenance."""
+    """The ordered replacement candidates of one span, with provenance (and P(true), where the verifier weighs them)."""
     from engine.errors import SanitizerError
     from engine.io.contract import parse_generalize_request
 
@@ -61,17 +62,19 @@ def generalize(
     except SanitizerError as exc:
         fail(exc)
         return
-    engine = build_engine(config, store, endpoint, offline, user_agent)
+    engine = build_engine(config, store, endpoint, offline, user_agent, min_truth=min_truth)
     try:
-        ladder = engine.candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
+        ladder, verdicts = engine.weighed_candidates(req.span, req.entity_type, context=req.context, identifier_type=req.identifier_type)
     except SanitizerError as exc:
         fail(exc)
         return
+    truth = list(verdicts) if verdicts is not None else [None] * len(ladder.candidates)
     if as_json:
         typer.echo(json.dumps({
             "span": span, "entity_type": ladder.span.entity_type.value, "reason": ladder.reason,
             "links": [{"qid": l.qid, "label": l.label, "method": l.method.value, "score": l.score} for l in ladder.links],
-            "candidates": [c.to_dict() for c in ladder.candidates],
+            "candidates": [dict(c.to_dict(), **({"truth": round(p, 4)} if p is not None else {}))
+                           for c, p in zip(ladder.candidates, truth)],
         }, indent=2, ensure_ascii=False))
         return
     typer.echo(f"{span} [{ladder.span.entity_type.value}] — {ladder.reason}")
@@ -81,7 +84,8 @@ def generalize(
             prov = f"{c.qid} via {c.path}"
         elif c.path:
             prov = f"{c.rule} via {c.path}"
-        typer.echo(f"  {c.level:>2}. {c.label:<45} {c.source:<9} {prov}")
+        p = truth[c.level - 1]
+        typer.echo(f"  {c.level:>2}. {c.label:<45} {c.source:<9} " + (f"P(true) {p:.2f}  " if p is not None and c.label != "***" else "") + prov)
 
 
 def sanitize(
@@ -104,6 +108,7 @@ def sanitize(
     user_agent: Optional[str] = UserAgentOpt,
     k: Optional[int] = typer.Option(None, "--k", min=0, help="Generalize until at least K persons of the store fit (privacy.k, default 10; 0: no guard)."),
     selection: Optional[str] = typer.Option(None, "--selection", help="meaning: the most meaningful rung the guard allows; annotators: the ranker's first choice, *** included (privacy.selection, default meaning)."),
+    min_truth: Optional[float] = MinTruthOpt,
     packs: Optional[str] = PacksOpt,
     disable_rule: Optional[List[str]] = DisableRuleOpt,
 ) -> None:
@@ -119,7 +124,7 @@ def sanitize(
     except ValueError as exc:
         fail(exc)
         return
-    overrides = {"privacy.k": k, "privacy.selection": selection}
+    overrides = {"privacy.k": k, "privacy.selection": selection, "min_truth": min_truth}
     engine = build_engine(config, store, endpoint, offline, user_agent, disable_rules=disable_rule, packs=packs,
                           **{key: v for key, v in overrides.items() if v is not None})
     empty = []

@@ -1,9 +1,9 @@
-"""``taxogen train``: the LightGBM ranker."""
+"""``taxogen train``: the LightGBM ranker; ``taxogen train-verifier``: the verifier of rungs."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -19,6 +19,8 @@ def train(
     rounds: Optional[int] = typer.Option(None, "--rounds", help="Boosting rounds (default: 40 on served ladders, 100 on WikiReplace's)."),
     label_mode: str = typer.Option("majority", "--labels", help="majority, or votes (graded by vote share)."),
     ladders: str = typer.Option("served", "--ladders", help="served: our own ladders with the annotators' choice mapped onto them; wikireplace: WikiReplace's."),
+    judged: Optional[List[Path]] = typer.Option(None, "--judged", metavar="DIR",
+                                                help="A judged batch directory (classes.jsonl, classes.judged.jsonl): training rows only (repeatable)."),
     groups: Optional[str] = typer.Option(None, "--groups", help="Feature groups, comma-separated (default: structure,embedding-pooled,graph,document; 'embedding' embeds one sentence per candidate)."),
 ) -> None:
     """Train the LightGBM ranker on every annotated mention of DATA (reproducible with --seed)."""
@@ -47,3 +49,39 @@ def train(
     top = list(ranker.feature_importance().items())[:8]
     typer.echo(f"model written to {out} ({len(prepared.items)} mentions, {len(ranker.features)} features, {_time.perf_counter() - t0:.1f} s)")
     typer.echo("top features by gain: " + ", ".join(f"{k} {v:.0f}" for k, v in top))
+
+
+def train_verifier(
+    store: Optional[Path] = StoreOpt,
+    out: Path = typer.Option(..., "--out", help="Directory to write model.txt and verifier.json into."),
+    data: Path = typer.Option(DEFAULT_DATA, "--data", help="The shared WikiReplace documents (the judged spans' documents, with tests/data/fresh_biographies*.jsonl)."),
+    config: Optional[Path] = ConfigOpt,
+    truth: Optional[Path] = typer.Option(None, "--truth", help="Truth set (JSON lines; default tests/data/truth_set.jsonl)."),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="A,B",
+                                        help="The rules whose verdicts are features, switched off while ladders are built (default: the shipped choice; '' for none)."),
+    judged: Optional[List[Path]] = typer.Option(None, "--judged", metavar="DIR",
+                                                help="A judged batch directory (classes.jsonl, classes.judged.jsonl): training rows only (repeatable)."),
+    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: all of them: link,provenance,kinds,store,lexical,embedding,rules)."),
+    target: float = typer.Option(0.05, "--target", help="The default operating point keeps the cross-validated false rate among the class replacements shown at or below this."),
+    k: Optional[int] = typer.Option(None, "--k", min=0, help="The privacy guard's k while the curve sanitizes (default privacy.k)."),
+    seed: int = typer.Option(13, "--seed"),
+) -> None:
+    """Train the verifier on the judged truth set: grouped cross-validation, the curve, the default operating point, the model."""
+    import time as _time
+
+    from engine.errors import SanitizerError
+    from taxogen_tools.training.ranker import say
+    from taxogen_tools.training.verifier import train_verifier as run
+
+    t0 = _time.perf_counter()
+    engine = build_engine(config, store, verifier="none")
+    try:
+        verifier, lines = run(engine, shared=data, truth=truth, rules=rules, groups=groups, judged=judged or (), target=target, k=k, seed=seed, progress=say)
+    except SanitizerError as exc:
+        fail(exc)
+        return
+    verifier.save(out)
+    for line in lines:
+        typer.echo(line)
+    typer.echo(f"verifier written to {out} ({len(verifier.features)} features, {len(verifier.rules)} rules read as features, "
+               f"default min_truth {verifier.min_truth:g}; {_time.perf_counter() - t0:.0f} s)")

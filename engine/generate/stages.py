@@ -7,8 +7,9 @@ and how likely each rung is true.
 - **ladder**: the ladder of each entity's first mention, from the source serving its type
   (:class:`engine.generate.candidates.CandidateGenerator`), in text order (persons are
   numbered as they come);
-- **verify**: with a verifier, P(rung true) of each rung (``DocMention.verdicts``); rungs
-  below the operating point are dropped.
+- **verify**: with a verifier (:mod:`engine.generate.verifier`), P(rung true) of each rung of
+  a LOC/ORG/DEM/MISC ladder (``DocMention.verdicts``); the rungs below the operating point
+  (``SanitizeOptions.min_truth``, else the verifier's default) are dropped, ``***`` never.
 
 A failure on one mention masks it (fail closed) and is reported in ``Doc.errors``.
 """
@@ -22,6 +23,7 @@ from engine.doc import Doc, SanitizeOptions
 from engine.generate.candidates import CandidateGenerator
 from engine.generate.context import document_state
 from engine.generate.linking import Linker
+from engine.generate.verifier import LadderVerifier, keep
 from engine.types import Span
 
 log = logging.getLogger(__name__)
@@ -78,14 +80,22 @@ class VerifyStage:
 
     name = "verify"
 
-    def __init__(self, verifier=None) -> None:
+    def __init__(self, verifier: LadderVerifier | None = None) -> None:
         self.verifier = verifier
 
     def __call__(self, docs: Sequence[Doc], options: SanitizeOptions) -> None:
         if self.verifier is None:
             return
+        min_truth = self.verifier.min_truth if options.min_truth is None else options.min_truth
         for doc in docs:
-            for k in doc.firsts():
+            at = [k for k in doc.firsts() if doc.mentions[k].ladder is not None and not doc.mentions[k].failed
+                  and doc.mentions[k].entity_type.is_graph]
+            try:  # one prediction for the document's rungs
+                probs = self.verifier.probabilities([(doc.mentions[k].ladder, doc.state) for k in at])
+            except Exception as exc:  # fail closed: the document's graph mentions are masked
+                for k in at:
+                    _failure(doc, k, exc)
+                continue
+            for k, p in zip(at, probs):
                 m = doc.mentions[k]
-                if m.ladder is not None and not m.failed:
-                    m.ladder, m.verdicts = self.verifier.verify(doc, k)
+                m.ladder, m.verdicts = keep(m.ladder, p, min_truth)

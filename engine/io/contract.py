@@ -53,6 +53,7 @@ class SanitizeRequest:
     alternatives: int = 5
     k: int | None = None  # privacy guard (engine.privacy); None: the engine's privacy.k
     selection: str | None = None  # "meaning" or "annotators" (engine.select.policy); None: privacy.selection
+    min_truth: float | None = None  # the verifier's operating point (engine.generate.verifier); None: the engine's
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,7 @@ class GeneralizeRequest:
     identifier_type: IdentifierType = IdentifierType.QUASI
     context: str | None = None
     rank: bool = True
+    min_truth: float | None = None  # the verifier's operating point; None: the engine's
 
 
 def parse_json(raw: str | bytes) -> Any:
@@ -256,7 +258,17 @@ def parse_sanitize_request(d: Any) -> SanitizeRequest:
     if selection is not None and selection not in Selection.names():
         raise _err("selection must be 'meaning' or 'annotators'", None)
     return SanitizeRequest(text, mentions, overlap, _flag(d, "readability", True), _flag(d, "with_originals", False), alternatives, k,
-                           selection)
+                           selection, min_truth(d))
+
+
+def min_truth(d: dict) -> float | None:
+    """The optional ``min_truth`` of a request: a probability (0 keeps every rung)."""
+    value = d.get("min_truth")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise _err(f"min_truth must be a number between 0 and 1, got {_kind(value) if not isinstance(value, (int, float)) else value}", None)
+    return float(value)
 
 
 def parse_generalize_request(d: Any) -> GeneralizeRequest:
@@ -274,5 +286,5 @@ def parse_generalize_request(d: Any) -> GeneralizeRequest:
         raise _err("'entity_type' is required", None)
     return GeneralizeRequest(
         span, entity_type(d["entity_type"]), identifier_type(d.get("identifier_type")),
-        optional_str(d, "context", None, max_chars=LIMITS["context_chars"]), _flag(d, "rank", True),
+        optional_str(d, "context", None, max_chars=LIMITS["context_chars"]), _flag(d, "rank", True), min_truth(d),
     )

@@ -19,6 +19,11 @@ An example is a small case and what the rule makes of it. Its fields, by the rul
 ``fires: true`` says the outcome differs with the rule switched off (default: true for
 ``dropped``, ``not linked`` and ``refused``). Every rule needs one example where it fires.
 
+A rule the verifier reads (:mod:`engine.generate.verifier`: switched off while ladders are
+built, its verdict a feature) is run as the verifier runs it: ``dropped`` (``not linked``)
+means its predicate, on, would drop the rung (the rungs of the link to ``item``) of the ladder
+built without it.
+
 Fast: every shipped rule has examples of its stage's shape, one of them firing. Slow: on the
 store built from the shared seed every example holds, and every firing one changes with the
 rule off — the example shows what the rule does.
@@ -159,8 +164,41 @@ def _guard(engine, ex: Mapping[str, Any]) -> list[str]:
         return sorted(cue_props(ex["text"], m.start, m.end, m.entity_type, left))
 
 
-def outcome(engine, stage: str, ex: Mapping[str, Any]) -> Any:
-    """What the engine makes of example ``ex`` of a rule of ``stage``."""
+def _verdict(engine, name: str, stage: str, ex: Mapping[str, Any], on: bool = True) -> str:
+    """What the predicate of ``name``, a rule the verifier reads, says of the example's rung
+    (of the rungs of the link to its item) in the ladder built without it, under the
+    engine's knowledge with the verifier's rules on."""
+    from engine.generate.verify_features import RULE_VERDICTS, RungCase
+
+    span = _span(ex)
+    with engine.knowledge.active():
+        from engine.generate.context import document_state
+
+        state = document_state(engine.linker, [span], ex["text"])
+        ladder = engine.generator.ladder(span, state)
+    truth = engine.truth
+    if stage == "link":
+        if not ladder.links or ladder.links[0].qid != ex["item"] or len(ladder.candidates) < 2:
+            return "not linked"
+        rungs = [c for c in ladder.candidates if c.label != "***"]
+    else:
+        rungs = [c for c in ladder.candidates if c.label == ex["rung"]]
+        if not rungs:
+            return "dropped"
+    read = set(engine.verifier.model.rules) - ({name} if not on else set())
+    with engine.knowledge.with_rules_on(read).active():
+        fired = any(RULE_VERDICTS[name](RungCase(span, ladder, c, next((l for l in ladder.links if l.qid == c.link_qid), None),
+                                                  truth.candidate_class(c), truth, state)) for c in rungs)
+    if stage == "link":
+        return "not linked" if fired else "linked"
+    return "dropped" if fired else "kept"
+
+
+def outcome(engine, stage: str, ex: Mapping[str, Any], name: str | None = None, on: bool = True) -> Any:
+    """What the engine makes of example ``ex`` of a rule of ``stage`` (``name``: the rule; ``on``:
+    whether a rule the verifier reads is on)."""
+    if name is not None and engine.verifier is not None and name in engine.verifier.model.rules and stage in ("link", "ladder", "verify"):
+        return _verdict(engine, name, stage, ex, on)
     if stage in ("ladder", "verify"):
         return "kept" if ex["rung"] in _ladder(engine, ex).labels else "dropped"
     if stage == "link":
@@ -200,10 +238,10 @@ def test_given_a_rule_example_then_it_holds_on_the_seed_and_the_rule_is_what_dec
     base = seed_engine.knowledge
     try:
         seed_engine.knowledge = Knowledge(tuple(dict.fromkeys(base.packs + (RULES[name].pack,))), base.disabled)
-        got = outcome(seed_engine, stage, example)
+        got = outcome(seed_engine, stage, example, name)
         assert got == expected(example), f"{name}: {example}: got {got!r}"
         if fires(stage, example):
             seed_engine.knowledge = seed_engine.knowledge.with_rules_off([name])
-            assert outcome(seed_engine, stage, example) != got, f"{name}: {example}: the same with the rule off"
+            assert outcome(seed_engine, stage, example, name, on=False) != got, f"{name}: {example}: the same with the rule off"
     finally:
         seed_engine.knowledge = base
