@@ -58,18 +58,7 @@ def test_given_readme_demo_block_then_it_is_what_taxogen_demo_prints(starter):
 
 @pytest.mark.slow
 def test_given_sanitize_your_file_block_then_it_is_what_the_commands_print(starter, tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
-    from engine.cli import app
-
-    block = re.search(r"## Sanitize your file\n\n```text\n(.*?)```", README, re.S).group(1).splitlines()
-    text = re.fullmatch(r"\$ printf '(.*)\\n' > my.txt", block[0]).group(1)
-    assert block[1] == "$ taxogen sanitize my.txt"
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "my.txt").write_text(text + "\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["sanitize", "my.txt"])
-    assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() + result.stderr.splitlines() == block[2:]
+    _check_printf_then_sanitize(r"## Sanitize your file\n\n```text\n(.*?)```", "my.txt", tmp_path, monkeypatch)
 
 
 @pytest.mark.slow
@@ -86,15 +75,20 @@ def test_given_generalize_block_then_it_is_what_taxogen_generalize_prints(starte
 
 @pytest.mark.slow
 def test_given_court_judgment_block_then_it_is_what_the_commands_print(starter, tmp_path, monkeypatch):
+    _check_printf_then_sanitize(r"A court judgment .*?```text\n(.*?)```", "judgment.txt", tmp_path, monkeypatch)
+
+
+def _check_printf_then_sanitize(block_pattern: str, name: str, tmp_path, monkeypatch) -> None:
+    """A README block that writes a file with printf and sanitizes it prints what the command prints."""
     from typer.testing import CliRunner
 
     from engine.cli import app
 
-    block = re.search(r"A court judgment .*?```text\n(.*?)```", README, re.S).group(1).splitlines()
-    text = re.fullmatch(r"\$ printf '(.*)\\n' > judgment.txt", block[0]).group(1)
-    assert block[1] == "$ taxogen sanitize judgment.txt"
+    block = re.search(block_pattern, README, re.S).group(1).splitlines()
+    text = re.fullmatch(rf"\$ printf '(.*)\\n' > {re.escape(name)}", block[0]).group(1)
+    assert block[1] == f"$ taxogen sanitize {name}"
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "judgment.txt").write_text(text + "\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["sanitize", "judgment.txt"])
+    (tmp_path / name).write_text(text + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["sanitize", name])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() + result.stderr.splitlines() == block[2:]

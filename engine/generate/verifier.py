@@ -109,11 +109,6 @@ class Verifier:
 
     def save(self, directory: str | Path) -> Path:
         """Write ``model.txt`` and ``verifier.json`` into ``directory`` (created if needed)."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        tmp = d / (MODEL_FILE + ".tmp")
-        self.booster.save_model(str(tmp))
-        tmp.replace(d / MODEL_FILE)
         meta = {
             "schema_version": SCHEMA_VERSION,
             "groups": list(self.groups),
@@ -125,10 +120,9 @@ class Verifier:
             "versions": _versions(),
             "info": {k: v for k, v in self.info.items() if k != "operating_point"},
         }
-        tmp = d / (META_FILE + ".tmp")
-        tmp.write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-        tmp.replace(d / META_FILE)
-        return d
+        from engine.select.booster import save_model
+
+        return save_model(directory, self.booster, MODEL_FILE, META_FILE, meta)
 
     @classmethod
     def load(cls, directory: str | Path) -> "Verifier":

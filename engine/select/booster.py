@@ -161,6 +161,22 @@ class NativeBooster:
         return getattr(self.full, name)
 
 
+def save_model(directory: str | Path, booster: Any, model_file: str, meta_file: str, meta: dict[str, Any]) -> Path:
+    """Write a trained ``booster`` as ``model_file`` and its ``meta`` as the JSON ``meta_file``
+    into ``directory`` (created if needed), each file replaced atomically; the directory."""
+    import json
+
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    tmp = d / (model_file + ".tmp")
+    booster.save_model(str(tmp))
+    tmp.replace(d / model_file)
+    tmp = d / (meta_file + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(d / meta_file)
+    return d
+
+
 def load_booster(model_file: str | Path) -> Any:
     """A booster of ``model_file`` for prediction: a :class:`NativeBooster`, or a
     ``lightgbm.Booster`` where LightGBM's library is not where the package keeps it.

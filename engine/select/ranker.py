@@ -122,11 +122,6 @@ class Ranker:
 
     def save(self, directory: str | Path) -> Path:
         """Write ``model.txt`` and ``ranker.json`` into ``directory`` (created if needed)."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        tmp = d / (MODEL_FILE + ".tmp")
-        self.booster.save_model(str(tmp))
-        tmp.replace(d / MODEL_FILE)
         meta = {
             "schema_version": SCHEMA_VERSION,
             "groups": list(self.groups),
@@ -138,10 +133,9 @@ class Ranker:
         }
         if self.prior is not None:
             meta["label_prior"] = self.prior.to_dict()
-        tmp = d / (META_FILE + ".tmp")
-        tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
-        tmp.replace(d / META_FILE)
-        return d
+        from engine.select.booster import save_model
+
+        return save_model(directory, self.booster, MODEL_FILE, META_FILE, meta)
 
     @classmethod
     def load(cls, directory: str | Path) -> "Ranker":
