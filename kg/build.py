@@ -35,7 +35,7 @@ from kg.errors import DumpError, KGError
 from kg.derived import build_derived
 from kg.index import SITELINKS_FILE, build_index
 from kg.parallel import Progress, parallel_filter
-from kg.procs import pid_alive
+from kg.procs import pid_alive, replace_directory
 from kg.store import META_FILE, OXI_DIR, KGStore, overlay_digest
 
 FORMAT_VERSION = 1
@@ -296,12 +296,7 @@ def _build(
 
 def _swap_in(work: Path, target: Path) -> None:
     """Replace ``target`` by ``work``: rename the old store aside, rename the new one in."""
-    old = target.parent / f".{target.name}.old-{os.getpid()}"
-    if target.exists():
-        os.replace(target, old)
-    os.replace(work, target)
-    if old.exists():
-        shutil.rmtree(old, ignore_errors=True)
+    replace_directory(work, target)
 
 
 def _write_meta(target: Path, report: BuildReport) -> None:

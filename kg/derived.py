@@ -28,6 +28,7 @@ from typing import Callable
 
 from kg.errors import KGError
 from kg.index import INDEX_DIR
+from kg.procs import replace_directory
 from kg.store import KGStore
 
 DERIVED_DIR = "derived"
@@ -81,11 +82,7 @@ def build_derived(kg: KGStore, *, progress: bool = False) -> dict[str, float]:
             seconds[each.name] = round(time.perf_counter() - t0, 2)
             if progress:
                 print(f"derived index {each.name}: {seconds[each.name]} s", file=sys.stderr)
-        target, old = index / DERIVED_DIR, index / f".{DERIVED_DIR}.old-{os.getpid()}"
-        if target.exists():
-            os.replace(target, old)
-        os.replace(work, target)
-        shutil.rmtree(old, ignore_errors=True)
+        replace_directory(work, index / DERIVED_DIR)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise

@@ -45,6 +45,7 @@ import pyoxigraph as ox
 from kg.approx_index import build_pieces
 from kg.errors import KGError
 from kg.marks import subject_chunks, write_marks
+from kg.procs import replace_directory
 from kg.store import KGStore
 from kg.vocab import CLASS_PROPS, KEPT_PROPS, TAXONOMY_PROPS
 
@@ -318,11 +319,7 @@ def build_index(
         report.seconds = round(time.perf_counter() - t0, 2)
         report.bytes = sum(p.stat().st_size for p in work.rglob("*") if p.is_file())
         (work / "index.json").write_text(json.dumps({"version": INDEX_VERSION, **report.to_dict()}, indent=2), encoding="utf-8")
-        old = Path(store_dir) / f".{INDEX_DIR}.old-{os.getpid()}"
-        if target.exists():
-            os.replace(target, old)
-        os.replace(work, target)
-        shutil.rmtree(old, ignore_errors=True)
+        replace_directory(work, target)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise

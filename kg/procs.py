@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 import signal
 import threading
 from contextlib import contextmanager
@@ -51,3 +53,13 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def replace_directory(work: Path, target: Path) -> None:
+    """Replace the directory ``target`` by ``work``, finished beside it: the old one is renamed
+    aside, the new one renamed in, then the old one removed (a reader never sees half of either)."""
+    old = target.parent / f".{target.name}.old-{os.getpid()}"
+    if target.exists():
+        os.replace(target, old)
+    os.replace(work, target)
+    shutil.rmtree(old, ignore_errors=True)

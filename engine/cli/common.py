@@ -204,15 +204,22 @@ def served_groups() -> tuple[str, ...]:
 
 def feature_groups(text: str | None) -> tuple[str, ...]:
     """``--groups a,b`` checked against the known feature groups (default: all)."""
-    from engine.errors import InputError
     from engine.select.features import DEFAULT_GROUPS, FEATURE_GROUPS
 
+    return checked_groups(text, FEATURE_GROUPS, DEFAULT_GROUPS, "feature groups")
+
+
+def checked_groups(text: str | None, known, default: tuple[str, ...], what: str) -> tuple[str, ...]:
+    """``a,b`` as names of ``known`` (``default`` when empty); an :class:`InputError` naming
+    the unknown ones and the known ``what`` otherwise."""
+    from engine.errors import InputError
+
     if not text:
-        return DEFAULT_GROUPS
+        return default
     chosen = tuple(g.strip() for g in text.split(",") if g.strip())
-    unknown = [g for g in chosen if g not in FEATURE_GROUPS]
+    unknown = [g for g in chosen if g not in known]
     if unknown or not chosen:
-        raise InputError(f"unknown feature groups {unknown}; known: {', '.join(FEATURE_GROUPS)}")
+        raise InputError(f"unknown {what} {unknown}; known: {', '.join(known)}")
     return chosen
 
 

@@ -40,15 +40,9 @@ def chosen_rules(text: str | None) -> tuple[str, ...]:
 
 def chosen_groups(text: str | None) -> tuple[str, ...]:
     """``--groups a,b`` checked against the verifier's feature groups (None: :data:`DEFAULT_GROUPS`)."""
-    from engine.errors import InputError
+    from engine.cli.common import checked_groups
 
-    if not text:
-        return DEFAULT_GROUPS
-    names = tuple(g.strip() for g in text.split(",") if g.strip())
-    unknown = [g for g in names if g not in FEATURE_GROUPS]
-    if unknown or not names:
-        raise InputError(f"unknown verifier feature groups {unknown}; known: {', '.join(FEATURE_GROUPS)}")
-    return names
+    return checked_groups(text, FEATURE_GROUPS, DEFAULT_GROUPS, "verifier feature groups")
 
 
 def cross_validated_curve(engine, judgments, *, shared: str | Path, rules: Sequence[str], groups: Sequence[str] = FEATURE_GROUPS,
