@@ -78,6 +78,10 @@ def bridged(text: str, left: DetectedSpan, right: DetectedSpan) -> bool:
 
 
 def _bridge(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    # a lower-case span between two fragments of one name is one of the words joining them
+    # ("links" of "Klinikum links der Weser", which a gazetteer may know as a word of its own)
+    spans = [s for i, s in enumerate(spans)
+             if not (s.text[:1].islower() and 0 < i < len(spans) - 1 and bridged(text, spans[i - 1], spans[i + 1]))]
     out: list[DetectedSpan] = []
     for s in spans:
         prev = out[-1] if out else None

@@ -5,7 +5,7 @@ after each use of a span."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from engine.generate.linking import fold
 from engine.knowledge import pattern, rule, words
@@ -27,6 +27,8 @@ PREPOSITIONS = words("truth.name_prepositions")
 WORD = re.compile(r"[\w'’.-]+")
 #: Modifiers that make a noun name something it is not: a vice president is no president.
 NON_SUBSECTIVE = words("truth.non_subsective")
+#: the ones that negate any noun, not only a person word (``truth.non_subsective_any_noun``)
+NON_SUBSECTIVE_ANY_NOUN = words("truth.non_subsective_any_noun")
 #: Endings of a word in "s" that is no plural ("class", "campus", "analysis").
 NOT_PLURAL_ENDINGS = words("truth.not_plural_endings")
 #: Endings of a lower-case word that may be a participle ("created", "consisting").
@@ -267,10 +269,12 @@ def participle(word: str) -> bool:
 
 @rule("non-subsective-modifier", stage="ladder", purpose="a rung the span names after a non-subsective modifier is false: a vice president is no president",
       off=False)
-def negated_by_modifier(span_text: str, label: str) -> bool:
+def negated_by_modifier(span_text: str, label: str, modifiers: Iterable[str] | None = None) -> bool:
     """The rung's words follow a non-subsective modifier in the span ("vice president" →
     "president"), also over the nouns between them ("Deputy Judge President" is no president);
-    a preposition ends the modifier's reach ("President of the Former …")."""
+    a preposition ends the modifier's reach ("President of the Former …"). ``modifiers``: the
+    modifiers read (default ``truth.non_subsective``)."""
+    modifiers = NON_SUBSECTIVE if modifiers is None else modifiers
     # (word, is it a prefix joined by a hyphen: "anti-apartheid activist" is an activist)
     parts = [(w, j < len(ws) - 1) for part in span_words(span_text) for ws in [part.split("-")] for j, w in enumerate(ws)]
     words = [w for w, _ in parts]
@@ -279,12 +283,12 @@ def negated_by_modifier(span_text: str, label: str) -> bool:
     for i in range(1, len(words) - n + 1):
         if words[i:i + n] != lab:
             continue
-        if words[i - 1] in NON_SUBSECTIVE:
+        if words[i - 1] in modifiers:
             return True
         for before, joined in reversed(parts[:i - 1]):
             if before in PREPOSITIONS:
                 break
-            if before in NON_SUBSECTIVE and not joined:
+            if before in modifiers and not joined:
                 return True
     return False
 

@@ -40,7 +40,7 @@ from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, na
 from engine.generate.sources.gazetteer import competing as competing_places
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
-from engine.generate.truth_text import description_head, participle
+from engine.generate.truth_text import NON_SUBSECTIVE_ANY_NOUN, description_head, participle
 from engine.generate.unclassed import unclassed_rungs
 from engine.knowledge import current
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
@@ -525,7 +525,7 @@ class GraphSource(CandidateSource):
         # "deputy mayor": a deputy mayor is no mayor, "the 40th vice president" (a MISC span) no
         # president (person words only: the acting business is a business)
         negated = ((span.entity_type is EntityType.DEM or PERSON_ATTRIBUTE in truth.item_kinds(qid))
-                   and truth.negated_by_modifier(key, label))
+                   and truth.negated_by_modifier(key, label)) or truth.negated_by_modifier(key, label, NON_SUBSECTIVE_ANY_NOUN)
         if negated:  # nor is a deputy mayor a head of government: of the classes above a mayor only the kinds of role hold
             general = truth.rules.kinds.get(ROLE, frozenset()) | truth.all_holders
             above = [c for c in above if c.qid in general]
