@@ -27,7 +27,6 @@ very large stores).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence

@@ -43,13 +43,13 @@ from engine.generate.linking import fold
 from engine.generate.sense import acronym_for_common_noun, stated_otherwise, team_not_place, team_of_other_sport, wreck_not_work
 from engine.generate.sources.base import DocumentState
 from engine.generate.teams import in_team_slot
-from engine.generate.truth import TruthFilter, part_link
+from engine.generate.truth import TruthFilter
 from engine.generate.truth_senses import bare_homonym, other_sense, unvouched_approximate
 from engine.generate.truth_text import (
     ARTICLES, NOT_PLURAL_ENDINGS, PREPOSITIONS, TIME_BOUND_BEFORE, YEAR, after_in, attributive, in_field_slot, is_ordinal, span_words,
 )
 from engine.knowledge import Knowledge, current
-from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, Ladder, Link, LinkMethod, Span
+from engine.types import GRAPH_TYPES, MASK, Candidate, Ladder, Link, LinkMethod, Span
 
 class FeatureGroup(StrEnum):
     """The feature groups (module docstring), in the order their columns come."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from engine.select.embeddings import Embedder, default_cache_path
 from engine.engine import Engine
-from engine.select.features import ALL_GROUPS, EMBEDDING_GROUPS, FeatureBuilder, GraphStats
+from engine.select.features import ALL_GROUPS, EMBEDDING_GROUPS, FeatureBuilder
 from engine.select.ranker import DEFAULT_ROUNDS, Ranker
 from taxogen_tools.training.selection_data import LabelledItem, labelled_items
 from engine.io.wikireplace import load_wikireplace

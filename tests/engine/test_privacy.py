@@ -28,7 +28,7 @@ from engine.config import EngineConfig, PrivacySettings
 from engine.engine import Engine
 from engine.privacy.anonymity import anonymity_set
 from engine.privacy.background import Background
-from engine.privacy.disclosure import Constraint, Discloser, SpanView, cue_props
+from engine.privacy.disclosure import Constraint, SpanView, cue_props
 from engine.types import EntityType, IdentifierType, Mention
 
 WD = "http://www.wikidata.org/entity/"

@@ -4,7 +4,6 @@ and the store every engine and command uses when no store is given."""
 import gzip
 import hashlib
 import importlib.util
-import os
 from pathlib import Path
 
 import pytest

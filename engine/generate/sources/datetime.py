@@ -35,7 +35,6 @@ of day are registered rules (stage ``ladder``; examples in
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from datetime import datetime as _datetime

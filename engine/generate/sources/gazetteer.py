@@ -50,7 +50,7 @@ from engine.text.articles import with_definite_article
 from kg.class_sets import class_set
 from engine.generate.linking import fold
 from engine.knowledge import pattern, rule, table, words
-from engine.types import Candidate, EntityType, Span
+from engine.types import Candidate, Span
 
 #: The least population of each size word of a populated place (``packs/core/places.yaml``).
 SETTLEMENT_SIZES = table("places.settlement_sizes")

@@ -34,7 +34,6 @@ tell the amount again. Each kind of rung is a registered rule (stage ``ladder``;
 from __future__ import annotations
 
 import functools
-import math
 import re
 
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
