@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from taxogen_tools.bench.raw import _ONE_THREAD, corpus_texts
+from taxogen_tools.bench import one_thread_env
+from taxogen_tools.bench.raw import corpus_texts
 
 
 def write_documents(corpora: list[str | Path], n: int, target: Path) -> int:
@@ -60,7 +61,7 @@ def bench_memory(corpora: list[str | Path], n: int, *, store: str | None = None,
         cmd = [sys.executable, "-m", "engine.cli", "sanitize", str(docs), "--format", "jsonl", "--out", os.devnull, "--no-progress"]
         if store:
             cmd += ["--store", store]
-        env = dict(os.environ, **_ONE_THREAD, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+        env = one_thread_env()
         core = min(os.sched_getaffinity(0)) if one_core and hasattr(os, "sched_getaffinity") else None
         say(f"bench memory: taxogen sanitize over {n:,} raw documents …")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)

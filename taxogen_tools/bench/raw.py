@@ -40,8 +40,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-#: environment variables that cap the threads of numeric libraries at one
-_ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
+from taxogen_tools.bench import one_thread_env
+
 #: documents per batch, taxogen's (``taxogen sanitize --batch``) and Presidio's batch analyzer
 BATCH = 16
 #: the text a priming run sanitizes (not one of the measured documents)
@@ -124,7 +124,7 @@ def run_system(system: str, data: str, store: str | None, limit: int | None, sta
 
 def _child(system: str, data: str, store: str | None, limit: int | None, core: int | None, timeout: float,
            cache: str | None = None) -> dict[str, Any]:
-    env = dict(os.environ, **_ONE_THREAD, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    env = one_thread_env()
     if cache is not None:
         env["TAXOGEN_CACHE_DIR"] = cache
     code = ("import os, sys, time, json; started = time.time()\n"

@@ -18,8 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-#: environment variables that cap the threads of numeric libraries at one
-_ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")}
+from taxogen_tools.bench import one_thread_env
 
 
 def _free_port() -> int:
@@ -39,7 +38,7 @@ def bench_serve(data: str | Path, *, store: str | None = None, warm: bool = True
     port = _free_port()
     cmd = [sys.executable, "-m", "engine.cli", "serve", "--port", str(port), *(["--store", store] if store else []),
            *([] if warm else ["--no-warm-up"])]
-    env = dict(os.environ, **_ONE_THREAD, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
+    env = one_thread_env()
     core = min(os.sched_getaffinity(0)) if one_core and hasattr(os, "sched_getaffinity") else None
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
