@@ -54,6 +54,8 @@ from functools import lru_cache
 
 from kg.vocab import TAXONOMY_PROPS
 
+from engine.generate.sources.datetime import GENERIC as GENERIC_DATE
+from engine.generate.sources.numbers import is_number_token, number_value
 from engine.knowledge import current, pattern, rule, table, words
 from engine.render.readability import at_sentence_start, capitalise
 from engine.text.articles import indefinite_article
@@ -419,6 +421,7 @@ class Fitting:
     after: str            # the original text after the span
     slot: Slot
     own_head: bool = False
+    original: str = ""    # the span's own text (a count's value, where the rung hides it)
 
     @property
     def prev(self) -> str:
@@ -477,6 +480,115 @@ def person_in_a_modifier_slot_dropped(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.PERSON and slot.modifier and not slot.sentence_start and _modifies_like_an_adjective(slot.prev):
         return Rendered("", note="person placeholder in a modifier slot dropped")
     return None
+
+
+# --- raw placeholders: a date or a number that got no generalization ("DATE", "X", "X years") -----
+#: A number placeholder in a rung ("X", "X years", "X-time"); not "PERSON X".
+_X = re.compile(r"(?<![\w*])X(?![\w])")
+_UNKNOWN_DATE_PREPOSITIONS = words("render.unknown_date_prepositions")
+_UNKNOWN_DATE_ADVERBIAL = words("render.unknown_date_adverbial")
+_SEVERAL = words("render.several_count")
+_ORDINAL_WORDS = words("numbers.ordinal_words")
+_COMPOUND_AFTER = re.compile(r"[-–][A-Za-z]")
+
+
+def _raw_placeholder(f: Fitting) -> bool:
+    """The rung is a placeholder the reader cannot read: the generic date or a number placeholder."""
+    return f.kind in (RungKind.DATE, RungKind.OTHER) and (f.label == GENERIC_DATE or bool(_X.search(f.label)))
+
+
+def _count_in(original: str) -> float | None:
+    """The one cardinal number ``original`` gives ("12 goals" → 12, "three-time" → 3, "twice" → 2);
+    None for an ordinal, a span with no number or with several."""
+    found = []
+    for token in original.split():
+        parts = re.split(r"[-–]", token.strip("()[],.;:"))
+        for n in range(len(parts), 0, -1):
+            head = "-".join(parts[:n])
+            if head and is_number_token(head):
+                found.append(head)
+                break
+    if len(found) != 1:
+        return None
+    token = found[0].lower()
+    if re.search(r"\d(?:st|nd|rd|th)$", token) or token in _ORDINAL_WORDS or token.split("-")[-1] in _ORDINAL_WORDS:
+        return None
+    return number_value(token.strip("#()"))
+
+
+def _followed_by_its_noun(f: Fitting) -> bool:
+    """The placeholder counts a noun: one in the rung ("X years", "X-time"), or the word after it."""
+    return f.label.strip() != "X" or f.slot.modifier or bool(_COMPOUND_AFTER.match(f.after))
+
+
+@rule("count-placeholder-read-as-multiple", stage="render", types=("QUANTITY", "DATETIME"),
+      purpose='a count of two or more that got no generalization reads "multiple" before its noun ("[12] goals" → "multiple goals", "a [3]-time medalist" → "a multiple-time medalist")')
+def count_placeholder_read_as_multiple(f: Fitting) -> Rendered | None:
+    if not _raw_placeholder(f) or len(_X.findall(f.label)) != 1 or not _followed_by_its_noun(f):
+        return None
+    count = _count_in(f.original)
+    if count is None or count < 2 or count != int(count) or _HEDGE_BEFORE.search(f.before[-30:]):
+        return None  # "more than [20] minutes": "more than multiple minutes" says nothing
+    slot = f.slot
+    compound = "X-" in f.label or bool(_COMPOUND_AFTER.match(f.after))
+    if f.prev in DETERMINERS and not (compound and f.prev in ("a", "an")):
+        return None  # "the [10,000] metres" is no count: "the multiple metres" is not English
+    if not compound and f.prev not in CLOSED_WORDS and _determiner_within(f.before[:slot.prev_start], 1):
+        return None  # "an estimated [4,000] kilometres"
+    several = _SEVERAL.in_order()[0]
+    phrase = _X.sub(several, f.label, count=1)
+    art = indefinite_article(phrase)
+    if f.prev in ("a", "an") and f.prev != art:
+        return Rendered(phrase, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"'{f.label}' → '{phrase}': a count of two or more")
+    return Rendered(phrase, note=f"'{f.label}' → '{phrase}': a count of two or more")
+
+
+@rule("placeholder-modifier-dropped", stage="render", types=("QUANTITY", "DATETIME"),
+      purpose='a date or number placeholder between a determiner and its noun is dropped ("the [1998] members" → "the members", "a [.285] average" → "an average")')
+def placeholder_modifier_dropped(f: Fitting) -> Rendered | None:
+    slot = f.slot
+    if not _raw_placeholder(f) or f.label not in (GENERIC_DATE, "X") or not slot.modifier or slot.sentence_start \
+            or f.prev not in _ADJECTIVE_DETERMINERS:
+        return None
+    art = indefinite_article(slot.next_word)
+    if f.prev in ("a", "an") and f.prev != art:
+        return Rendered("", slot.prev_start, same_case(art, slot.prev) + " ", f"placeholder dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
+    return Rendered("", note="placeholder in a modifier slot dropped")
+
+
+@rule("unknown-date-read-as-at-one-time", stage="render", types=("DATETIME",),
+      purpose='a date that got no generalization after "in", "on", "at" or "during" reads "at one time" in their place ("she moved in [1990]" → "she moved at one time")')
+def unknown_date_read_as_at_one_time(f: Fitting) -> Rendered | None:
+    if f.label != GENERIC_DATE or f.kind is not RungKind.DATE or f.slot.modifier:
+        return None
+    slot, before = f.slot, f.before
+    start = None
+    if f.prev in _UNKNOWN_DATE_PREPOSITIONS:
+        start = slot.prev_start  # "in [1990]"
+    elif f.prev == "the":
+        two_back = re.search(r"([\w'’-]+)\s+$", before[:slot.prev_start])
+        if two_back and two_back.group(1).lower() in _UNKNOWN_DATE_PREPOSITIONS:
+            start = two_back.start(1)  # "in the [summer of 1990]"
+    elif f.original.split()[:1] and f.original.split()[0].lower() in _UNKNOWN_DATE_PREPOSITIONS:
+        start = len(before)  # the span holds its preposition: "[in 1990]"
+    if start is None:
+        return None
+    said = before[start:]
+    phrase = _UNKNOWN_DATE_ADVERBIAL.in_order()[0]
+    if at_sentence_start(before[:start]) or said[:1].isupper() or (not said and f.original[:1].isupper()):
+        phrase = capitalise(phrase)
+    return Rendered(phrase, start, "", f"'{(said + f.label).strip()}' → '{phrase}': a date with no generalization")
+
+
+@rule("placeholder-shown-as-a-mask", stage="render", types=("QUANTITY", "DATETIME"),
+      purpose='a date or number placeholder no rule above fitted is shown as "***", a noun phrase of its own ("the greatest of [his time]" → "the greatest of ***")')
+def placeholder_shown_as_a_mask(f: Fitting) -> Rendered | None:
+    if not _raw_placeholder(f):
+        return None
+    if f.label in (GENERIC_DATE, "X") or len(_X.findall(f.label)) > 1:
+        return Rendered(MASK, note=f"placeholder '{f.label}' shown as '***'")
+    phrase = _X.sub(MASK, f.label)  # "X years" → "*** years"
+    return Rendered(phrase, note=f"placeholder '{f.label}' → '{phrase}'")
 
 
 @rule("period-after-a-determiner", stage="render", types=("DATETIME",),
@@ -738,7 +850,7 @@ def by_before_a_majority_said_once(f: Fitting) -> Rendered | None:
 @rule("count-after-a-determiner", stage="render", types=("QUANTITY",),
       purpose='a small count in words after a determiner drops its own article ("the [three] cases" → "the few cases")')
 def count_after_a_determiner(f: Fitting) -> Rendered | None:
-    if f.kind is RungKind.OTHER and f.prev in DETERMINERS and f.prev not in ("a", "an") and f.label.startswith("a few"):
+    if f.kind in (RungKind.OTHER, RungKind.DATE) and f.prev in DETERMINERS and f.prev not in ("a", "an") and f.label.startswith("a few"):
         return Rendered(f.label[len("a "):])
     return None
 
@@ -779,6 +891,10 @@ PHRASE_RULES = (
     modifier_kept_before_a_noun_that_needs_it,
     modifier_dropped,
     person_in_a_modifier_slot_dropped,
+    count_placeholder_read_as_multiple,
+    placeholder_modifier_dropped,
+    unknown_date_read_as_at_one_time,
+    placeholder_shown_as_a_mask,
     period_after_a_determiner,
     period_later_in_a_range_from_a_kept_year,
     period_after_a_date_preposition,
@@ -808,13 +924,15 @@ PHRASE_RULES = (
 )
 
 
-def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_head: bool = False) -> Rendered:
+def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_head: bool = False, original: str = "") -> Rendered:
     """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text).
     ``own_head``: the label is the head noun of the span's own common-noun phrase ("law" for
     "international law"): where the span stood without an article, so does the label
     ("studied law", not "studied a law"). The first of :data:`PHRASE_RULES` that applies
-    decides; where none does the label stands as it is (capitalised at a sentence's start)."""
-    f = Fitting(label, kind, before, after, Slot.of(before, after), own_head)
+    decides; where none does the label stands as it is (capitalised at a sentence's start).
+    ``original``: the span's text, which holds the count a placeholder hides ("a [3]-time" →
+    "a multiple-time")."""
+    f = Fitting(label, kind, before, after, Slot.of(before, after), own_head, original)
     for fit in PHRASE_RULES:
         rendered = fit(f)
         if rendered is not None:

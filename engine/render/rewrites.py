@@ -272,7 +272,7 @@ def phrase_fitted_to_its_slot(doc: OutputState, span: SpanState) -> bool:
     own_head = original[:1].islower() and (" " + original.lower()).endswith(" " + span.label.lower())
     # "the first [professors]": a class of several is said in the plural ("the first educators")
     label = plural_of(span.label) if span.kind is RungKind.CLASS and names_several(original) else span.label
-    span.rendered = render_phrase(label, span.kind, span.slot_before, after, own_head=own_head)
+    span.rendered = render_phrase(label, span.kind, span.slot_before, after, own_head=own_head, original=original)
     span.phrase = span.rendered.phrase
     return False
 
