@@ -489,6 +489,10 @@ _UNKNOWN_DATE_PREPOSITIONS = words("render.unknown_date_prepositions")
 _UNKNOWN_DATE_ADVERBIAL = words("render.unknown_date_adverbial")
 _SEVERAL = words("render.several_count")
 _ORDINAL_WORDS = words("numbers.ordinal_words")
+_VAGUE_COUNTS = words("render.vague_counts")
+_AMOUNT_HEDGE = pattern("numbers.hedge")
+#: A date or an amount joined to the span ("in [DATE] and the 2000s", "[DATE] to 1990").
+_JOINED_AFTER = pattern("render.joined_after")
 _COMPOUND_AFTER = re.compile(r"[-–][A-Za-z]")
 
 
@@ -508,6 +512,8 @@ def _count_in(original: str) -> float | None:
             if head and is_number_token(head):
                 found.append(head)
                 break
+    if not found and any(w.lower().strip(",.;:") in _VAGUE_COUNTS for w in original.split()):
+        return 2.0  # "several years": two or more
     if len(found) != 1:
         return None
     token = found[0].lower()
@@ -527,7 +533,8 @@ def count_placeholder_read_as_multiple(f: Fitting) -> Rendered | None:
     if not _raw_placeholder(f) or len(_X.findall(f.label)) != 1 or not _followed_by_its_noun(f):
         return None
     count = _count_in(f.original)
-    if count is None or count < 2 or count != int(count) or _HEDGE_BEFORE.search(f.before[-30:]):
+    if count is None or count < 2 or count != int(count) or _HEDGE_BEFORE.search(f.before[-30:]) \
+            or _AMOUNT_HEDGE.search(f.label):
         return None  # "more than [20] minutes": "more than multiple minutes" says nothing
     slot = f.slot
     compound = "X-" in f.label or bool(_COMPOUND_AFTER.match(f.after))
@@ -559,8 +566,8 @@ def placeholder_modifier_dropped(f: Fitting) -> Rendered | None:
 @rule("unknown-date-read-as-at-one-time", stage="render", types=("DATETIME",),
       purpose='a date that got no generalization after "in", "on", "at" or "during" reads "at one time" in their place ("she moved in [1990]" → "she moved at one time")')
 def unknown_date_read_as_at_one_time(f: Fitting) -> Rendered | None:
-    if f.label != GENERIC_DATE or f.kind is not RungKind.DATE or f.slot.modifier:
-        return None
+    if f.label != GENERIC_DATE or f.kind is not RungKind.DATE or f.slot.modifier or _JOINED_AFTER.match(f.after):
+        return None  # "in [the 1990s] and the 2000s": "at one time and the 2000s" is no English
     slot, before = f.slot, f.before
     start = None
     if f.prev in _UNKNOWN_DATE_PREPOSITIONS:
