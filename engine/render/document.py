@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from engine.render.builder import OffsetMap, TextBuilder
-from engine.render.merge import Decision, merge_units
+from engine.render.merge import Decision, merge_units, ranges_at_one_grain
 from engine.render.phrase import RungKind, load_lemma_tables
 from engine.render.rewrites import OutputState, SpanState, apply_rules
 from engine.types import MASK, Replacement, Segment
@@ -54,6 +54,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
         # with the first document, whatever its words: not inside a later one (0.2 s of
         # gzip lines read on the first word the rules look up)
         load_lemma_tables()
+        decisions = ranges_at_one_grain(text, decisions)
     masked = [d for d in decisions if not d.kept]
     units = merge_units(text, masked, readability)
     b = TextBuilder(text)

@@ -20,11 +20,12 @@ read ("and", "to", a comma) are ``packs/core/render.yaml``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from engine.knowledge import pattern, rule
 from engine.render.noun_phrase import ARTICLE_BEFORE, DETERMINER_BEFORE, RANGE_AFTER, RANGE_START, WORK_NOUNS
+from engine.render.grains import coarsened_to, grain
 from engine.render.phrase import RungKind, is_noun_like, kind_of
 from engine.generate.sources.datetime import stands_for_a_number
 from engine.generate.sources.numbers import is_number_token
@@ -287,6 +288,39 @@ def _mixed_lists(text: str, units: list[Unit]) -> None:
         close()
         run = [u] if single else []
     close()
+
+
+@rule("range-ends-at-one-grain", stage="render", types=("DATETIME",), off=False,
+      purpose='the two ends of a date range are shown at one grain, the finer made coarser ("(early 1647 – the late 1710s)" → "(the late 1640s – the late 1710s)")')
+def range_ends_at_one_grain(text: str, a: Decision, d: Decision) -> bool:
+    """``a`` and ``d``, two dates joined as a range ("from [A] to [B]", "between [A] and [B]",
+    "[A]–[B]"), became rungs of different grains."""
+    if not all(x.mention.entity_type is EntityType.DATETIME and not x.kept for x in (a, d)) or a.mention.end > d.mention.start:
+        return False
+    gap = text[a.mention.end:d.mention.start]
+    before = text[max(0, a.mention.start - 16):a.mention.start]
+    if not _RANGE_GAP.match(gap) or not (RANGE_START.search(before) or gap.strip() in ("–", "-", "—")):
+        return False
+    ga, gd = grain(a.rung), grain(d.rung)
+    return ga is not None and gd is not None and ga[0] != gd[0]
+
+
+def ranges_at_one_grain(text: str, decisions: Sequence[Decision]) -> list[Decision]:
+    """The decisions (in text order) with the finer end of each range of mixed grains made
+    coarser (its rung is the coarser one: what the reader sees of it)."""
+    out = list(decisions)
+    for i in range(len(out) - 1):
+        a, d = out[i], out[i + 1]
+        if not range_ends_at_one_grain(text, a, d):
+            continue
+        coarser = max(grain(a.rung)[0], grain(d.rung)[0])  # type: ignore[index]
+        for j, x in ((i, a), (i + 1, d)):
+            rung = coarsened_to(x.rung, coarser)
+            if rung is not None:
+                cand = Candidate(rung, source="datetime", level=x.candidate.level if x.candidate is not None else 1)
+                note = "; ".join(filter(None, (x.note, f"'{x.rung}' → '{rung}': the other end of its range is that coarse")))
+                out[j] = replace(x, rung=rung, candidate=cand, note=note)
+    return out
 
 
 def merge_units(text: str, masked: Sequence[Decision], readability: bool) -> list[Unit]:

@@ -57,6 +57,7 @@ from kg.vocab import TAXONOMY_PROPS
 from engine.generate.sources.datetime import GENERIC as GENERIC_DATE
 from engine.generate.sources.numbers import is_number_token, number_value
 from engine.knowledge import current, pattern, rule, table, words
+from engine.render.grains import coarsened_to, grain
 from engine.render.readability import at_sentence_start, capitalise
 from engine.text.articles import indefinite_article
 from engine.types import GRAPH_TYPES, MASK, Candidate
@@ -128,6 +129,8 @@ CLOSED_WORDS = words("render.closed_words")
 #: A year kept as written, then the word that ends a range at the replacement ("from 2012 to ").
 _YEAR_TO = pattern("render.year_to")
 _OBJECT_START = words("render.object_start")
+#: A year kept as written joined to the replacement as a range ("between 2012 and ", "1985–").
+_KEPT_YEAR_RANGE = pattern("render.kept_year_range")
 
 
 def _pos(word: str) -> frozenset[str]:
@@ -625,6 +628,32 @@ def period_later_in_a_range_from_a_kept_year(f: Fitting) -> Rendered | None:
     return None
 
 
+@rule("range-from-a-kept-year-at-one-grain", stage="render", types=("DATETIME",),
+      purpose='a year kept as written that starts a range ending at a period is said at the period\'s grain ("between 2012 and [2015]" → "in the 2010s", "from 2008 to [2015]" → "from the 2000s to the 2010s")')
+def range_from_a_kept_year_at_one_grain(f: Fitting) -> Rendered | None:
+    if f.kind is not RungKind.DATE_PHRASE:
+        return None
+    m = _KEPT_YEAR_RANGE.search(f.before[-40:])
+    own = grain(f.label)
+    if m is None or own is None:
+        return None
+    opener, join = (m.group(1) or "").lower(), (m.group(3) or "").lower()
+    if join and not ((opener == "between" and join == "and") or (opener == "from" and join != "and")):
+        return None  # "and" joins a range after "between", "to" after "from"; else a dash
+    kept = coarsened_to(m.group(2), own[0])
+    if kept is None:
+        return None
+    at = len(f.before) - len(f.before[-40:]) + m.start()
+    said = f.before[at:]
+    if kept == f.label:  # the year lies in the period: the range is the period
+        word = re.search(r"([\w'’-]+)\s+$", f.before[:at])
+        lead = "" if not opener and (word is None or word.group(1).lower() in DATE_PREPOSITIONS) else "in "
+        lead = same_case(lead, said) if lead else lead
+        return Rendered(f.when, at, lead, f"'{said.strip()}' dropped: the kept year lies in '{f.when}'")
+    shown = kept.removeprefix("date in ")
+    return Rendered(f.when, at + m.start(2) - m.start(), shown + said[m.end(2) - m.start():], f"kept year '{m.group(2)}' → '{shown}': the range's other end is that coarse")
+
+
 @rule("period-after-a-date-preposition", stage="render", types=("DATETIME",),
       purpose='a date phrase after a preposition of time is "the" period ("since [1985]" → "since the 1980s")')
 def period_after_a_date_preposition(f: Fitting) -> Rendered | None:
@@ -904,6 +933,7 @@ PHRASE_RULES = (
     placeholder_shown_as_a_mask,
     period_after_a_determiner,
     period_later_in_a_range_from_a_kept_year,
+    range_from_a_kept_year_at_one_grain,
     period_after_a_date_preposition,
     in_for_on_or_at_before_a_period,
     period_at_sentence_start,
