@@ -168,8 +168,8 @@ def is_noun_like(word: str, following: str = "") -> bool:
     if following.lower() in PREPOSITIONS and ("NOUN" not in parts or ("VERB" in parts and w.endswith(PARTICIPLE_ENDS.in_order()))):
         return False  # a participle or adjective after the noun: "a physicist *known for*", "famous for"
     if "VERB" in parts or "AUX" in parts:
-        if w.endswith("ing") or (w.endswith("ed") and "ADJ" not in parts):
-            return False
+        if (w.endswith("ing") and w not in _lemmas(w).get("VERB", ())) or (w.endswith("ed") and "ADJ" not in parts):
+            return False  # a gerund or participle; not a noun that ends so ("king", "wing", "string")
         if w.endswith("ed") and (following[:1].isdigit() or following == "X"):
             return False  # a participle before a number: "died in *** aged 75"
         nxt = following.lower()
@@ -472,6 +472,43 @@ def modifier_dropped(f: Fitting) -> Rendered | None:
             return Rendered("", slot.prev_start, same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{slot.next_word}'")
         return Rendered("", note="modifier dropped")
     return None
+
+
+_GERUND_AFTER = re.compile(r"^[ \t]+([a-z][\w-]*ing)\b(?:[ \t]+(\S+))?")
+
+
+def _gerund_noun_after(f: Fitting) -> str | None:
+    """The "-ing" noun the replacement modifies ("the most valuable [Brazilian] *painting*",
+    "in [Hollywood] *filmmaking*"), or None: a word the lexicon does not know (a compound
+    like "filmmaking"), or a noun that is also a verb after a determiner or an adjective,
+    and no object after it ("in [Oslo] painting portraits" is a verb)."""
+    m = _GERUND_AFTER.match(f.after)
+    if m is None:
+        return None
+    word, following = m.group(1), m.group(2) or ""
+    if word in CLOSED_WORDS or following.lower() in _OBJECT_START or following[:1].isupper() or following.startswith(("***", "PERSON")):
+        return None
+    parts = _pos(word)
+    if not parts:
+        return word if "-" not in word else None
+    if "NOUN" in parts and (f.prev in DETERMINERS or _adjective(f.prev)):
+        return word
+    return None
+
+
+@rule("modifier-before-an-ing-noun-dropped", stage="render", types=_GRAPH,
+      purpose='a mask or class before a noun in "-ing" it modifies is dropped ("the most valuable [Brazilian] painting" → "the most valuable painting", "in [Hollywood] filmmaking" → "in filmmaking")')
+def modifier_before_an_ing_noun_dropped(f: Fitting) -> Rendered | None:
+    slot = f.slot
+    if f.kind not in _MODIFIER_KINDS or slot.modifier or slot.sentence_start:
+        return None
+    noun = _gerund_noun_after(f)
+    if noun is None:
+        return None
+    art = indefinite_article(noun)
+    if f.prev in ("a", "an") and f.prev != art:
+        return Rendered("", slot.prev_start, same_case(art, slot.prev) + " ", f"modifier dropped; article '{slot.prev}' → '{art}' before '{noun}'")
+    return Rendered("", note=f"modifier dropped before '{noun}'")
 
 
 @rule("person-in-a-modifier-slot-dropped", stage="render", types=("PERSON",),
@@ -926,6 +963,7 @@ def article_agrees_with_a_placeholder(f: Fitting) -> Rendered | None:
 PHRASE_RULES = (
     modifier_kept_before_a_noun_that_needs_it,
     modifier_dropped,
+    modifier_before_an_ing_noun_dropped,
     person_in_a_modifier_slot_dropped,
     count_placeholder_read_as_multiple,
     placeholder_modifier_dropped,
