@@ -129,6 +129,8 @@ CLOSED_WORDS = words("render.closed_words")
 #: A year kept as written, then the word that ends a range at the replacement ("from 2012 to ").
 _YEAR_TO = pattern("render.year_to")
 _OBJECT_START = words("render.object_start")
+#: A span that is itself a range of dates ("1945 to 1946").
+_RANGE_IN_A_SPAN = pattern("render.range_in_a_span")
 #: A year kept as written joined to the replacement as a range ("between 2012 and ", "1985–").
 _KEPT_YEAR_RANGE = pattern("render.kept_year_range")
 
@@ -691,6 +693,15 @@ def range_from_a_kept_year_at_one_grain(f: Fitting) -> Rendered | None:
     return Rendered(f.when, at + m.start(2) - m.start(), shown + said[m.end(2) - m.start():], f"kept year '{m.group(2)}' → '{shown}': the range's other end is that coarse")
 
 
+@rule("range-in-one-period-after-from-or-between", stage="render", types=("DATETIME",),
+      purpose='a range of dates that became one period after "from" or "between" reads "in" it ("from [1945 to 1946]" → "in the mid-1940s")')
+def range_in_one_period_after_from_or_between(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.DATE_PHRASE and f.prev in ("from", "between") and _RANGE_IN_A_SPAN.search(f.original):
+        slot = f.slot
+        return Rendered(f.when, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a range shown as one period")
+    return None
+
+
 @rule("period-after-a-date-preposition", stage="render", types=("DATETIME",),
       purpose='a date phrase after a preposition of time is "the" period ("since [1985]" → "since the 1980s")')
 def period_after_a_date_preposition(f: Fitting) -> Rendered | None:
@@ -972,6 +983,7 @@ PHRASE_RULES = (
     period_after_a_determiner,
     period_later_in_a_range_from_a_kept_year,
     range_from_a_kept_year_at_one_grain,
+    range_in_one_period_after_from_or_between,
     period_after_a_date_preposition,
     in_for_on_or_at_before_a_period,
     period_at_sentence_start,
