@@ -476,7 +476,8 @@ def modifier_dropped(f: Fitting) -> Rendered | None:
     return None
 
 
-_GERUND_AFTER = re.compile(r"^[ \t]+([a-z][\w-]*ing)\b(?:[ \t]+(\S+))?")
+#: A lower-case word in "-ing" right after a replacement, and the word after it.
+_GERUND_AFTER = pattern("render.gerund_after")
 
 
 def _gerund_noun_after(f: Fitting) -> str | None:
