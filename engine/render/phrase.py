@@ -583,8 +583,8 @@ def count_placeholder_read_as_multiple(f: Fitting) -> Rendered | None:
     compound = "X-" in f.label or bool(_COMPOUND_AFTER.match(f.after))
     if f.prev in DETERMINERS and not (compound and f.prev in ("a", "an")):
         return None  # "the [10,000] metres" is no count: "the multiple metres" is not English
-    if not compound and f.prev not in CLOSED_WORDS and _determiner_within(f.before[:slot.prev_start], 1):
-        return None  # "an estimated [4,000] kilometres"
+    if not compound and (_adjective(f.prev) or f.prev.endswith("ed")) and _determiner_within(f.before[:slot.prev_start], 1):
+        return None  # "an estimated [4,000] kilometres"; not "the title [twice]"
     several = _SEVERAL.in_order()[0]
     phrase = _X.sub(several, f.label, count=1)
     art = indefinite_article(phrase)

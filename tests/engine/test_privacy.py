@@ -212,7 +212,7 @@ def test_given_unreachable_k_then_climbs_until_nothing_is_disclosed_and_reports_
     result = engine.sanitize(TEXT, MENTIONS, k=6)
     assert result.privacy.k_after == 5 and not result.privacy.reached  # only five persons in the store
     assert result.privacy.constraints == ()
-    assert [r.replacement for r in result.replacements][1:] == ["***", "DATE", "***"]  # "DATE" discloses nothing
+    assert [r.rung for r in result.replacements][1:] == ["***", "DATE", "***"]  # "DATE" discloses nothing
 
 
 def test_given_config_privacy_k_then_it_is_read_and_checked(tmp_path) -> None:

@@ -15,7 +15,7 @@ from tests.engine.render.test_document import engine, run  # noqa: F401  (fixtur
 CASES = [
     # a participle before a number is no noun the mask modifies: the place stays
     ("He died in Enugu aged 75.", [("Enugu", "LOC"), ("75", "QUANTITY")], {"Enugu": MASK, "75": "X"},
-     "He died in *** aged X."),
+     "He died in *** aged ***."),
     # "*** (***)": a name and its abbreviation, both masked, shown once (bracket included)
     ("In 1930, he was shot in the head by two members of the Sturmabteilung (SA).",
      [("1930", "DATETIME"), ("Sturmabteilung", "ORG"), ("SA", "ORG")],
@@ -54,11 +54,11 @@ CASES = [
     ("With the collapse of South Vietnam nine months into his presidency, it ended.",
      [("South Vietnam", "LOC"), ("nine months", "DATETIME"), ("presidency", "DEM")],
      {"South Vietnam": MASK, "nine months": ("X months", "datetime"), "presidency": MASK},
-     "With the collapse of ***, X months into his ***, it ended."),
+     "With the collapse of ***, multiple months into his ***, it ended."),
     # a place and a bare count side by side: the count says how often ("toured the X times" lost the place)
     ("He toured the United Kingdom twice.", [("United Kingdom", "LOC"), ("twice", "QUANTITY")],
      {"United Kingdom": MASK, "twice": ("X", "quantity")},
-     "He toured the *** X times."),
+     "He toured the *** multiple times."),
     # a class after a modifier of the name: the article before the modifier; a part of a place said so
     ("He was born in the Eastern Region of colonial Nigeria.", [("Nigeria", "LOC")], {"Nigeria": "country"},
      "He was born in the Eastern Region of a colonial country."),
@@ -103,7 +103,7 @@ CASES = [
     # a multiplicative count
     ("He held the Commonwealth title twice, and challenged for another.", [("Commonwealth", "ORG"), ("twice", "QUANTITY")],
      {"Commonwealth": MASK, "twice": ("X", "quantity")},
-     "He held the title X times, and challenged for another."),
+     "He held the title multiple times, and challenged for another."),
     # a person placeholder as a modifier
     ("It was a remake of the 1957 Roger Corman science fiction film Not of This Earth.",
      [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT"), ("Not of This Earth", "MISC")],
@@ -156,7 +156,7 @@ CASES = [
     ("He got MNL champion 2 times and played AFC Cup 3 time in 2012.",
      [("MNL champion", "MISC"), ("2", "QUANTITY"), ("AFC Cup", "MISC"), ("3", "QUANTITY"), ("2012", "DATETIME")],
      {"MNL champion": MASK, "2": ("X", "quantity"), "AFC Cup": MASK, "3": ("X", "quantity"), "2012": "date in the 2010s"},
-     "He got *** X times and played *** X time in the 2010s."),
+     "He got *** multiple times and played *** multiple time in the 2010s."),
     # a date span ending in its own noun: "spent a season in the 1990s", not "spent the 1990s" (a decade)
     ("He spent the 1996/97 season at West Hartlepool RFC.",
      [("1996/97 season", "DATETIME"), ("West Hartlepool RFC", "ORG")],
