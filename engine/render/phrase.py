@@ -531,6 +531,7 @@ _X = re.compile(r"(?<![\w*])X(?![\w])")
 _UNKNOWN_DATE_PREPOSITIONS = words("render.unknown_date_prepositions")
 _UNKNOWN_DATE_ADVERBIAL = words("render.unknown_date_adverbial")
 _SEVERAL = words("render.several_count")
+_COUNT_PHRASES = table("render.count_phrases")
 _ORDINAL_WORDS = words("numbers.ordinal_words")
 _VAGUE_COUNTS = words("render.vague_counts")
 _AMOUNT_HEDGE = pattern("numbers.hedge")
@@ -544,7 +545,7 @@ def _raw_placeholder(f: Fitting) -> bool:
     return f.kind in (RungKind.DATE, RungKind.OTHER) and (f.label == GENERIC_DATE or bool(_X.search(f.label)))
 
 
-def _count_in(original: str) -> float | None:
+def count_in(original: str) -> float | None:
     """The one cardinal number ``original`` gives ("12 goals" → 12, "three-time" → 3, "twice" → 2);
     None for an ordinal, a span with no number or with several."""
     found = []
@@ -575,7 +576,7 @@ def _followed_by_its_noun(f: Fitting) -> bool:
 def count_placeholder_read_as_multiple(f: Fitting) -> Rendered | None:
     if not _raw_placeholder(f) or len(_X.findall(f.label)) != 1 or not _followed_by_its_noun(f):
         return None
-    count = _count_in(f.original)
+    count = count_in(f.original)
     if count is None or count < 2 or count != int(count) or _HEDGE_BEFORE.search(f.before[-30:]) \
             or _AMOUNT_HEDGE.search(f.label):
         return None  # "more than [20] minutes": "more than multiple minutes" says nothing
@@ -585,8 +586,8 @@ def count_placeholder_read_as_multiple(f: Fitting) -> Rendered | None:
         return None  # "the [10,000] metres" is no count: "the multiple metres" is not English
     if not compound and (_adjective(f.prev) or f.prev.endswith("ed")) and _determiner_within(f.before[:slot.prev_start], 1):
         return None  # "an estimated [4,000] kilometres"; not "the title [twice]"
-    several = _SEVERAL.in_order()[0]
-    phrase = _X.sub(several, f.label, count=1)
+    said = _COUNT_PHRASES.get(f.label.strip())
+    phrase = said if said is not None else _X.sub(_SEVERAL.in_order()[0], f.label, count=1)
     art = indefinite_article(phrase)
     if f.prev in ("a", "an") and f.prev != art:
         return Rendered(phrase, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"'{f.label}' → '{phrase}': a count of two or more")

@@ -38,7 +38,7 @@ from engine.render.noun_phrase import (
     work_after,
 )
 from engine.render.phrase import (
-    Rendered, RungKind, head_is_plural, indefinite_article, names_several, plural_of, render_phrase, same_case,
+    Rendered, RungKind, count_in, head_is_plural, indefinite_article, names_several, plural_of, render_phrase, same_case,
 )
 from engine.render.readability import at_sentence_start, capitalise
 from engine.types import GRAPH_TYPES, MASK, EntityType
@@ -47,6 +47,8 @@ from engine.types import GRAPH_TYPES, MASK, EntityType
 MULTIPLICATIVES = words("render.multiplicatives")
 
 _OF_GAP = pattern("render.of_gap")
+#: "time(s)" after a count ("[3] times").
+_TIMES_AFTER = pattern("render.times_after")
 #: A plural noun a range dates, right after it ("seasons", "years").
 _SEASONS_AFTER = pattern("render.range_nouns_after")
 #: Words that qualify a title, not a person: before a placeholder that stands for both they
@@ -175,14 +177,23 @@ def in_between_class_labels(doc: OutputState, span: SpanState) -> bool:
 
 
 @rule("multiplicative-as-times", stage="render", types=("QUANTITY",), off=False,
-      purpose='a count written as a multiplicative adverb reads "X times" ("won the title twice" → "won the title X times")')
+      purpose='a count written as a multiplicative adverb, or a count before "times", is one phrase "X times" ("won the title twice" → "won the title more than once")')
 def multiplicative_as_times(doc: OutputState, span: SpanState) -> bool:
     """A count written as a multiplicative adverb reads "X times" ("won the title twice" →
     "won the title X times", not "won the title X")."""
     head = span.unit.head
-    if span.label == "X" and head.mention.entity_type is EntityType.QUANTITY and head.original.strip().lower() in MULTIPLICATIVES:
-        span.label, span.kind = "X times", RungKind.OTHER
-        span.rendered, span.phrase = Rendered(span.label), span.label
+    if span.label != "X" or head.mention.entity_type is not EntityType.QUANTITY:
+        return False
+    times = _TIMES_AFTER.match(span.after)
+    if head.original.strip().lower() in MULTIPLICATIVES:
+        pass
+    elif times and span.end + times.end() <= span.next_start and (count_in(head.original) or 0) >= 2:
+        span.end += times.end()  # "[3] times": the count and its noun are one phrase ("more than once")
+        span.after = doc.text[span.end:span.end + 80]
+    else:
+        return False
+    span.label, span.kind = "X times", RungKind.OTHER
+    span.rendered, span.phrase = Rendered(span.label), span.label
     return False
 
 

@@ -123,7 +123,7 @@ FOLLOWERS = PREPOSITIONS | COPULAS | DETERMINERS | frozenset(
     "received married died born lived worked studied taught became remained returned founded "
     "put set sent got began saw met found built brought fought read spoke broke chose drove grew knew rose "
     "stood told thought threw wore beat bore sold paid kept felt meant "
-    "until unless whereas whether both either neither only even just still already again "
+    "until unless whereas whether both either neither only even just still already again more less "
     "today tomorrow yesterday tonight".split()
 )
 _PERSON = re.compile(r"PERSON(\s+(\d+|X))?")
@@ -279,9 +279,9 @@ def _region_flags(text: str, regions: Sequence[Region]) -> list[Flag]:
             gap = text[r.end:nxt_r.start]
             nxt_label = text[nxt_r.start:nxt_r.end]
             shown = bool(label) and bool(nxt_label)  # an empty region (a dropped modifier) shows nothing
-            # "got *** X times", "toured the *** X times" (a count, the object before it)
-            times = (nxt_label == "X" and re.match(r"[ \t]+times?\b", text[nxt_r.end:nxt_r.end + 7])) \
-                or re.fullmatch(r"X times?", nxt_label)
+            # "got *** X times", "toured the *** more than once" (a count, the object before it)
+            times = (nxt_label in ("X", "multiple") and re.match(r"[ \t]+times?\b", text[nxt_r.end:nxt_r.end + 7])) \
+                or re.fullmatch(r"(?:X|multiple) times?|more than once", nxt_label)
             if shown and nxt_r.start >= r.end and not gap.strip() and not (label == MASK and nxt_label == MASK) and not times:
                 flags.append(Flag("adjacent replacements", r.start, nxt_r.end))
             if is_class_label(label) and _PERSON.fullmatch(nxt_label) and not gap.strip():

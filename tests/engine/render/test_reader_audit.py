@@ -58,7 +58,7 @@ CASES = [
     # a place and a bare count side by side: the count says how often ("toured the X times" lost the place)
     ("He toured the United Kingdom twice.", [("United Kingdom", "LOC"), ("twice", "QUANTITY")],
      {"United Kingdom": MASK, "twice": ("X", "quantity")},
-     "He toured the *** multiple times."),
+     "He toured the *** more than once."),
     # a class after a modifier of the name: the article before the modifier; a part of a place said so
     ("He was born in the Eastern Region of colonial Nigeria.", [("Nigeria", "LOC")], {"Nigeria": "country"},
      "He was born in the Eastern Region of a colonial country."),
@@ -103,7 +103,7 @@ CASES = [
     # a multiplicative count
     ("He held the Commonwealth title twice, and challenged for another.", [("Commonwealth", "ORG"), ("twice", "QUANTITY")],
      {"Commonwealth": MASK, "twice": ("X", "quantity")},
-     "He held the title multiple times, and challenged for another."),
+     "He held the title more than once, and challenged for another."),
     # a person placeholder as a modifier
     ("It was a remake of the 1957 Roger Corman science fiction film Not of This Earth.",
      [("1957", "DATETIME"), ("Roger Corman", "PERSON", "DIRECT"), ("Not of This Earth", "MISC")],
@@ -156,7 +156,7 @@ CASES = [
     ("He got MNL champion 2 times and played AFC Cup 3 time in 2012.",
      [("MNL champion", "MISC"), ("2", "QUANTITY"), ("AFC Cup", "MISC"), ("3", "QUANTITY"), ("2012", "DATETIME")],
      {"MNL champion": MASK, "2": ("X", "quantity"), "AFC Cup": MASK, "3": ("X", "quantity"), "2012": "date in the 2010s"},
-     "He got *** multiple times and played *** multiple time in the 2010s."),
+     "He got *** more than once and played *** more than once in the 2010s."),
     # a date span ending in its own noun: "spent a season in the 1990s", not "spent the 1990s" (a decade)
     ("He spent the 1996/97 season at West Hartlepool RFC.",
      [("1996/97 season", "DATETIME"), ("West Hartlepool RFC", "ORG")],

@@ -46,7 +46,7 @@ def test_given_the_rewrite_rules_then_all_but_the_writer_are_registered_render_r
 def test_given_every_rule_on_then_the_paragraph_reads_as_the_rules_say():
     got = render_document(TEXT, _decisions()).text
     assert got.startswith("In the 2010s, PERSON 1 moved from a city to the north of a country.")
-    assert "She was a Canadian painter of *** descent, lived there in the 1990s and won the regional cup multiple times." in got
+    assert "She was a Canadian painter of *** descent, lived there in the 1990s and won the regional cup more than once." in got
     assert "ran in a local election in the 2000s and starred in the comedy by PERSON 2." in got
     assert got.endswith("She played in ***, ***, *** and ***.")
 
