@@ -636,8 +636,12 @@ def unknown_date_read_as_at_one_time(f: Fitting) -> Rendered | None:
 def placeholder_shown_as_a_mask(f: Fitting) -> Rendered | None:
     if not _raw_placeholder(f):
         return None
-    if f.label in (GENERIC_DATE, "X") or len(_X.findall(f.label)) > 1:
+    if f.label in (GENERIC_DATE, "X"):
         return Rendered(MASK, note=f"placeholder '{f.label}' shown as '***'")
+    first = _X.search(f.label)
+    if first is not None and len(_X.findall(f.label)) > 1:  # "X ft X in (X m)": one mask; words before the first X stay
+        phrase = f.label[:first.start()] + MASK
+        return Rendered(phrase, note=f"placeholder '{f.label}' → '{phrase}'")
     phrase = _X.sub(MASK, f.label)  # "X years" → "*** years"
     return Rendered(phrase, note=f"placeholder '{f.label}' → '{phrase}'")
 
