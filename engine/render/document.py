@@ -3,6 +3,9 @@
 The mentions' decisions (:class:`Decision`: the rung chosen for each mention, or the
 original text for NO_MASK) are laid into the text left to right:
 
+0. **The two ends of a date range are shown at one grain** (:func:`engine.render.merge.ranges_at_one_grain`):
+   the finer end is made coarser ("(early 1647 – the late 1710s)" → "(the late 1640s – the late
+   1710s)"), so both read as one kind of period, and ends that became one period read once.
 1. **Adjacent replacements are merged** (:mod:`engine.render.merge`) (only spaces between them in the original): two
    masks become one ``***`` (also across "/" or a dash: "***/***"); a title before a
    person ("[President] [John Mahama]" → "position PERSON 3") becomes the person;

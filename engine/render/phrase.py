@@ -30,7 +30,18 @@ class label            an article where English needs one: "born in a city of th
                        → "a [city]", "at the start" → "A city …"; plural heads take none
 ``***`` or a class     dropped ("a *** earth scientist" → "an earth scientist", "an ethnic
 label as a modifier    group politician" → "a politician"): a modifier says little, and a
-                       class label in that slot is not English
+                       class label in that slot is not English; also before a noun in "-ing"
+                       ("the most valuable [Brazilian] painting" → "the most valuable painting")
+raw placeholder        a date or number with no generalization ("DATE", "X", "X years") never
+("DATE", "X")          shows as such: a count of two or more before its noun reads "multiple"
+                       ("a [3]-time medalist" → "a multiple-time medalist"; "[twice]" → "more
+                       than once"; the count is read from the span); between a determiner and
+                       its noun it is dropped ("the [1998] members" → "the members"); after
+                       "in"/"on"/"at"/"during" a date reads "at one time"; anywhere else the
+                       placeholder is ``***``, a noun phrase of its own
+range from a kept      said at the grain of the replaced end ("between 2012 and [2015]" → "in
+year                   the 2010s", "from 2003 to [2016]" → "from the 2000s to the 2010s"); a
+                       range span shown as one period reads "in" it after "from"/"between"
 =====================  ====================================================================
 
 Words are classified with lemminflect's English lexicon (is the next word a noun or
