@@ -329,3 +329,29 @@ def test_given_a_name_of_two_items_then_the_context_group_says_which_the_sentenc
         margins[item] = row["fit_margin"]
     assert margins[fitting] > 0 > margins["Q1" if fitting == "Q2" else "Q2"]
 
+
+def test_given_judged_documents_then_their_rows_get_the_documents_state_and_a_raw_text_has_its_mentions_detected(tmp_path) -> None:
+    from engine.config import EngineConfig
+    from engine.engine import Engine
+    from engine.errors import InputError
+    from engine.types import Mention
+    from taxogen_tools.training.verifier_data import document_states
+    from tests.conftest import tiny_store
+
+    engine = Engine.from_store(tiny_store(edges=[("Q20", "P31", "Q6256")], labels={"Q20": "Norway", "Q6256": "country"}), EngineConfig(model="none"))
+    text = "She was born in Norway and studied law."
+    detected: list[str] = []
+
+    def detect_mentions(t: str) -> list[Mention]:
+        detected.append(t)
+        return [Mention(t.index("Norway"), t.index("Norway") + len("Norway"), EntityType.LOC)]
+
+    engine.detect_mentions = detect_mentions
+    docs = tmp_path / "bios.jsonl"
+    docs.write_text(json.dumps({"id": "d1", "text": text}) + "\n" + json.dumps({"id": "d2", "text": "Not judged."}) + "\n")
+    states = document_states(engine, {"d1"}, [tmp_path / "absent.json"], [docs])
+    assert list(states) == ["d1"] and detected == [text]
+    assert states["d1"].text == text and states["d1"].countries == frozenset({"Q20"})
+    assert document_states(engine, {"d1"}, [docs]) == {}  # a source without mentions is not detected
+    with pytest.raises(InputError, match="no judged documents file"):
+        document_states(engine, {"d1"}, [], [tmp_path / "absent.jsonl"])
