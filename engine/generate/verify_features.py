@@ -20,14 +20,14 @@ lexical        the span's shape (capitals, plural, digits, words), its sentence 
 embedding      the packaged MiniLM (the ranker's embedder, its caches shared): the sentence around the
                span with the rung in its place against the original sentence, and the rung's label
                against the span in it (cosines)
-context        whether the sentence reads the span as the item it was linked to: the span's shape
-               (characters, tokens, initials) and place (the sentence's start, lower-case words
-               beside it); the store's other items of that name (:data:`NAMESAKES` of them, the
-               links' first): how many kinds they hold, how many share the item's, the item's share
-               of their prominence; whether the item is of a former kind only; and, with the
-               ranker's embedder, the sentence without the span (and the :data:`NEAR` words either
-               side of it) against the labels of the item's classes and of each namesake's
-               (cosines, the best namesake's, and the margin between them)
+shape          the span's shape (characters, tokens, letters, initials) and place (a sentence's start,
+               lower-case words beside it)
+namesakes      the store's other items of the span's name (:data:`NAMESAKES` of them, the links'
+               first): how many, how many kinds they hold, how many share the item's kinds, the item's
+               share of their prominence; whether the item is of a former kind, of former kinds only
+context        the ranker's embedder: the sentence around the span without it (and the :data:`NEAR`
+               words either side of it) against the labels of the linked item's classes, of each
+               namesake's (the best one's) and the rung's (cosines, and the margins between them)
 rules          for each rule the verifier reads (:data:`RULE_VERDICTS`), whether it would drop the
                rung: the rule's own predicate, run with the rule on
 =============  ===================================================================================
@@ -69,6 +69,8 @@ class FeatureGroup(StrEnum):
     STORE = "store"
     LEXICAL = "lexical"
     EMBEDDING = "embedding"
+    SHAPE = "shape"
+    NAMESAKES = "namesakes"
     CONTEXT = "context"
     RULES = "rules"
 
@@ -228,18 +230,18 @@ def _window(span: Span) -> tuple[str, int, int] | None:
 
 
 def _shape(span: Span) -> dict[str, float]:
-    """The span's shape and place in its sentence (the context group)."""
+    """The span's shape and place in its sentence (the shape group)."""
     text, context = span.text, span.context or ""
     letters = [ch for ch in text if ch.isalpha()]
     at = context.find(text) if text else -1
-    before = context[:at].split() if at > 0 else []
+    before = context[:at].replace("(", " ").replace("\"", " ").split() if at > 0 else []
     after = context[at + len(text):].split() if at >= 0 else []
     return {
         "span_chars": len(text),
         "span_tokens": len(text.split()),
         "span_letters": len(letters),
         "span_initials": float(bool(letters) and len(letters) <= 5 and not any(ch.islower() for ch in letters)),
-        "span_at_start": float(at >= 0 and not context[:at].strip(" \"'“‘(")),
+        "span_at_start": float(at >= 0 and (not before or before[-1][-1:] in ".!?")),
         "prev_lower": float(bool(before) and before[-1][:1].islower()),
         "next_lower": float(bool(after) and after[0][:1].islower()),
     }
@@ -294,11 +296,14 @@ class RungFeatures:
                     "label_in_sentence", "label_composed"]
         if group == "embedding":
             return ["emb_sentence", "emb_label_span", "emb_label_sentence"]
+        if group == "shape":
+            return ["span_chars", "span_tokens", "span_letters", "span_initials", "span_at_start", "prev_lower", "next_lower"]
+        if group == "namesakes":
+            return ["namesakes", "namesake_kinds", "namesake_same_kinds", "item_prominence_share", "item_most_prominent", "item_former",
+                    "item_former_only"]
         if group == "context":
-            return ["span_chars", "span_tokens", "span_letters", "span_initials", "span_at_start", "prev_lower", "next_lower",
-                    "namesakes", "namesake_kinds", "namesake_same_kinds", "item_prominence_share", "item_most_prominent",
-                    "item_former", "item_former_only", "fit_item", "fit_namesake", "fit_margin", "near_item", "near_namesake",
-                    "near_margin", "fit_rung", "near_rung", "fit_rung_margin"]
+            return ["fit_item", "fit_namesake", "fit_margin", "near_item", "near_namesake", "near_margin", "fit_rung", "near_rung",
+                    "fit_rung_margin"]
         if group == "rules":
             return [f"rule={r}" for r in self.rules]
         raise ValueError(f"unknown verifier feature group {group!r}; known: {', '.join(FEATURE_GROUPS)}")
@@ -344,8 +349,12 @@ class RungFeatures:
             out.append(row)
         if "embedding" in groups:
             self._embedding(out, span, rungs)
-        if "context" in groups:
-            self._context(out, ladder, rungs)
+        if "shape" in groups:
+            shape = _shape(span)
+            for row in out:
+                row.update(shape)
+        if "namesakes" in groups or "context" in groups:
+            self._context(out, ladder, rungs, groups)
         if "rules" in groups and self.rules:
             self._rules(out, [RungCase(span, ladder, c, self._link_of(ladder, c), self.truth.candidate_class(c), self.truth, state)
                               for c in rungs])
@@ -506,10 +515,9 @@ class RungFeatures:
             row["emb_label_span"] = float(span_vec[0] @ lv)
             row["emb_label_sentence"] = float(vecs[0] @ lv)
 
-    def _context(self, rows: list[dict[str, float]], ladder: Ladder, rungs: list[Candidate]) -> None:
-        """The context group (module docstring)."""
+    def _context(self, rows: list[dict[str, float]], ladder: Ladder, rungs: list[Candidate], groups: Sequence[str]) -> None:
+        """The namesakes and context groups (module docstring)."""
         span = ladder.span
-        shape = _shape(span)
         items = {c.link_qid for c in rungs if c.link_qid}
         namesakes = self._namesakes(ladder)
         kinds = {q: self.truth.item_kinds(q) for q in {*items, *namesakes}}
@@ -529,10 +537,10 @@ class RungFeatures:
                 "item_former": float(former),
                 "item_former_only": float(former and not self.truth.exists_today(item)),
             }
-        fits = self._fits(span, rungs, items, namesakes)
+        fits = self._fits(span, rungs, items, namesakes) if "context" in groups else {}
         for row, cand in zip(rows, rungs):
-            row.update(shape)
-            row.update(per_item.get(cand.link_qid or "", {}))
+            if "namesakes" in groups:
+                row.update(per_item.get(cand.link_qid or "", {}))
             row.update(fits.get(cand.label, {}))
 
     def _namesakes(self, ladder: Ladder) -> list[str]:

@@ -286,9 +286,10 @@ def test_given_the_shipped_verifier_on_the_seed_then_a_rung_below_the_operating_
 @pytest.mark.parametrize("text, context, expected", [
     ("AD", "He died in 93 AD in Rome.", {"span_initials": 1.0, "span_letters": 2, "prev_lower": 0.0, "next_lower": 1.0, "span_at_start": 0.0}),
     ("India", "India beat Australia in the final.", {"span_initials": 0.0, "span_tokens": 1, "span_at_start": 1.0, "next_lower": 1.0}),
+    ("India", "He won the toss.India beat Australia.", {"span_at_start": 1.0, "span_chars": 5}),
     ("New South Wales", "She moved to New South Wales.", {"span_tokens": 3, "span_chars": 15, "prev_lower": 1.0, "next_lower": 0.0}),
 ])
-def test_given_a_span_in_its_sentence_then_the_context_group_reads_its_shape_and_place(text, context, expected) -> None:
+def test_given_a_span_in_its_sentence_then_the_shape_group_reads_its_shape_and_place(text, context, expected) -> None:
     from engine.generate.verify_features import _shape
 
     got = _shape(Span(text, EntityType.LOC, context=context))
@@ -297,8 +298,7 @@ def test_given_a_span_in_its_sentence_then_the_context_group_reads_its_shape_and
 
 @pytest.fixture(scope="module")
 def planet_or_element():
-    """A store where "Mercury" names a planet and a chemical element, an engine over it and
-    the context group's features of it."""
+    """The verifier's features over a store where "Mercury" names a planet and a chemical element."""
     from engine.config import EngineConfig
     from engine.engine import Engine
     from engine.generate.verify_features import RungFeatures
@@ -315,7 +315,7 @@ def planet_or_element():
     ("Mercury is the planet closest to the Sun, orbiting it every 88 days.", "Q1"),
     ("Mercury is a heavy metal, a chemical element liquid at room temperature.", "Q2"),
 ])
-def test_given_a_name_of_two_items_then_the_context_group_says_which_the_sentence_reads(planet_or_element, sentence, fitting) -> None:
+def test_given_a_name_of_two_items_then_the_namesakes_and_context_groups_say_which_the_sentence_reads(planet_or_element, sentence, fitting) -> None:
     from engine.types import Link, LinkMethod
 
     span = Span("Mercury", EntityType.MISC, context=sentence)
@@ -324,7 +324,7 @@ def test_given_a_name_of_two_items_then_the_context_group_says_which_the_sentenc
     for item, label in (("Q1", "planet"), ("Q2", "chemical element")):
         ladder = Ladder(span, (Candidate(label, "P31", 1, "Q10" if item == "Q1" else "Q20", "P31", link_qid=item), Candidate(MASK, "mask", 2)),
                         links)
-        (row,) = planet_or_element.rows(ladder, None, ["context"])
+        (row,) = planet_or_element.rows(ladder, None, ["namesakes", "context"])
         assert row["namesakes"] == pytest.approx(np.log1p(1)) and row["namesake_kinds"] == 1
         margins[item] = row["fit_margin"]
     assert margins[fitting] > 0 > margins["Q1" if fitting == "Q2" else "Q2"]
