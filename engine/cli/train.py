@@ -65,7 +65,7 @@ def train_verifier(
                                                      help="The documents of the --judged batches (JSON lines of id and text, or any input 'sanitize' reads; "
                                                           "repeatable): their rows get their document's state (its countries, its sports), raw texts' "
                                                           "mentions detected. Without it those rows are built from their sentence alone."),
-    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: all but namesakes and context; all: link,provenance,kinds,store,lexical,embedding,shape,namesakes,context,rules)."),
+    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: all but shape, namesakes and context; all: link,provenance,kinds,store,lexical,embedding,shape,namesakes,context,rules)."),
     target: float = typer.Option(0.05, "--target", help="The default operating point keeps the cross-validated false rate among the class replacements shown at or below this."),
     k: Optional[int] = typer.Option(None, "--k", min=0, help="The privacy guard's k while the curve sanitizes (default privacy.k)."),
     seed: int = typer.Option(13, "--seed"),
