@@ -83,6 +83,9 @@ def evaluate_truth_cmd(
     rules: Optional[str] = typer.Option(None, "--rules", metavar="A,B", help="With --curve: the rules read as features (default: the shipped verifier's)."),
     judged: Optional[List[Path]] = typer.Option(None, "--judged", metavar="DIR",
                                                 help="With --curve: a judged batch directory, training rows only (repeatable; default: the shipped verifier's, where present)."),
+    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="With --curve: the feature groups (default: the shipped verifier's)."),
+    judged_docs: Optional[List[Path]] = typer.Option(None, "--judged-docs", metavar="FILE",
+                                                     help="With --curve: the documents of the --judged batches (JSON lines of id and text; repeatable; default: the shipped verifier's, where present)."),
     docs: Optional[Path] = DocsOpt,
 ) -> None:
     """False rate of offered rungs on the judged truth set, per entity type; lists unjudged rungs.
@@ -92,7 +95,7 @@ def evaluate_truth_cmd(
 
     if curve:
         with figures_page(docs, "evaluate-truth-curve", "The verifier's precision–coverage curve (evaluate truth --curve)"):
-            _truth_curve(config, store, truth, data, rules, judged, disable_rule, packs)
+            _truth_curve(config, store, truth, data, rules, groups, judged, judged_docs, disable_rule, packs)
         return
     with figures_page(docs, "evaluate-truth", "Truth of the offered and chosen rungs (evaluate truth)"):
         try:
@@ -128,14 +131,14 @@ def evaluate_truth_cmd(
 
 
 def _truth_curve(config: Optional[Path], store: Optional[Path], truth: Optional[Path], data: Path, rules: Optional[str],
-                 judged: Optional[List[Path]], disable_rule: Optional[List[str]], packs: Optional[str]) -> None:
+                 groups: Optional[str], judged: Optional[List[Path]], judged_docs: Optional[List[Path]], disable_rule: Optional[List[str]],
+                 packs: Optional[str]) -> None:
     """``evaluate truth --curve``: the verifier's curve under grouped cross-validation (:mod:`taxogen_tools.evaluation.verifier_curve`)."""
     from engine.errors import SanitizerError
     from taxogen_tools.evaluation.truth import load_truth_set
     from taxogen_tools.evaluation.verifier_curve import TARGET_FALSE, operating_point
     from taxogen_tools.training.ranker import say
-    from engine.generate.verify_features import FEATURE_GROUPS
-    from taxogen_tools.training.verifier import chosen_rules, cross_validated_curve, summary_lines
+    from taxogen_tools.training.verifier import chosen_groups, chosen_rules, cross_validated_curve, summary_lines
     from taxogen_tools.training.verifier_data import judged_batch
 
     shipped = build_engine(config, store, disable_rules=disable_rule, packs=packs)
@@ -144,11 +147,14 @@ def _truth_curve(config: Optional[Path], store: Optional[Path], truth: Optional[
     try:
         judgments = load_truth_set(truth)
         chosen = chosen_rules(rules) if rules is not None or model is None else model.rules
-        groups = model.groups if model is not None else FEATURE_GROUPS
+        read_groups = chosen_groups(groups) if groups is not None or model is None else model.groups
         if judged is None and model is not None:  # the batches the shipped verifier was trained with, where present
             judged = [Path(d) for d in model.info.get("trained_on", {}).get("judged_batches", []) if Path(d).is_dir()]
+        if judged_docs is None and model is not None:
+            judged_docs = [Path(f) for f in model.info.get("trained_on", {}).get("judged_documents", []) if Path(f).is_file()]
         extra = [j for d in judged or () for j in judged_batch(d)]
-        dataset, cv, points = cross_validated_curve(engine, judgments, shared=data, rules=chosen, groups=groups, extra=extra, progress=say)
+        dataset, cv, points = cross_validated_curve(engine, judgments, shared=data, rules=chosen, groups=read_groups, extra=extra,
+                                                    judged_docs=judged_docs or (), progress=say)
     except SanitizerError as exc:
         fail(exc)
         return

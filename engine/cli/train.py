@@ -61,7 +61,11 @@ def train_verifier(
                                         help="The rules whose verdicts are features, switched off while ladders are built (default: the shipped choice; '' for none)."),
     judged: Optional[List[Path]] = typer.Option(None, "--judged", metavar="DIR",
                                                 help="A judged batch directory (classes.jsonl, classes.judged.jsonl): training rows only (repeatable)."),
-    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: all of them: link,provenance,kinds,store,lexical,embedding,rules)."),
+    judged_docs: Optional[List[Path]] = typer.Option(None, "--judged-docs", metavar="FILE",
+                                                     help="The documents of the --judged batches (JSON lines of id and text, or any input 'sanitize' reads; "
+                                                          "repeatable): their rows get their document's state (its countries, its sports), raw texts' "
+                                                          "mentions detected. Without it those rows are built from their sentence alone."),
+    groups: Optional[str] = typer.Option(None, "--groups", metavar="A,B", help="Feature groups (default: all but shape, namesakes and context; all: link,provenance,kinds,store,lexical,embedding,shape,namesakes,context,rules)."),
     target: float = typer.Option(0.05, "--target", help="The default operating point keeps the cross-validated false rate among the class replacements shown at or below this."),
     k: Optional[int] = typer.Option(None, "--k", min=0, help="The privacy guard's k while the curve sanitizes (default privacy.k)."),
     seed: int = typer.Option(13, "--seed"),
@@ -76,7 +80,7 @@ def train_verifier(
     t0 = _time.perf_counter()
     engine = build_engine(config, store, verifier="none")
     try:
-        verifier, lines = run(engine, shared=data, truth=truth, rules=rules, groups=groups, judged=judged or (), target=target, k=k, seed=seed, progress=say)
+        verifier, lines = run(engine, shared=data, truth=truth, rules=rules, groups=groups, judged=judged or (), judged_docs=judged_docs or (), target=target, k=k, seed=seed, progress=say)
     except SanitizerError as exc:
         fail(exc)
         return

@@ -20,6 +20,14 @@ lexical        the span's shape (capitals, plural, digits, words), its sentence 
 embedding      the packaged MiniLM (the ranker's embedder, its caches shared): the sentence around the
                span with the rung in its place against the original sentence, and the rung's label
                against the span in it (cosines)
+shape          the span's shape (characters, tokens, letters, initials) and place (a sentence's start,
+               lower-case words beside it)
+namesakes      the store's other items of the span's name (:data:`NAMESAKES` of them, the links'
+               first): how many, how many kinds they hold, how many share the item's kinds, the item's
+               share of their prominence; whether the item is of a former kind, of former kinds only
+context        the ranker's embedder: the sentence around the span without it (and the :data:`NEAR`
+               words either side of it) against the labels of the linked item's classes, of each
+               namesake's (the best one's) and the rung's (cosines, and the margins between them)
 rules          for each rule the verifier reads (:data:`RULE_VERDICTS`), whether it would drop the
                rung: the rule's own predicate, run with the rule on
 =============  ===================================================================================
@@ -44,6 +52,7 @@ from engine.generate.sense import acronym_for_common_noun, stated_otherwise, tea
 from engine.generate.sources.base import DocumentState
 from engine.generate.teams import in_team_slot
 from engine.generate.truth import TruthFilter
+from engine.generate.truth_rules import FORMER
 from engine.generate.truth_senses import bare_homonym, other_sense, unvouched_approximate
 from engine.generate.truth_text import (
     ARTICLES, NOT_PLURAL_ENDINGS, PREPOSITIONS, TIME_BOUND_BEFORE, YEAR, after_in, attributive, in_field_slot, is_ordinal, span_words,
@@ -60,6 +69,9 @@ class FeatureGroup(StrEnum):
     STORE = "store"
     LEXICAL = "lexical"
     EMBEDDING = "embedding"
+    SHAPE = "shape"
+    NAMESAKES = "namesakes"
+    CONTEXT = "context"
     RULES = "rules"
 
 
@@ -103,6 +115,12 @@ FEATURE_GROUPS: tuple[str, ...] = tuple(g.value for g in FeatureGroup)
 #: How much of the sentence around the span the embedding group reads (characters either side).
 WINDOW = 120
 _SOURCES = ("P31", "P279", "P361", "P8225")
+#: How many of the store's other items of the span's name the context group weighs (most prominent first).
+NAMESAKES = 8
+#: How many words either side of the span the context group's near cosines read.
+NEAR = 3
+#: How many classes of an item stand for it in the context group's cosines.
+ITEM_CLASSES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +229,24 @@ def _window(span: Span) -> tuple[str, int, int] | None:
     return context[lo:hi], at - lo, at - lo + len(span.text)
 
 
+def _shape(span: Span) -> dict[str, float]:
+    """The span's shape and place in its sentence (the shape group)."""
+    text, context = span.text, span.context or ""
+    letters = [ch for ch in text if ch.isalpha()]
+    at = context.find(text) if text else -1
+    before = context[:at].replace("(", " ").replace("\"", " ").split() if at > 0 else []
+    after = context[at + len(text):].split() if at >= 0 else []
+    return {
+        "span_chars": len(text),
+        "span_tokens": len(text.split()),
+        "span_letters": len(letters),
+        "span_initials": float(bool(letters) and len(letters) <= 5 and not any(ch.islower() for ch in letters)),
+        "span_at_start": float(at >= 0 and (not before or before[-1][-1:] in ".!?")),
+        "prev_lower": float(bool(before) and before[-1][:1].islower()),
+        "next_lower": float(bool(after) and after[0][:1].islower()),
+    }
+
+
 class RungFeatures:
     """Computes the feature rows of a ladder's graph rungs over one store."""
 
@@ -260,6 +296,14 @@ class RungFeatures:
                     "label_in_sentence", "label_composed"]
         if group == "embedding":
             return ["emb_sentence", "emb_label_span", "emb_label_sentence"]
+        if group == "shape":
+            return ["span_chars", "span_tokens", "span_letters", "span_initials", "span_at_start", "prev_lower", "next_lower"]
+        if group == "namesakes":
+            return ["namesakes", "namesake_kinds", "namesake_same_kinds", "item_prominence_share", "item_most_prominent", "item_former",
+                    "item_former_only"]
+        if group == "context":
+            return ["fit_item", "fit_namesake", "fit_margin", "near_item", "near_namesake", "near_margin", "fit_rung", "near_rung",
+                    "fit_rung_margin"]
         if group == "rules":
             return [f"rule={r}" for r in self.rules]
         raise ValueError(f"unknown verifier feature group {group!r}; known: {', '.join(FEATURE_GROUPS)}")
@@ -305,6 +349,12 @@ class RungFeatures:
             out.append(row)
         if "embedding" in groups:
             self._embedding(out, span, rungs)
+        if "shape" in groups:
+            shape = _shape(span)
+            for row in out:
+                row.update(shape)
+        if "namesakes" in groups or "context" in groups:
+            self._context(out, ladder, rungs, groups)
         if "rules" in groups and self.rules:
             self._rules(out, [RungCase(span, ladder, c, self._link_of(ladder, c), self.truth.candidate_class(c), self.truth, state)
                               for c in rungs])
@@ -464,6 +514,85 @@ class RungFeatures:
             row["emb_sentence"] = float(vecs[0] @ v)
             row["emb_label_span"] = float(span_vec[0] @ lv)
             row["emb_label_sentence"] = float(vecs[0] @ lv)
+
+    def _context(self, rows: list[dict[str, float]], ladder: Ladder, rungs: list[Candidate], groups: Sequence[str]) -> None:
+        """The namesakes and context groups (module docstring)."""
+        span = ladder.span
+        items = {c.link_qid for c in rungs if c.link_qid}
+        namesakes = self._namesakes(ladder)
+        kinds = {q: self.truth.item_kinds(q) for q in {*items, *namesakes}}
+        weight = dict(zip(namesakes, self.index.prominences(namesakes)))
+        per_item: dict[str, dict[str, float]] = {}
+        for item in items:
+            others = [q for q in namesakes if q != item]
+            mine = self.index.prominence(item)
+            total = mine + sum(weight[q] for q in others)
+            former = FORMER in kinds[item]
+            per_item[item] = {
+                "namesakes": _log(len(others)),
+                "namesake_kinds": len({kinds[q] for q in others}),
+                "namesake_same_kinds": sum(kinds[q] == kinds[item] for q in others) / len(others) if others else math.nan,
+                "item_prominence_share": mine / total if total else math.nan,
+                "item_most_prominent": float(all(mine >= weight[q] for q in others)),
+                "item_former": float(former),
+                "item_former_only": float(former and not self.truth.exists_today(item)),
+            }
+        fits = self._fits(span, rungs, items, namesakes) if "context" in groups else {}
+        for row, cand in zip(rows, rungs):
+            if "namesakes" in groups:
+                row.update(per_item.get(cand.link_qid or "", {}))
+            row.update(fits.get(cand.label, {}))
+
+    def _namesakes(self, ladder: Ladder) -> list[str]:
+        """The items the span's links and its name point to, the links' first, then the most
+        prominent of the name's (at most :data:`NAMESAKES`)."""
+        found = list(dict.fromkeys([link.qid for link in ladder.links] + [q for q, _ in self.index.lookup(fold(ladder.span.text))]))
+        linked = {link.qid for link in ladder.links}
+        rest = [q for q in found if q not in linked]
+        rest = [q for _, q in sorted(zip(self.index.prominences(rest), rest), key=lambda t: -t[0])]
+        return [q for q in found if q in linked][:NAMESAKES] + rest[:max(0, NAMESAKES - len(linked))]
+
+    def _class_labels(self, item: str) -> list[str]:
+        t = self.truth.taxonomy
+        classes = list(t.parents(item, "P31")) or list(t.parents(item, "P279"))
+        return [label for q in classes[:ITEM_CLASSES] if (label := t.label(q))]
+
+    def _fits(self, span: Span, rungs: list[Candidate], items: set[str], namesakes: list[str]) -> dict[str, dict[str, float]]:
+        """Per rung label: the cosines of the context group (module docstring); nothing without
+        an embedder or a sentence naming the span."""
+        window = _window(span)
+        if self._make_embedder is None or window is None:
+            return {}
+        text, start, end = window
+        words = text[:start].split()[-NEAR:] + text[end:].split()[:NEAR]
+        emb = self._make_embedder()
+        around, near = emb.encode([text[:start] + " " + text[end:], " ".join(words) or text])
+        labels = {q: self._class_labels(q) for q in {*items, *namesakes}}
+        known = sorted({label for ls in labels.values() for label in ls} | {c.label for c in rungs})
+        vec = dict(zip(known, emb.encode_labels(known))) if known else {}
+
+        def item_vec(q: str):
+            if not labels.get(q):
+                return None
+            v = sum(vec[label] for label in labels[q])
+            n = float((v @ v) ** 0.5)
+            return v / n if n else None
+
+        vecs = {q: item_vec(q) for q in labels}
+        out: dict[str, dict[str, float]] = {}
+        for cand in rungs:
+            row: dict[str, float] = {"fit_rung": float(around @ vec[cand.label]), "near_rung": float(near @ vec[cand.label])}
+            mine = vecs.get(cand.link_qid or "")
+            others = [v for q in namesakes if q != cand.link_qid and (v := vecs[q]) is not None]
+            best = max((float(around @ v) for v in others), default=math.nan)
+            best_near = max((float(near @ v) for v in others), default=math.nan)
+            row["fit_namesake"], row["near_namesake"] = best, best_near
+            row["fit_rung_margin"] = row["fit_rung"] - best
+            if mine is not None:
+                row["fit_item"], row["near_item"] = float(around @ mine), float(near @ mine)
+                row["fit_margin"], row["near_margin"] = row["fit_item"] - best, row["near_item"] - best_near
+            out[cand.label] = row
+        return out
 
     def _rules(self, rows: list[dict[str, float]], cases: list[RungCase]) -> None:
         knowledge = self.knowledge if self.knowledge is not None else current()

@@ -20,8 +20,11 @@ from taxogen_tools.training.verifier_fit import CrossValidation, Dataset, build_
 #: (``--rules``) cross-validates about as well on the seed (docs/evaluation.md), but on the
 #: small stores of the rules' own tests the verifier does not take their decisions.
 DEFAULT_RULES: tuple[str, ...] = ()
-#: The feature groups of the shipped verifier: all of them (the edge path and depth among them).
-DEFAULT_GROUPS: tuple[str, ...] = FEATURE_GROUPS
+#: The feature groups of the shipped verifier: all of them (the edge path and depth among them)
+#: but ``shape``, ``namesakes`` and ``context``: reading ``shape`` raised the cross-validated AUC
+#: on the seed by 0.002 only, ``namesakes`` and ``context`` lowered it (docs/evaluation.md);
+#: ``--groups`` reads them.
+DEFAULT_GROUPS: tuple[str, ...] = tuple(g for g in FEATURE_GROUPS if g not in ("shape", "namesakes", "context"))
 
 
 def chosen_rules(text: str | None) -> tuple[str, ...]:
@@ -46,15 +49,18 @@ def chosen_groups(text: str | None) -> tuple[str, ...]:
 
 
 def cross_validated_curve(engine, judgments, *, shared: str | Path, rules: Sequence[str], groups: Sequence[str] = FEATURE_GROUPS,
-                          extra: Sequence = (), k: int | None = None, seed: int = 13, thresholds: Sequence[float] | None = None,
+                          extra: Sequence = (), judged_docs: Sequence[str | Path] = (), k: int | None = None, seed: int = 13,
+                          thresholds: Sequence[float] | None = None,
                           progress: Callable[[str], None] | None = None):
     """The dataset, its grouped cross-validation and the curve of every operating point
     (:mod:`taxogen_tools.evaluation.verifier_curve`); ``engine`` without a verifier, ``shared``
     the shared WikiReplace documents, ``extra`` judgments that are training rows only (the
-    sanitized figures read ``judgments`` alone)."""
+    sanitized figures read ``judgments`` alone), ``judged_docs`` the documents of those
+    judgments (their document state: :func:`taxogen_tools.training.verifier_data.document_states`)."""
     from taxogen_tools.evaluation.verifier_curve import THRESHOLDS, curve
 
-    data = build_dataset(engine, judgments, rules, shared=shared, feature_groups=groups, extra=extra, progress=progress)
+    data = build_dataset(engine, judgments, rules, shared=shared, feature_groups=groups, extra=extra,
+                         judged_docs=judged_docs, progress=progress)
     if progress:
         progress(f"{data.rows.matched} of {data.rows.judgments} graph-type judgments matched to a rung "
                  f"({int((data.y == 0).sum())} false); cross-validating over {len(set(data.groups.tolist()))} groups …")
@@ -82,7 +88,7 @@ def summary_lines(data: Dataset, cv: CrossValidation, points, default: float | N
 
 
 def train_verifier(engine, *, shared: str | Path, truth: str | None = None, rules: str | None = None, groups: str | None = None,
-                   judged: Sequence[str | Path] = (), target: float = 0.05, k: int | None = None, seed: int = 13,
+                   judged: Sequence[str | Path] = (), judged_docs: Sequence[str | Path] = (), target: float = 0.05, k: int | None = None, seed: int = 13,
                    progress: Callable[[str], None] | None = None) -> tuple[Verifier, list[str]]:
     """Cross-validate, choose the default operating point (false among the class replacements
     shown at most ``target``, the largest class share kept: :func:`operating_point`), fit the
@@ -93,7 +99,7 @@ def train_verifier(engine, *, shared: str | Path, truth: str | None = None, rule
     judgments = load_truth_set(truth)
     extra = [j for d in judged for j in judged_batch(d)]
     data, cv, points = cross_validated_curve(engine, judgments, shared=shared, rules=chosen_rules(rules), groups=chosen_groups(groups),
-                                             extra=extra, k=k, seed=seed, progress=progress)
+                                             extra=extra, judged_docs=judged_docs, k=k, seed=seed, progress=progress)
     chosen = operating_point(points, target) or max(points, key=lambda p: p.min_truth)
     if progress:
         progress("fitting the model on every judged rung …")
@@ -101,7 +107,8 @@ def train_verifier(engine, *, shared: str | Path, truth: str | None = None, rule
     info = {
         "trained_on": {"judgments": data.rows.judgments, "matched": data.rows.matched, "false": int((data.y == 0).sum()),
                        "unmatched": data.rows.unmatched, "groups": sorted(set(data.groups.tolist())),
-                       "judged_batches": [str(Path(d).resolve()) for d in judged]},
+                       "judged_batches": [str(Path(d).resolve()) for d in judged],
+                       "judged_documents": [str(Path(d).resolve()) for d in judged_docs]},
         "operating_point": {"target_false_shown": target, **chosen.to_dict()},
         "curve": [p.to_dict() for p in points],
         "seed": seed,

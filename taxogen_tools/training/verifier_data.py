@@ -11,8 +11,10 @@ that ladder (same document, span, type and label); each matched rung is a row: i
 Judged batches (``--judged DIR``) add training rows only: a directory with ``classes.jsonl``
 (``id``, ``doc_id``, ``entity_type``, ``sentence``, ``span``, ``replacement``, ``rung``) and
 ``classes.judged.jsonl`` (``id``, ``true``, ``reason``) — a class replacement of a sentence and a
-reader's verdict (:func:`judged_batch`). Their documents are not at hand, so their spans get no
-document state and they never enter the sanitized figures of the curve.
+reader's verdict (:func:`judged_batch`). Their spans get their document's state where the
+documents are given (``--judged-docs FILE``: JSON lines of ``id`` and ``text``, or any input
+``taxogen sanitize`` reads; a raw text's mentions are detected as sanitizing detects them),
+none otherwise; they never enter the sanitized figures of the curve.
 
 Groups: a document and a batch are never split between folds — a group is a connected part
 of the graph whose nodes are the documents and the batches and whose edges are the
@@ -134,20 +136,30 @@ def groups_of(spans: Sequence[JudgedSpan]) -> dict[str, str]:
     return names
 
 
-def document_states(engine, doc_ids: set[str], sources: Sequence[Path]) -> dict[str, DocumentState]:
-    """The document state of each document of ``sources`` named in ``doc_ids`` (its countries,
-    the text its sport rules read), as sanitizing gives it."""
+def document_states(engine, doc_ids: set[str], sources: Sequence[Path], detected: Sequence[Path] = ()) -> dict[str, DocumentState]:
+    """The document state of each document of ``sources`` and then ``detected`` named in
+    ``doc_ids`` (its countries, the text its sport rules read), as sanitizing gives it; a
+    document of ``detected`` without mentions has them detected (raw text), one of
+    ``sources`` without mentions is skipped. A missing file of ``sources`` is skipped, one of
+    ``detected`` raises :class:`engine.errors.InputError`."""
+    from engine.errors import InputError
     from engine.generate.context import document_state
     from engine.io.docio import DocRecord, read_documents
 
+    for path in detected:
+        if not Path(path).is_file():
+            raise InputError(f"no judged documents file {path}", position=str(path))
     out: dict[str, DocumentState] = {}
     with engine.knowledge.active():
-        for path in sources:
+        for path, detect in [*((p, False) for p in sources), *((p, True) for p in detected)]:
             if not Path(path).is_file():
                 continue
             for rec in read_documents(Path(path), "auto"):
-                if isinstance(rec, DocRecord) and rec.doc_id in doc_ids and rec.doc_id not in out and rec.mentions is not None:
-                    spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in rec.mentions)
+                if not isinstance(rec, DocRecord) or rec.doc_id not in doc_ids or rec.doc_id in out:
+                    continue
+                mentions = rec.mentions if rec.mentions is not None or not detect else engine.detect_mentions(rec.text)
+                if mentions is not None:
+                    spans = (Span(rec.text[m.start:m.end], m.entity_type) for m in mentions)
                     out[rec.doc_id] = document_state(engine.linker, spans, rec.text)
     return out
 

@@ -68,16 +68,17 @@ class Dataset:
 
 
 def build_dataset(engine, judgments, rules: Sequence[str], *, shared: str | Path, feature_groups: Sequence[str] = FEATURE_GROUPS,
-                  extra: Sequence = (), progress: Callable[[str], None] | None = None) -> Dataset:
+                  extra: Sequence = (), judged_docs: Sequence[str | Path] = (), progress: Callable[[str], None] | None = None) -> Dataset:
     """Rebuild the ladder of every judged graph-type span with ``rules`` switched off (the
     config's rules otherwise) and match the judged replacements to its rungs; ``shared``: the
     shared WikiReplace documents (their places and sports are the spans' document state);
-    ``extra``: judgments of judged batches, training rows only (:func:`judged_batch`)."""
+    ``extra``: judgments of judged batches, training rows only (:func:`judged_batch`);
+    ``judged_docs``: their documents (raw text: mentions detected), for their document state."""
     configured = engine.config.knowledge()
     features = RungFeatures(engine.truth, engine.chains, rules=rules, knowledge=configured, embedder=lambda: engine.embedder)
     spans = judged_spans([*judgments, *extra])
     groups = groups_of(spans)
-    states = document_states(engine, {s.doc_id for s in spans}, judged_sources(shared))
+    states = document_states(engine, {s.doc_id for s in spans}, judged_sources(shared), [Path(p) for p in judged_docs])
     before = engine.knowledge
     engine.knowledge = configured.with_rules_off(rules)
     try:

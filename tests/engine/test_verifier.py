@@ -281,3 +281,77 @@ def test_given_the_shipped_verifier_on_the_seed_then_a_rung_below_the_operating_
     default = json.loads(CliRunner().invoke(app, args).stdout)
     floor = Verifier.load(shipped_verifier_dir()).min_truth
     assert [c["label"] for c in default["candidates"] if c["label"] != MASK] == [label for label in weighed if weighed[label] >= floor]
+
+
+@pytest.mark.parametrize("text, context, expected", [
+    ("AD", "He died in 93 AD in Rome.", {"span_initials": 1.0, "span_letters": 2, "prev_lower": 0.0, "next_lower": 1.0, "span_at_start": 0.0}),
+    ("India", "India beat Australia in the final.", {"span_initials": 0.0, "span_tokens": 1, "span_at_start": 1.0, "next_lower": 1.0}),
+    ("India", "He won the toss.India beat Australia.", {"span_at_start": 1.0, "span_chars": 5}),
+    ("New South Wales", "She moved to New South Wales.", {"span_tokens": 3, "span_chars": 15, "prev_lower": 1.0, "next_lower": 0.0}),
+])
+def test_given_a_span_in_its_sentence_then_the_shape_group_reads_its_shape_and_place(text, context, expected) -> None:
+    from engine.generate.verify_features import _shape
+
+    got = _shape(Span(text, EntityType.LOC, context=context))
+    assert {k: got[k] for k in expected} == expected
+
+
+@pytest.fixture(scope="module")
+def planet_or_element():
+    """The verifier's features over a store where "Mercury" names a planet and a chemical element."""
+    from engine.config import EngineConfig
+    from engine.engine import Engine
+    from engine.generate.verify_features import RungFeatures
+    from tests.conftest import tiny_store
+
+    kg = tiny_store(edges=[("Q1", "P31", "Q10"), ("Q2", "P31", "Q20"), ("Q10", "P279", "Q30"), ("Q20", "P279", "Q40")],
+                    labels={"Q1": "Mercury", "Q2": "Mercury", "Q10": "planet", "Q20": "chemical element", "Q30": "astronomical body",
+                            "Q40": "chemical substance"})
+    engine = Engine.from_store(kg, EngineConfig(model="none"))
+    return RungFeatures(engine.truth, engine.chains, embedder=lambda: engine.embedder)
+
+
+@pytest.mark.parametrize("sentence, fitting", [
+    ("Mercury is the planet closest to the Sun, orbiting it every 88 days.", "Q1"),
+    ("Mercury is a heavy metal, a chemical element liquid at room temperature.", "Q2"),
+])
+def test_given_a_name_of_two_items_then_the_namesakes_and_context_groups_say_which_the_sentence_reads(planet_or_element, sentence, fitting) -> None:
+    from engine.types import Link, LinkMethod
+
+    span = Span("Mercury", EntityType.MISC, context=sentence)
+    links = tuple(Link(q, "Mercury", LinkMethod.EXACT, "Mercury", 1.0) for q in ("Q1", "Q2"))
+    margins = {}
+    for item, label in (("Q1", "planet"), ("Q2", "chemical element")):
+        ladder = Ladder(span, (Candidate(label, "P31", 1, "Q10" if item == "Q1" else "Q20", "P31", link_qid=item), Candidate(MASK, "mask", 2)),
+                        links)
+        (row,) = planet_or_element.rows(ladder, None, ["namesakes", "context"])
+        assert row["namesakes"] == pytest.approx(np.log1p(1)) and row["namesake_kinds"] == 1
+        margins[item] = row["fit_margin"]
+    assert margins[fitting] > 0 > margins["Q1" if fitting == "Q2" else "Q2"]
+
+
+def test_given_judged_documents_then_their_rows_get_the_documents_state_and_a_raw_text_has_its_mentions_detected(tmp_path) -> None:
+    from engine.config import EngineConfig
+    from engine.engine import Engine
+    from engine.errors import InputError
+    from engine.types import Mention
+    from taxogen_tools.training.verifier_data import document_states
+    from tests.conftest import tiny_store
+
+    engine = Engine.from_store(tiny_store(edges=[("Q20", "P31", "Q6256")], labels={"Q20": "Norway", "Q6256": "country"}), EngineConfig(model="none"))
+    text = "She was born in Norway and studied law."
+    detected: list[str] = []
+
+    def detect_mentions(t: str) -> list[Mention]:
+        detected.append(t)
+        return [Mention(t.index("Norway"), t.index("Norway") + len("Norway"), EntityType.LOC)]
+
+    engine.detect_mentions = detect_mentions
+    docs = tmp_path / "bios.jsonl"
+    docs.write_text(json.dumps({"id": "d1", "text": text}) + "\n" + json.dumps({"id": "d2", "text": "Not judged."}) + "\n")
+    states = document_states(engine, {"d1"}, [tmp_path / "absent.json"], [docs])
+    assert list(states) == ["d1"] and detected == [text]
+    assert states["d1"].text == text and states["d1"].countries == frozenset({"Q20"})
+    assert document_states(engine, {"d1"}, [docs]) == {}  # a source without mentions is not detected
+    with pytest.raises(InputError, match="no judged documents file"):
+        document_states(engine, {"d1"}, [], [tmp_path / "absent.jsonl"])
