@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.detect.amounts import join_amounts
 from engine.detect.context_types import context_retype
+from engine.detect.coref.numbering import persons_renumbered
 from engine.detect.coref.persons import link_persons
 from engine.detect.dialogue import dialogue_retype
 from engine.detect.graph_types import GraphTyper, graph_retype
@@ -87,4 +88,5 @@ class CandidateFinder:
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
         spans = usage_retype(text, spans)  # how a name is used in its sentence (engine.detect.usage_types)
         spans = name_retype(text, spans)  # a name's own words and its phrase (engine.detect.name_types)
+        spans = persons_renumbered(text, spans) or spans  # the persons' ids once the types are settled
         return Candidates(text, doc, spans)
