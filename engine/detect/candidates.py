@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.detect.amounts import join_amounts
 from engine.detect.context_types import context_retype
-from engine.detect.coref.numbering import persons_renumbered
+from engine.detect.coref.numbering import other_names_joined, persons_renumbered
 from engine.detect.coref.persons import link_persons
 from engine.detect.dialogue import dialogue_retype
 from engine.detect.graph_types import GraphTyper, graph_retype
@@ -91,4 +91,5 @@ class CandidateFinder:
         spans = name_retype(text, spans)  # a name's own words and its phrase (engine.detect.name_types)
         spans = non_person_retype(text, spans)  # a prize, a mountain, a feast, a place named like a person (engine.detect.non_persons)
         spans = persons_renumbered(text, spans) or spans  # the persons' ids once the types are settled
+        spans = other_names_joined(text, spans) or spans  # "born Nora Kuzma", "known as Brother Adam": the same person
         return Candidates(text, doc, spans)

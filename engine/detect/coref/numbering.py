@@ -17,16 +17,30 @@ and "President Nixon" PERSON 5. Rule ``person-numbered-by-name``, last of the de
   silent merger of the two;
 - a span that fits no person is a new person, and later spans of the same name join it
   (two spans "Alfa Romeo" typed ORG and MISC before they became persons are one).
+
+Rule ``other-name-same-person`` (biography pack) then gives a person's other names the
+person's id: "Traci Lords (born Nora Kuzma; …)", "Karl Kehrle (…), known as Brother Adam",
+"Sithu Aung (…; also spelled Si Thu Aung)", "credited as Cristyle or Cri$tyle" — the
+cue words are ``detect_persons.own_other_name_before``, and between the person's name and
+them only brackets, commas and semicolons may stand; no cue, no other name ("Seacole was
+born in Kingston, the daughter of a soldier, James Grant": the father).
 """
 
 from __future__ import annotations
 
+import re
+
 from engine.detect.coref.persons import chosen_person, name_words, names_fit
 from engine.detect.spans import DetectedSpan
-from engine.knowledge import rule
+from engine.knowledge import pattern, rule
 from engine.types import EntityType
 
 _PREFIX = "person-"
+_OTHER_NAME_BEFORE = pattern("detect_persons.own_other_name_before")
+_OTHER_NAME_OR = pattern("detect_persons.other_name_or")
+_OTHER_NAME_GAP = pattern("detect_persons.other_name_gap")
+_BRACKETS = re.compile(r"\([^()]*\)")
+_SENTENCE_END = re.compile(r"[.!?]\s+[A-Z]")
 
 
 def _number(entity_id: str | None) -> int | None:
@@ -73,3 +87,47 @@ def persons_renumbered(text: str, spans: list[DetectedSpan]) -> list[DetectedSpa
             last_seen[n] = s.start
         out.append(s)
     return out
+
+
+@rule("other-name-same-person", stage="detect", types=("PERSON",), pack="biography", off=None,
+      purpose="a person's other name right after the person ('born Nora Kuzma', 'known as Brother Adam', 'also spelled Si Thu Aung') is the same person")
+def other_names_joined(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """``spans`` with each person's other names holding the person's id: a PERSON after the
+    words that introduce a person's own other name (``detect_persons.own_other_name_before``),
+    the person's name before them in its sentence with nothing but brackets, commas and
+    semicolons between, or after "or" right after such a name ("credited as Cristyle or
+    Cri$tyle"). The spans of the other name's id that are that name or a part of it move with it."""
+    moved: dict[str, tuple[str, list[list[str]]]] = {}
+    aliases: set[int] = set()
+    persons = [i for i, s in enumerate(spans) if s.entity_type is EntityType.PERSON]
+    for k, i in enumerate(persons):
+        s = spans[i]
+        if k == 0 or not s.text[:1].isupper():
+            continue
+        prev = spans[persons[k - 1]]
+        between = text[prev.end:s.start]
+        owner = None
+        if persons[k - 1] in aliases and _OTHER_NAME_OR.match(between):
+            owner = prev
+        else:
+            cue = _OTHER_NAME_BEFORE.search(between)
+            if cue and len(between) <= 250 and not _SENTENCE_END.search(between) \
+                    and _OTHER_NAME_GAP.match(_BRACKETS.sub("", between[:cue.start()])):
+                owner = prev
+        if owner is None or not owner.entity_id or not s.entity_id:
+            continue
+        target = moved[owner.entity_id][0] if owner.entity_id in moved else owner.entity_id
+        if s.entity_id != target and _number(s.entity_id) != 1:  # the subject is never someone's other name
+            moved.setdefault(s.entity_id, (target, []))[1].append(name_words(s.text))
+        aliases.add(i)
+    if not moved:
+        return spans
+    return [s.with_(entity_id=moved[s.entity_id][0]) if s.entity_id in moved and _part_of_any(s, moved[s.entity_id][1]) else s
+            for s in spans]
+
+
+def _part_of_any(s: DetectedSpan, names: list[list[str]]) -> bool:
+    """``s`` is one of the other names ``names`` or a part of one ("Kuzma" of "Nora Louise Kuzma";
+    not "James Grant", whose bare "Grant" was the subject's birth name)."""
+    words = name_words(s.text)
+    return any(names_fit(words, name) for name in names)
