@@ -36,7 +36,7 @@ def _subject(s: DetectedSpan) -> bool:
     return "subject" in s.inner or "variant" in s.inner
 
 
-@rule("person-name-with-a-thing-word", stage="detect", types=("LOC", "ORG", "MISC"), pack="core", off=None,
+@rule("person-name-with-a-thing-word", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.MISC), pack="core", off=None,
       purpose="a person-typed name ending in a thing's head word or opening with a thing's word ('Nobel Prize', 'Mount Kenya', 'HMS Victory'), or a holiday, is that thing")
 def thing_word_type(s: DetectedSpan) -> EntityType | None:
     """The type a thing's word in ``s`` gives it, or None."""
