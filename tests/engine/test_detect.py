@@ -212,6 +212,17 @@ def test_given_a_surname_two_persons_share_then_the_subject_else_the_most_recent
     assert by_text["Silva"] == by_text["Ana Silva"] == "person-1"  # a biography calls its subject by the surname
 
 
+def test_given_a_parent_named_after_children_of_then_the_surname_alone_stays_who_it_was():
+    text = "With Otto Lund she found a comet. Brenner was the second of five children of Jakob Brenner. Brenner died in 1968."
+    spans = [_span(text, "Otto Lund", EntityType.PERSON), _span(text, "Brenner", EntityType.PERSON),
+             _span(text, "Jakob Brenner", EntityType.PERSON)]
+    last = text.rindex("Brenner died")
+    spans.append(DetectedSpan(last, last + 7, "Brenner", EntityType.PERSON, frozenset({"ner"})))
+    ids = [(s.text, s.entity_id) for s in link_persons(text, spans)]
+    bare = [i for t, i in ids if t == "Brenner"]
+    assert bare[0] == bare[1] != dict(ids)["Jakob Brenner"]  # the parent is another person, and takes no mention of her
+
+
 def test_given_spans_made_persons_after_linking_then_they_join_the_person_their_name_fits():
     from engine.detect.coref.numbering import persons_renumbered
 

@@ -75,8 +75,8 @@ def persons_renumbered(text: str, spans: list[DetectedSpan]) -> list[DetectedSpa
                 fitting = [i for i, m in enumerate(numbers)
                            if names_fit(words, names[m], fuzzy=m == 1)]
                 seen = [last_seen.get(m, -1) for m in numbers]
-                i = chosen_person(fitting, seen) if fitting and numbers[0] == 1 else (
-                    max(fitting, key=lambda j: seen[j]) if fitting else None)
+                same = [j for j in fitting if names[numbers[j]] == words]
+                i = chosen_person(fitting, seen, same, subject=0 if numbers and numbers[0] == 1 else None)
                 if i is None:
                     n = max(numbers, default=0) + 1
                     names[n] = words

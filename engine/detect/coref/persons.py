@@ -11,8 +11,9 @@ Rules, in order:
 3. **Clusters.** A PERSON whose name words are all words of an earlier person's name
    ("Solberg", "Ingrid") or match its initials ("M. K. Alagiri" ~ "Alagiri", "JRR") joins
    that person; otherwise it starts a new one. A name part that fits several persons
-   ("Silva" after "Ana Silva" and "João Silva") is the subject's when it fits the subject,
-   else the most recently mentioned person's (:func:`chosen_person`). Post-nominals
+   ("Silva" after "Ana Silva" and "João Silva") is the person's named by the very same
+   words before, else the subject's when it fits the subject, else the most recently
+   mentioned person's (:func:`chosen_person`). Post-nominals
    ("PVSM", "OBE") are no name words. A word of six letters or more one edit away from a word of the subject's name
    is that word ("Lt Gen Bilimoria" ~ "Faridoon Noshir Billimoria": a spelling variant).
    A name right after a kinship word ("His father P. T. Rajan", "His son, Palanivel
@@ -121,7 +122,7 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
                    # "His father P. T. Rajan" is not the subject "Ponnambala Thyaga Rajan Palanivel Rajan"
                    if not (relative and words != full)
                    and (names_fit(words, full, fuzzy=i == 0) or names_fit(full, words))]
-        i = chosen_person(fitting, last_seen)
+        i = chosen_person(fitting, last_seen, [i for i in fitting if clusters[i] == words])
         if i is None:
             clusters.append(words)
             last_seen.append(s.start)
@@ -135,15 +136,19 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     return _other_ids(assigned)
 
 
-def chosen_person(fitting: list[int], last_seen: list[int]) -> int | None:
-    """Which of the persons ``fitting`` a name (indices, the subject 0) a name part stands
-    for: the subject when it fits — a biography calls its subject by a part of the name —
-    else the person mentioned most recently ("Silva" after "Ana Silva" and then "João
-    Silva" is João Silva); None when none fits."""
+def chosen_person(fitting: list[int], last_seen: list[int], same: list[int] = (), subject: int | None = 0) -> int | None:
+    """Which of the persons ``fitting`` a name (indices; ``subject`` the subject's) a name
+    part stands for: the first one named by these very words (``same``: "Meitner" again
+    after "Meitner" and "children of Philipp Meitner"), else the subject when it fits — a
+    biography calls its subject by a part of the name — else the person mentioned most
+    recently ("Silva" after "Ana Silva" and then "João Silva" is João Silva); None when
+    none fits."""
     if not fitting:
         return None
-    if fitting[0] == 0:
-        return 0
+    if same:
+        return same[0]
+    if subject is not None and subject in fitting:
+        return subject
     return max(fitting, key=lambda i: last_seen[i])
 
 
