@@ -8,11 +8,13 @@ numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former
 ``retyped_from`` and takes an id of its own type:
 
 - ``person-name-with-a-thing-word``: a PERSON whose last word is a thing's head word
-  (``detect_persons.not_person_heads``: "Prize", "dynasty", "Springs") or whose first word a
+  (``detect_persons.not_person_heads``: "dynasty", "Festival", "Springs"; an award's "Prize",
+  "Medal" are ``named-event-or-award``'s, :mod:`engine.detect.context_types`) or whose first word a
   thing's opener (``detect_persons.not_person_openers``: "Mount", "Lake", "HMS"), or that is
   a holiday (``detect_persons.holiday_days``: "Christmas", "Easter Monday"), takes the type
   the table gives (MISC for a holiday);
-- ``person-name-the-graph-places``: a PERSON of two words or more that the graph's
+- ``person-name-the-graph-places``: a PERSON of two words or more, no list ("Butwal and
+  Quetta" is ``list-of-places``'), that the graph's
   gazetteer knows as a place, not the subject the document opens with, that no other
   person's mention shares its id with, and that the
   text places — after "in", "near", "on", "west of", "the state of" … (``detect_persons.
@@ -30,6 +32,7 @@ _HEADS = table("detect_persons.not_person_heads")
 _OPENERS = table("detect_persons.not_person_openers")
 _HOLIDAY = pattern("detect_persons.holiday_days")
 _PLACE_CUE = pattern("detect_persons.place_cue_before")
+_LIST = pattern("detect_places.list_joint")
 
 
 def _subject(s: DetectedSpan) -> bool:
@@ -37,7 +40,7 @@ def _subject(s: DetectedSpan) -> bool:
 
 
 @rule("person-name-with-a-thing-word", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.MISC), pack="core", off=None,
-      purpose="a person-typed name ending in a thing's head word or opening with a thing's word ('Nobel Prize', 'Mount Kenya', 'HMS Victory'), or a holiday, is that thing")
+      purpose="a person-typed name ending in a thing's head word or opening with a thing's word ('Ming dynasty', 'Mount Kenya', 'HMS Victory'), or a holiday, is that thing")
 def thing_word_type(s: DetectedSpan) -> EntityType | None:
     """The type a thing's word in ``s`` gives it, or None."""
     words = s.text.split()
@@ -56,8 +59,8 @@ def thing_word_type(s: DetectedSpan) -> EntityType | None:
 def placed_by_graph(text: str, spans: list[DetectedSpan], i: int) -> bool:
     """Whether ``spans[i]``, a PERSON, is the place the gazetteer knows, placed by the text."""
     s = spans[i]
-    if s.gaz_kind != "place" or len(s.text.split()) < 2:
-        return False
+    if s.gaz_kind != "place" or len(s.text.split()) < 2 or _LIST.search(s.text):
+        return False  # one word is the one-word rule's (person-word-named-otherwise); a list, list-of-places'
     if any(x.entity_type is P and x.entity_id == s.entity_id and x.text != s.text for x in spans):
         return False  # a form of a person's name ("Jackson" of "Andrew Jackson")
     if _PLACE_CUE.search(text, max(0, s.start - 40), s.start):
