@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.detect.amounts import join_amounts
 from engine.detect.context_types import context_retype
+from engine.detect.coref.numbering import other_names_joined, persons_renumbered
 from engine.detect.coref.persons import link_persons
 from engine.detect.dialogue import dialogue_retype
 from engine.detect.graph_types import GraphTyper, graph_retype
@@ -15,6 +16,7 @@ from engine.detect.merge import merge_spans
 from engine.detect.name_parts import name_parts_retype
 from engine.detect.name_types import name_retype
 from engine.detect.ner import DEFAULT_MODEL, load_pipeline, ner_spans
+from engine.detect.non_persons import non_person_retype
 from engine.detect.retype import retype
 from engine.detect.rules import rule_spans
 from engine.detect.spans import DetectedSpan
@@ -87,4 +89,7 @@ class CandidateFinder:
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
         spans = usage_retype(text, spans)  # how a name is used in its sentence (engine.detect.usage_types)
         spans = name_retype(text, spans)  # a name's own words and its phrase (engine.detect.name_types)
+        spans = non_person_retype(text, spans)  # a prize, a mountain, a feast, a place named like a person (engine.detect.non_persons)
+        spans = persons_renumbered(text, spans) or spans  # the persons' ids once the types are settled
+        spans = other_names_joined(text, spans) or spans  # "born Nora Kuzma", "known as Brother Adam": the same person
         return Candidates(text, doc, spans)

@@ -197,6 +197,49 @@ def test_given_spelling_variant_and_post_nominal_then_one_subject_and_no_nested_
     assert ids["Karl Johnsen"] not in (ids["Karl Johnson"], ids["Anna Berg"])
 
 
+def test_given_a_surname_two_persons_share_then_the_subject_else_the_most_recent_full_name():
+    text = "Maria Costa is a chemist. Her mother Ana Silva was a nurse; her father João Silva taught. Silva died in 1990."
+    spans = [_span(text, "Maria Costa", EntityType.PERSON), _span(text, "Ana Silva", EntityType.PERSON),
+             _span(text, "João Silva", EntityType.PERSON)]
+    spans.append(DetectedSpan(text.index("Silva died"), text.index("Silva died") + 5, "Silva", EntityType.PERSON, frozenset({"ner"})))
+    by_text = {s.text: s.entity_id for s in link_persons(text, spans)}
+    assert len({by_text["Maria Costa"], by_text["Ana Silva"], by_text["João Silva"]}) == 3
+    assert by_text["Silva"] == by_text["João Silva"]  # the most recent full name, never a merger of the two
+    subject = "Ana Silva is a chemist. Her brother João Silva taught. Silva won a prize."
+    spans = [_span(subject, "Ana Silva", EntityType.PERSON), _span(subject, "João Silva", EntityType.PERSON),
+             _span(subject, "Silva won", EntityType.PERSON).with_(end=subject.index("Silva won") + 5, text="Silva")]
+    by_text = {s.text: s.entity_id for s in link_persons(subject, spans)}
+    assert by_text["Silva"] == by_text["Ana Silva"] == "person-1"  # a biography calls its subject by the surname
+
+
+def test_given_a_parent_named_after_children_of_then_the_surname_alone_stays_who_it_was():
+    text = "With Otto Lund she found a comet. Brenner was the second of five children of Jakob Brenner. Brenner died in 1968."
+    spans = [_span(text, "Otto Lund", EntityType.PERSON), _span(text, "Brenner", EntityType.PERSON),
+             _span(text, "Jakob Brenner", EntityType.PERSON)]
+    last = text.rindex("Brenner died")
+    spans.append(DetectedSpan(last, last + 7, "Brenner", EntityType.PERSON, frozenset({"ner"})))
+    ids = [(s.text, s.entity_id) for s in link_persons(text, spans)]
+    bare = [i for t, i in ids if t == "Brenner"]
+    assert bare[0] == bare[1] != dict(ids)["Jakob Brenner"]  # the parent is another person, and takes no mention of her
+
+
+def test_given_spans_made_persons_after_linking_then_they_join_the_person_their_name_fits():
+    from engine.detect.coref.numbering import persons_renumbered
+
+    text = "Tomas Reyes met Karl Storm. Later Governor Reyes thanked Storm and Túpac Amaru II. Túpac Amaru II left."
+    spans = link_persons(text, [_span(text, "Tomas Reyes", EntityType.PERSON), _span(text, "Karl Storm", EntityType.PERSON)])
+    later = [_span(text, "Governor Reyes", EntityType.PERSON, entity_id="dem-4"),
+             _span(text, "Túpac Amaru II", EntityType.PERSON, entity_id="misc-5")]
+    second = text.rindex("Túpac Amaru II")
+    later.append(DetectedSpan(second, second + 14, "Túpac Amaru II", EntityType.PERSON, frozenset({"ner"}), entity_id="org-6"))
+    renumbered = persons_renumbered(text, sorted(spans + later, key=lambda s: s.start))
+    ids = [(s.text, s.entity_id) for s in renumbered if s.entity_type is EntityType.PERSON]
+    by_text = dict(ids)
+    assert by_text["Governor Reyes"] == by_text["Tomas Reyes"] == "person-1"
+    assert by_text["Storm"] == by_text["Karl Storm"] == "person-2"
+    assert [i for t, i in ids if t == "Túpac Amaru II"] == ["person-3", "person-3"]  # a new person, once
+
+
 def test_given_subject_tagged_org_and_name_in_other_script_then_person_of_subject():
     text = "Glafcos Clerides (Greek: Γλαύκος Κληρίδης; born 1919) was a Cypriot lawyer."
     spans = [_span(text, "Glafcos Clerides", EntityType.ORG), _span(text, "1919", EntityType.DATETIME, "rule")]

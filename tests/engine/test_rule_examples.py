@@ -3,7 +3,9 @@
 An example is a small case and what the rule makes of it. Its fields, by the rule's stage:
 
 - ``detect``: ``text``, ``span``; ``expect`` the entity type of the detected span with that
-  text (``PERSON``, ``LOC`` …) or ``no span``; optional ``masked`` (true/false);
+  text (``PERSON``, ``LOC`` …) or ``no span``; optional ``masked`` (true/false); or, with
+  ``person_of`` (the text of an earlier span), ``expect`` ``same person`` or ``another person``:
+  whether the last span with the text ``span`` holds the id of the first with ``person_of``;
 - ``link``: ``text``, ``span``, ``type``, ``item`` (a Q-id); ``expect`` ``linked`` or ``not linked``
   (the span's ladder comes from that item);
 - ``ladder``, ``verify``: ``text``, ``span``, ``type``, ``rung``; ``expect`` ``kept`` or ``dropped``
@@ -109,9 +111,14 @@ def _mention(text: str, span: str, etype: str, entity: str | None = None):
 
 
 def _detect(engine, ex: Mapping[str, Any]) -> Any:
-    found = [s for s in engine.detect(ex["text"]) if s.text == ex["span"]]
+    spans = engine.detect(ex["text"])
+    found = [s for s in spans if s.text == ex["span"]]
     if not found:
         return "no span"
+    if "person_of" in ex:
+        other = [s for s in spans if s.text == ex["person_of"]]
+        same = bool(other) and found[-1].entity_type is other[0].entity_type and found[-1].entity_id == other[0].entity_id
+        return "same person" if same else "another person"
     if "masked" in ex:
         return (found[0].entity_type.value, found[0].masked)
     return found[0].entity_type.value

@@ -10,8 +10,11 @@ Rules, in order:
    ("Dr. Donald Blake", "President Richard Nixon").
 3. **Clusters.** A PERSON whose name words are all words of an earlier person's name
    ("Solberg", "Ingrid") or match its initials ("M. K. Alagiri" ~ "Alagiri", "JRR") joins
-   that person; otherwise it starts a new one. Post-nominals ("PVSM", "OBE") are no name
-   words. A word of six letters or more one edit away from a word of the subject's name
+   that person; otherwise it starts a new one. A name part that fits several persons
+   ("Silva" after "Ana Silva" and "João Silva") is the person's named by the very same
+   words before, else the subject's when it fits the subject, else the most recently
+   mentioned person's (:func:`chosen_person`). Post-nominals
+   ("PVSM", "OBE") are no name words. A word of six letters or more one edit away from a word of the subject's name
    is that word ("Lt Gen Bilimoria" ~ "Faridoon Noshir Billimoria": a spelling variant).
    A name right after a kinship word ("His father P. T. Rajan", "His son, Palanivel
    Thiaga Rajan") is a relative introduced by name: a new person unless the very same name
@@ -79,7 +82,9 @@ def _spelled_as(word: str, full: list[str]) -> bool:
         len(f) >= FUZZY_MIN_LEN and Levenshtein.distance(word.lower(), f.lower(), score_cutoff=1) <= 1 for f in full)
 
 
-def _same_person(words: list[str], full: list[str], fuzzy: bool = False) -> bool:
+def names_fit(words: list[str], full: list[str], fuzzy: bool = False) -> bool:
+    """The name ``words`` can be a shorter form of the name ``full``: its words are words of
+    ``full`` (one edit away, with ``fuzzy``) and its initials agree, or it is ``full``'s initials."""
     if not words:
         return False
     low_full = {w.lower() for w in full}
@@ -102,6 +107,7 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     spans = [(_with_title(text, s) or s) if s.entity_type is EntityType.PERSON else s for s in spans]
     spans = _inside_titled(spans)
     clusters: list[list[str]] = []
+    last_seen: list[int] = []
     assigned: list[DetectedSpan] = []
     for s in spans:
         if s.entity_type is not EntityType.PERSON:
@@ -112,19 +118,38 @@ def link_persons(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
             assigned.append(s.with_(entity_id="person-1"))
             continue
         relative = bool(_KIN_BEFORE.search(text, max(0, s.start - 30), s.start))
-        for i, full in enumerate(clusters):
-            if relative and words != full:
-                continue  # "His father P. T. Rajan" is not the subject "Ponnambala Thyaga Rajan Palanivel Rajan"
-            if _same_person(words, full, fuzzy=i == 0) or _same_person(full, words):
-                if len(words) > len(full):
-                    clusters[i] = words
-                assigned.append(s.with_(entity_id=f"person-{i + 1}"))
-                break
-        else:
+        fitting = [i for i, full in enumerate(clusters)
+                   # "His father P. T. Rajan" is not the subject "Ponnambala Thyaga Rajan Palanivel Rajan"
+                   if not (relative and words != full)
+                   and (names_fit(words, full, fuzzy=i == 0) or names_fit(full, words))]
+        i = chosen_person(fitting, last_seen, [i for i in fitting if clusters[i] == words])
+        if i is None:
             clusters.append(words)
+            last_seen.append(s.start)
             assigned.append(s.with_(entity_id=f"person-{len(clusters)}"))
+            continue
+        if len(words) > len(clusters[i]):
+            clusters[i] = words
+        last_seen[i] = s.start
+        assigned.append(s.with_(entity_id=f"person-{i + 1}"))
     assigned = _missed(text, assigned, clusters) or assigned
     return _other_ids(assigned)
+
+
+def chosen_person(fitting: list[int], last_seen: list[int], same: list[int] = (), subject: int | None = 0) -> int | None:
+    """Which of the persons ``fitting`` a name (indices; ``subject`` the subject's) a name
+    part stands for: the first one named by these very words (``same``: "Meitner" again
+    after "Meitner" and "children of Philipp Meitner"), else the subject when it fits — a
+    biography calls its subject by a part of the name — else the person mentioned most
+    recently ("Silva" after "Ana Silva" and then "João Silva" is João Silva); None when
+    none fits."""
+    if not fitting:
+        return None
+    if same:
+        return same[0]
+    if subject is not None and subject in fitting:
+        return subject
+    return max(fitting, key=lambda i: last_seen[i])
 
 
 @rule("subject-opens-document", stage="detect", types=("PERSON",), pack="biography", off=None,

@@ -1,0 +1,84 @@
+"""Names of things that the layers read as persons: a prize, a mountain, a feast, a ship, a place.
+
+A name made of a person's name ("Nobel Prize", "Ming dynasty", "Mount Kenya", "HMS
+Victory"), a feast ("Christmas") or a place the text places ("in northern Minas Gerais")
+is often typed PERSON by NER; shown as "PERSON 4" it tells the reader a falsehood. Applied
+after every other type check (:mod:`engine.detect.name_types`), before the persons are
+numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former type in
+``retyped_from`` and takes an id of its own type:
+
+- ``person-name-with-a-thing-word``: a PERSON whose last word is a thing's head word
+  (``detect_persons.not_person_heads``: "dynasty", "Festival", "Springs"; an award's "Prize",
+  "Medal" are ``named-event-or-award``'s, :mod:`engine.detect.context_types`) or whose first word a
+  thing's opener (``detect_persons.not_person_openers``: "Mount", "Lake", "HMS"), or that is
+  a holiday (``detect_persons.holiday_days``: "Christmas", "Easter Monday"), takes the type
+  the table gives (MISC for a holiday);
+- ``person-name-the-graph-places``: a PERSON of two words or more, no list ("Butwal and
+  Quetta" is ``list-of-places``'), that the graph's
+  gazetteer knows as a place, not the subject the document opens with, that no other
+  person's mention shares its id with, and that the
+  text places — after "in", "near", "on", "west of", "the state of" … (``detect_persons.
+  place_cue_before``) or after a place and a comma ("Itu, São Paulo") — is that place, LOC.
+"""
+
+from __future__ import annotations
+
+from engine.detect.spans import DetectedSpan
+from engine.knowledge import pattern, rule, table
+from engine.types import EntityType
+
+P = EntityType.PERSON
+_HEADS = table("detect_persons.not_person_heads")
+_OPENERS = table("detect_persons.not_person_openers")
+_HOLIDAY = pattern("detect_persons.holiday_days")
+_PLACE_CUE = pattern("detect_persons.place_cue_before")
+_LIST = pattern("detect_places.list_joint")
+
+
+def _subject(s: DetectedSpan) -> bool:
+    return "subject" in s.inner or "variant" in s.inner
+
+
+@rule("person-name-with-a-thing-word", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.MISC), pack="core", off=None,
+      purpose="a person-typed name ending in a thing's head word or opening with a thing's word ('Ming dynasty', 'Mount Kenya', 'HMS Victory'), or a holiday, is that thing")
+def thing_word_type(s: DetectedSpan) -> EntityType | None:
+    """The type a thing's word in ``s`` gives it, or None."""
+    words = s.text.split()
+    if not words:
+        return None
+    if _HOLIDAY.match(s.text):
+        return EntityType.MISC
+    if len(words) < 2:
+        return None
+    given = _HEADS.get(words[-1].casefold()) or _OPENERS.get(words[0].casefold().rstrip("."))
+    return EntityType.parse(given) if given else None
+
+
+@rule("person-name-the-graph-places", stage="detect", types=("LOC",), pack="core", off=False,
+      purpose="a person-typed name of two words or more that the graph knows as a place and the text places ('a town in northern Minas Gerais') is that place")
+def placed_by_graph(text: str, spans: list[DetectedSpan], i: int) -> bool:
+    """Whether ``spans[i]``, a PERSON, is the place the gazetteer knows, placed by the text."""
+    s = spans[i]
+    if s.gaz_kind != "place" or len(s.text.split()) < 2 or _LIST.search(s.text):
+        return False  # one word is the one-word rule's (person-word-named-otherwise); a list, list-of-places'
+    if any(x.entity_type is P and x.entity_id == s.entity_id and x.text != s.text for x in spans):
+        return False  # a form of a person's name ("Jackson" of "Andrew Jackson")
+    if _PLACE_CUE.search(text, max(0, s.start - 40), s.start):
+        return True
+    prev = spans[i - 1] if i > 0 else None
+    return prev is not None and prev.entity_type is EntityType.LOC and text[prev.end:s.start] == ", "
+
+
+def non_person_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    """``spans`` with the rules of the module docstring applied."""
+    out = []
+    for i, s in enumerate(spans):
+        if s.entity_type is P:
+            new = thing_word_type(s)
+            if new is None and not _subject(s) and placed_by_graph(text, spans, i):
+                new = EntityType.LOC
+            if new is not None:
+                s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type,
+                            entity_id=f"{new.value.lower()}-{s.text.casefold()}")
+        out.append(s)
+    return out
