@@ -28,6 +28,9 @@ population and place in the rung's ``path``):
   name the store itself finds ambiguous ("Caerphilly", a town and a county borough) gets no
   rung from the gazetteer, which cannot say which sense its place is;
 - **a region after a comma** ("Manchester, Connecticut") picks the places in it;
+- **a country in two continents** (``places.transcontinental_countries``: Turkey, Russia, …)
+  gives its places no world-region rung: CLDR files Turkey under Western Asia, while
+  Istanbul lies in Europe too; "city in Turkey" says what holds;
 - a place the sentence rules out (a team someone plays for, :mod:`engine.generate.sense`) gets none;
 - **"Schalchen, Austria"**: a place named with its country or region after a comma is looked
   up by its name, in that country;
