@@ -13,7 +13,10 @@ Ontario beside London) does not compete: the name alone most likely means the pr
 one. The document may settle it as well: a homonym that lies in a country the document names, when
 the others do not, is the one meant (:func:`engine.generate.context.prefer_in_document`
 puts it first); so is the one the place after a comma names ("Manchester, Connecticut",
-:func:`engine.generate.context.in_named_region`, which drops the others).
+:func:`engine.generate.context.in_named_region`, which drops the others). A division the
+linked place lies in and takes its name from (the province of Ankara around the city of
+Ankara, :func:`division_of_its_seat`) does not compete with a place name either: the name
+alone means the town, and a span that means the division says so ("the province of Ankara").
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Callable, Sequence
 
 from engine.generate.context import NAME_LINKS, item_countries
 from engine.generate.linking import fold
+from engine.knowledge import rule
 from engine.types import Candidate, EntityType, Link
 
 #: How many times more prominent (:meth:`kg.index.LabelIndex.prominences`: facts naming the item)
@@ -48,6 +52,13 @@ def competing(link: Link, others: Sequence[Link], prominences: Callable[[list[st
     counts = prominences([link.qid] + [o.qid for o in others])
     first = counts[0] if counts else 0
     return [o for o, n in zip(others, counts[1:]) if n * ratio >= first]
+
+
+@rule("division-of-its-seat", stage="ladder", types=("LOC",), off=False,
+      purpose='a division named after the place it lies around ("Ankara", the province, beside Ankara, the city) does not compete with the place: the name alone means the town')
+def division_of_its_seat(link: Link, other: Link, taxonomy) -> bool:
+    """``other`` is an administrative division ``link``'s place lies in (P131) under the same name."""
+    return other.qid in set(taxonomy.values(link.qid, "P131"))
 
 
 def settled_by_document(link: Link, others: Sequence[Link], countries: frozenset[str], taxonomy) -> bool:

@@ -267,6 +267,11 @@ def participle(word: str) -> bool:
     return word[:1].islower() and word.endswith(PARTICIPLE_ENDINGS.in_order())
 
 
+def _singular(word: str) -> str:
+    """``word`` without a plural "s" ("joints" → "joint"; "class" stays)."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
 @rule("non-subsective-modifier", stage="ladder", purpose="a rung the span names after a non-subsective modifier is false: a vice president is no president",
       off=False)
 def negated_by_modifier(span_text: str, label: str, modifiers: Iterable[str] | None = None) -> bool:
@@ -277,8 +282,8 @@ def negated_by_modifier(span_text: str, label: str, modifiers: Iterable[str] | N
     modifiers = NON_SUBSECTIVE if modifiers is None else modifiers
     # (word, is it a prefix joined by a hyphen: "anti-apartheid activist" is an activist)
     parts = [(w, j < len(ws) - 1) for part in span_words(span_text) for ws in [part.split("-")] for j, w in enumerate(ws)]
-    words = [w for w, _ in parts]
-    lab = fold(label).split()
+    words = [_singular(w) for w, _ in parts]  # "prosthetic knee joints" is no "joint" either
+    lab = [_singular(w) for w in fold(label).split()]
     n = len(lab)
     for i in range(1, len(words) - n + 1):
         if words[i:i + n] != lab:

@@ -31,6 +31,8 @@ from engine.generate.sources.datetime import stands_for_a_number
 from engine.generate.sources.numbers import is_number_token
 from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Mention, ScoredCandidate
 
+#: A span that opens with its own determiner ("the University"): a noun phrase of its own.
+_DETERMINER_AT_START = pattern("render.determiner_at_start")
 #: The entity types whose rungs are classes of the graph (the types of the rules on names).
 _GRAPH = tuple(t.value for t in GRAPH_TYPES)
 
@@ -92,6 +94,8 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
     a_date = a.head.mention.entity_type is EntityType.DATETIME
     if date_beside_a_person_kept_apart(a, b, before):
         return None, True
+    if date_before_a_determined_name_kept_apart(a, b):
+        return None, True
     if count_after_a_name_kept_apart(a, b):
         return None, True
     if how_often_after_a_name_kept_apart(a, b, after):
@@ -116,6 +120,15 @@ def date_beside_a_person_kept_apart(a: Unit, b: Decision, before: str) -> bool:
     b_date = b.mention.entity_type is EntityType.DATETIME
     in_noun_phrase = bool(DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
     return ((a_date and b.kind is RungKind.PERSON) or (a.head.kind is RungKind.PERSON and b_date)) and not in_noun_phrase
+
+
+@rule("date-before-a-determined-name-kept-apart", stage="render", types=("DATETIME",), off=False,
+      purpose='a date before a name that opens with its own determiner modifies no part of it: the two are kept apart by a comma ("On [30 June 1996] [the University] decided" → "In the mid-1990s, the university decided")')
+def date_before_a_determined_name_kept_apart(a: Unit, b: Decision) -> bool:
+    """``a``, a single date, is right before ``b``, a name of the graph whose span opens with
+    a determiner ("the University"): a noun phrase of its own, which the date is no modifier of."""
+    return (len(a.decisions) == 1 and a.head.mention.entity_type is EntityType.DATETIME
+            and b.mention.entity_type.is_graph and bool(_DETERMINER_AT_START.match(b.original)))
 
 
 @rule("count-after-a-name-kept-apart", stage="render", types=("QUANTITY", "DATETIME"), off=False,

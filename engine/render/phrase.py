@@ -126,6 +126,8 @@ def _common_noun_phrase(label: str) -> bool:
 # --- words (packs/core/render.yaml) --------------------------------------------------------
 PREPOSITIONS = words("render.prepositions")
 COPULAS = words("render.copulas")
+#: Nouns of what a country has ("Government", "Embassy"): capitalised after "the", still common nouns.
+COUNTRY_NOUNS = words("truth.country_nouns")
 DETERMINERS = words("render.determiners")
 #: Auxiliaries that, after a noun phrase, make it the subject of their clause ("[a] team has won").
 AUXILIARIES = words("render.auxiliaries")
@@ -472,6 +474,16 @@ _MODIFIER_KINDS = (RungKind.MASK, RungKind.CLASS)
 def modifier_kept_before_a_noun_that_needs_it(f: Fitting) -> Rendered | None:
     if f.kind in _MODIFIER_KINDS and f.slot.modifier and f.slot.next_word.lower() in NEEDS_ITS_MODIFIER:
         return Rendered(MASK, note="modifier masked: the noun after it says nothing without it")
+    return None
+
+
+@rule("modifier-dropped-before-a-capitalised-body", stage="render", types=_GRAPH,
+      purpose='a mask or class after "the" and before a capitalised noun of what a country has is a modifier, dropped ("The [German] Government" → "The Government", not "The nationality Government")')
+def modifier_dropped_before_a_capitalised_body(f: Fitting) -> Rendered | None:
+    slot = f.slot
+    if f.kind in _MODIFIER_KINDS and slot.prev.lower() == "the" and slot.next_word[:1].isupper() \
+            and slot.next_word.lower() in COUNTRY_NOUNS:
+        return Rendered("", note=f"modifier dropped before '{slot.next_word}'")
     return None
 
 
@@ -992,6 +1004,7 @@ PHRASE_RULES = (
     modifier_kept_before_a_noun_that_needs_it,
     modifier_dropped,
     modifier_before_an_ing_noun_dropped,
+    modifier_dropped_before_a_capitalised_body,
     person_in_a_modifier_slot_dropped,
     count_placeholder_read_as_multiple,
     placeholder_modifier_dropped,

@@ -34,6 +34,7 @@ AS_ROLE_REASON = "says no role"
 #: Every reason for passing over a rung in a role's slot (not a leak).
 SLOT_REASONS = (ROLE_SLOT_REASON, ONCE_HELD_REASON, AS_ROLE_REASON)
 _AS_A = pattern("select.as_a")
+_COPULA_AND_THE = pattern("select.copula_and_the")
 _WORD_BEFORE = re.compile(r"([A-Za-z'’]+)\W*$")
 #: A capitalised word (a name, or its placeholder "PERSON 2") right after the mention.
 _NAME_AFTER = re.compile(r"\s+[A-Z]")
@@ -56,7 +57,7 @@ def category_in_role_slot(cand: Candidate, entity_type: EntityType, before: str,
     m = _WORD_BEFORE.search(before[-40:])
     prev = m.group(1).lower() if m else ""
     return (holder_after_held_once(cand, prev, before) or holder_after_as(cand, before)
-            or category_of_roles_in_the_role_slot(cand, prev, after))
+            or category_of_roles_in_the_role_slot(cand, prev, after, before))
 
 
 @rule("holder-after-held-once", stage="select", types=("DEM",),
@@ -79,12 +80,14 @@ def holder_after_as(cand: Candidate, before: str) -> str | None:
 
 @rule("category-of-roles-in-the-role-slot", stage="select", types=("DEM",),
       purpose='a class naming a kind of role ("occupation", "profession") does not stand for the role, unless the sentence talks of the role as a thing ("his profession")')
-def category_of_roles_in_the_role_slot(cand: Candidate, prev: str, after: str) -> str | None:
+def category_of_roles_in_the_role_slot(cand: Candidate, prev: str, after: str, before: str = "") -> str | None:
     """Why a category of roles may not stand in the role's slot after ``prev`` (the word
-    before the mention) and before ``after``, or None."""
+    before the mention) and before ``after``, or None. After a verb that states what someone
+    is ("was the *manager*", ``before``: the text up to the mention) the determiner does not
+    make the role a thing: "was the profession" says it of a person."""
     if label_head(cand.label) not in ROLE_CATEGORIES:
         return None
-    if prev in _AS_A_THING and not _NAME_AFTER.match(after):
+    if prev in _AS_A_THING and not _NAME_AFTER.match(after) and not _COPULA_AND_THE.search(before[-40:]):
         return None
     return f"'{cand.label}' {ROLE_SLOT_REASON}, after '{prev or 'the start'}'"
 

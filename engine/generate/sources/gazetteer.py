@@ -28,6 +28,9 @@ population and place in the rung's ``path``):
   name the store itself finds ambiguous ("Caerphilly", a town and a county borough) gets no
   rung from the gazetteer, which cannot say which sense its place is;
 - **a region after a comma** ("Manchester, Connecticut") picks the places in it;
+- **a country in two continents** (``places.transcontinental_countries``: Turkey, Russia, …)
+  gives its places no world-region rung: CLDR files Turkey under Western Asia, while
+  Istanbul lies in Europe too; "city in Turkey" says what holds;
 - a place the sentence rules out (a team someone plays for, :mod:`engine.generate.sense`) gets none;
 - **"Schalchen, Austria"**: a place named with its country or region after a comma is looked
   up by its name, in that country;
@@ -56,6 +59,8 @@ from engine.types import Candidate, Span
 SETTLEMENT_SIZES = table("places.settlement_sizes")
 #: Nouns of an administrative division: "the Kadıköy *district*" names the division, no town.
 DIVISION_NOUNS = words("places.division_nouns")
+#: Countries in two continents, whose places get no world-region rung (``places.transcontinental_countries``).
+TRANSCONTINENTAL = words("places.transcontinental_countries")
 #: World regions a sentence names with "the" ("the Americas", "the Caribbean").
 REGIONS_WITH_THE = words("places.regions_with_the")
 #: The word after a place name ("Kızıltepe, a *district*") and the noun before "of" ("the *province* of Aydın").
@@ -193,6 +198,13 @@ def _shared(values: Iterable[str | None]) -> str | None:
     return next(iter(values)) if len(values) == 1 else None
 
 
+@rule("country-in-two-continents", stage="ladder", types=("LOC",), off=False,
+      purpose='a place of a country that lies in two continents gets no world-region rung: CLDR files Turkey under Western Asia, while Istanbul lies in Europe too')
+def in_two_continents(place: Place) -> bool:
+    """``place`` lies in a country whose territory spans two continents (``places.transcontinental_countries``)."""
+    return place.country_code.upper() in TRANSCONTINENTAL
+
+
 @rule("gazetteer-place", stage="ladder", types=("LOC",), off=None,
       purpose='a populated place the gazetteer knows is a village, town or city (by population) in its country and world region ("town in Northern Europe")')
 def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str | None], size: str | None = None,
@@ -212,6 +224,8 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
     country = _shared(country_label(p) for p in places) if _shared(p.country_code for p in places) else None
     subregion = _shared(p.subregion for p in places)
     region = _shared(p.region for p in places)
+    if any(in_two_continents(p) for p in places):
+        subregion = region = None
     population = "/".join(f"{p.population:,}" for p in places)
     ids = ",".join(str(p.geonames_id) for p in places)
     path = f"{SOURCE}: GeoNames {ids}, population {population}"
@@ -228,4 +242,4 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
 
 
 __all__ = ["Gazetteer", "Place", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region",
-           "names_division", "place_rungs", "size_word"]
+           "in_two_continents", "names_division", "place_rungs", "size_word"]

@@ -29,7 +29,7 @@ from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
 from engine.generate.context import (COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
                                      prefer_in_document)
-from engine.generate.homonyms import NAME_TYPES, competing, homonyms_of, settled_by_document, shared_rungs
+from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
@@ -325,7 +325,9 @@ class GraphSource(CandidateSource):
         (:mod:`engine.generate.homonyms`), or the document's countries settle it."""
         truth = self.truth
         assert truth is not None
-        others = [l for l in homonyms_of(link, list(links)) if truth.item_fits(l.qid, EntityType.LOC)]
+        taxonomy = self.linker.taxonomy
+        others = [l for l in homonyms_of(link, list(links)) if truth.item_fits(l.qid, EntityType.LOC)
+                  and not division_of_its_seat(link, l, taxonomy)]
         others = competing(link, others, self.linker.index.prominences)
         return not others or settled_by_document(link, others, state.countries, self.linker.taxonomy)
 
