@@ -10,6 +10,7 @@ from engine.detect.context_types import context_retype
 from engine.detect.coref.numbering import other_names_joined, persons_renumbered
 from engine.detect.coref.persons import link_persons
 from engine.detect.dialogue import dialogue_retype
+from engine.detect.eras import drop_era_markers
 from engine.detect.graph_types import GraphTyper, graph_retype
 from engine.detect.legal import judgment_spans
 from engine.detect.merge import merge_spans
@@ -81,8 +82,9 @@ class CandidateFinder:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
         # amounts of money whole (engine.detect.amounts); a judgment's roles, headings and citations out (engine.detect.legal)
         spans = retype(text, judgment_spans(text, join_amounts(text, merge_spans(text, *layers))))
-        # numbers inside terms, a dialogue's labels and greetings, a name's parts (engine.detect.terms, .dialogue, .name_parts)
-        spans = name_parts_retype(text, dialogue_retype(text, drop_term_spans(text, spans)))
+        # numbers inside terms, a year's era marker, a dialogue's labels and greetings, a name's parts
+        # (engine.detect.terms, .eras, .dialogue, .name_parts)
+        spans = name_parts_retype(text, dialogue_retype(text, drop_era_markers(text, drop_term_spans(text, spans))))
         spans = link_persons(text, spans)
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
