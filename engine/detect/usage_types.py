@@ -12,6 +12,12 @@ boundaries:
 - **a team in a match**: a place-typed name (or a place NER read as a person) right before
   "against <Name>", "was relegated", "was promoted" or "won the league" is the team
   ("with Genoa against Cagliari", "Genoa was relegated");
+- **a side in a match**: a place's name (LOC: not a person "of New Zealand") a match's words stand around — a win over it,
+  a side beaten or captained ("a 6–0 win over Morocco", "captained Uruguay"), or its innings,
+  its group matches, its tour, a score or a result after it ("England's first innings",
+  "which Hungary won 2–1") — is the side, an organisation; not right before a side's noun
+  ("the Uruguay team": the country the side is of). In a document about no sport the
+  organisation keeps its country's rungs (:mod:`engine.generate.sources.graph`);
 - **a place coordinated with a club**: a place-typed name joined by "to", "and" or "or" to
   an organisation named by a club's head word ("moved from Pontypool to Newport RFC",
   "the national football team and Yadanarbon") is a club too;
@@ -51,6 +57,11 @@ _ACTOR_AFTER = pattern("detect_events.actor_after")
 #: a team in a match or a league table, after its name
 _TEAM_AFTER = pattern("detect_teams.team_after")
 _JOINED = pattern("detect_teams.joined")
+#: a match's own words around a side's name ("a 6–0 win over", "captained"; "'s first innings", "won 2–1")
+_SIDE_BEFORE = pattern("teams.country_side_before")
+_SIDE_AFTER = pattern("teams.country_side_after")
+#: a side's noun right after a name: the name is the country or town the side is of ("the Uruguay team")
+_SIDE_NOUN_AFTER = pattern("teams.side_after")
 #: a club's or a team's name: an organisation head word, or a team / club / side at its end
 _TEAM_END = pattern("detect_teams.team_end")
 _ORDINALS = pattern("detect_numbers.ordinals")
@@ -72,6 +83,14 @@ def _team_in_match(text: str, s: DetectedSpan) -> bool:
     return s.text[:1].isupper() and bool(_TEAM_AFTER.match(text, s.end))
 
 
+@rule("side-in-match", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a place-typed name a match's words stand around is the side, an organisation: 'a 6–0 win over Morocco', 'captained Uruguay', 'England's first innings', 'which Hungary won 2–1'")
+def _side_in_match(text: str, s: DetectedSpan) -> bool:
+    if not s.text[:1].isupper() or _SIDE_NOUN_AFTER.match(text, s.end):
+        return False
+    return bool(_SIDE_BEFORE.search(text[max(0, s.start - 60):s.start]) or _SIDE_AFTER.match(text, s.end))
+
+
 @rule("numbered-body", stage="detect", types=("MISC",), pack="core", off=False,
       purpose="ordinals that number a parliament, a republic, a congress are part of a name, MISC: 'the 4th republic', '8th Parliament'")
 def _numbered_body(text: str, s: DetectedSpan) -> bool:
@@ -90,7 +109,7 @@ def usage_type(text: str, s: DetectedSpan) -> EntityType | None:
     place = et is L or et is P and s.gaz_kind == "place" and "coref" not in s.sources
     if et is L and _state_acting(text, s):
         return O
-    if place and _team_in_match(text, s):
+    if place and _team_in_match(text, s) or et is L and _side_in_match(text, s):
         return O
     if et in (Q, T) and _numbered_body(text, s):
         return M

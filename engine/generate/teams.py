@@ -11,7 +11,16 @@ Taiwan"), so the span is read as a team only in a document that names a sport
 source then offers "sports team", or "national sports team" for a country, and the sense
 rules (:mod:`engine.generate.sense`) rule out the town.
 
-The cues are the ``sport`` pack's (``packs/sport/teams.yaml``); the rule is ``team-slot``.
+A country's name stands for its national side where a match's own words stand around it
+("a 6–0 win over Morocco", "captained Uruguay", "England's first innings", "which Hungary
+won 2–1", "against New Zealand … 34 wickets": :func:`in_side_slot`); the detect stage reads
+it as an organisation (``side-in-match``), and in a document about sport its ladder is the
+national team's, never the country's (``country-is-its-side``). "A tour of India" and
+"toured England" name the host country; "the Uruguay team" and "Mali's national team" the
+country the side is of.
+
+The cues are the ``sport`` pack's (``packs/sport/teams.yaml``); the rules are ``team-slot``
+and ``country-is-its-side``.
 """
 
 from __future__ import annotations
@@ -61,16 +70,19 @@ _MEMBER_WORDS, _MEMBERS = 6, 4
 _NAME_GOES_ON = re.compile(r"[ \t]+[A-Z0-9]")
 #: Endings of a player's word whose stem names the sport ("footballer").
 PLAYER_ENDINGS = words("teams.player_endings")
+#: A score right after a name ("beat Argentina 4–2").
+_SCORE_AFTER = re.compile(r"[ \t]+\d+\s*[–-]\s*\d+\b")
 #: The lower-case words of a folded text.
 WORDS = re.compile(r"[a-z][a-z'-]*")
 
 
-def _uses(span: Span) -> Iterator[tuple[str, str]]:
+def _uses(span: Span, *, scored: bool = False) -> Iterator[tuple[str, str]]:
     """(text before, text after) each use of the span's text in its sentence that is not the
-    start of a longer name ("playing with the Philadelphia Athletics" is no use of "Philadelphia")."""
+    start of a longer name ("playing with the Philadelphia Athletics" is no use of "Philadelphia");
+    ``scored``: a score after it ends no name ("beat Argentina 4–2")."""
     context = span.context or ""
     for m in re.finditer(rf"(?<!\w){re.escape(span.text)}(?!\w)", context):
-        if not _NAME_GOES_ON.match(context, m.end()):
+        if not _NAME_GOES_ON.match(context, m.end()) or scored and _SCORE_AFTER.match(context, m.end()):
             yield context[: m.start()], context[m.end():]
 
 
@@ -142,3 +154,42 @@ def plays_for_team(span: Span, state: DocumentState, truth: TruthFilter) -> bool
     (a footballer's biography). Without a sport the same words may speak of a band or a
     record label ("played with the Stones", "signed with Sony Music Taiwan")."""
     return span.entity_type is EntityType.ORG and in_team_slot(span) and bool(document_sports(state, truth))
+
+
+
+#: Right before a country's name: a match won, lost or drawn against it, a side beaten or
+#: captained ("a 6–0 win over", "captained", "lost to", "the semi-final against").
+_COUNTRY_SIDE_BEFORE = pattern("teams.country_side_before")
+#: Right after a country's name: what a side does or plays in a match ("'s first innings",
+#: "'s group matches", "'s tour of", "won 2–1", "beat").
+_COUNTRY_SIDE_AFTER = pattern("teams.country_side_after")
+#: "against" right before it, and a match's words after it ("Against New Zealand … 34 wickets").
+_AGAINST = pattern("teams.against")
+_MATCH_WORDS = pattern("teams.country_match_words")
+
+
+def in_side_slot(span: Span) -> bool:
+    """The sentence speaks of a country's name as a side in a match: someone plays for or
+    against it (:data:`_FOR_TEAM`, :data:`_TEAM_SLOT`, also later in a list), or a match's own
+    words stand around it ("a 2–1 win over Morocco", "captained Uruguay", "England's first
+    innings", "which Hungary won 2–1", "against New Zealand … 34 wickets"). A name right before
+    a side's noun ("the Uruguay team", "Mali's national team") is the country the side is of."""
+    for before, after in _uses(span, scored=True):
+        if _SIDE_AFTER.match(after):
+            continue
+        if _COUNTRY_SIDE_BEFORE.search(before) or _COUNTRY_SIDE_AFTER.match(after) \
+                or (_AGAINST.search(before) and _MATCH_WORDS.search(after)):
+            return True
+        if any(_FOR_TEAM.search(start) or _TEAM_SLOT.search(start) for start in _list_starts(before)):
+            return True
+    return False
+
+
+@rule("country-is-its-side", stage="ladder", types=("ORG",), pack="sport", off=False,
+      purpose="in a document that names a sport, a country's name read as an organisation in a side's slot (a win over it, captained it, its innings, won 2–1) is the national team, not the country")
+def country_is_its_side(span: Span, state: DocumentState, truth: TruthFilter) -> bool:
+    """The country's name stands for its national side: the sentence speaks of it as a side
+    in a match (:func:`in_side_slot`) and the document names a sport. The detect stage reads
+    such a name as an organisation (``side-in-match``, ``team-named-after-place``); "born in
+    Uruguay" or "settled in England", a place, in the same document stays the country."""
+    return span.entity_type is EntityType.ORG and in_side_slot(span) and bool(document_sports(state, truth))

@@ -34,7 +34,7 @@ from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction
-from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, plays_for_team
+from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, country_is_its_side, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
 from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, named_with_region, names_division, place_rungs
 from engine.generate.sources.gazetteer import competing as competing_places
@@ -118,6 +118,9 @@ class GraphSource(CandidateSource):
         A LOC span a gazetteer knows gets its rungs first (:meth:`_placed`)."""
         if linked is None:
             linked = self.link(span, state)
+        side = self._national_side(span, state, linked)
+        if side is not None:
+            return side
         result = self._generate(span, state, linked)
         if span.entity_type is EntityType.LOC and self.gazetteer is not None and self.truth is not None:
             return self._placed(span, result, state)
@@ -378,6 +381,22 @@ class GraphSource(CandidateSource):
             return None
         reason = f"a document about sport speaks of {span.text!r} as a team: a {candidates[0].label}"
         return SourceResult(candidates[: self.max_ladder], links=links, reason="; ".join([reason] + notes))
+
+    def _national_side(self, span: Span, state: DocumentState, linked: Linked) -> SourceResult | None:
+        """A country's name a document about sport speaks of as a side in a match ("a 2–1 win
+        over *Morocco*", "*England*'s first innings": :func:`engine.generate.teams.country_is_its_side`):
+        the national team's rungs, or none (the mask) where the store has no such class; never
+        the country's."""
+        if self.truth is None or span.entity_type is not EntityType.ORG or span.text.isupper():
+            return None
+        taxonomy = self.linker.taxonomy
+        link = next((l for l in linked.links if l.method in NAME_LINKS
+                     and set(taxonomy.parents(l.qid, "P31")) & (STATE_CLASSES | COUNTRY_CLASSES)), None)
+        if link is None or not country_is_its_side(span, state, self.truth):
+            return None
+        candidates = self._head_ladder(span, fold(span.text), NATIONAL_TEAM)
+        reason = f"a document about sport speaks of {span.text!r} as a side in a match: its national team, not {link.qid} ({link.label})"
+        return SourceResult(candidates[: self.max_ladder], links=(link,), reason=reason)
 
     def _country_in_org_slot(self, span: Span, whole: list[Link], key: str, state: DocumentState | None = None) -> SourceResult | None:
         """An ORG span that names a country ("the president of *the United States*"): the state,
