@@ -18,10 +18,17 @@ numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former
   gazetteer knows as a place, not the subject the document opens with, that no other
   person's mention shares its id with, and that the
   text places — after "in", "near", "on", "west of", "the state of" … (``detect_persons.
-  place_cue_before``) or after a place and a comma ("Itu, São Paulo") — is that place, LOC.
+  place_cue_before``) or after a place and a comma ("Itu, São Paulo") — is that place, LOC;
+- ``person-name-beside-a-thing-noun``: a PERSON, not the subject, right after a thing's noun
+  in apposition ("the band Kraftwerk", "his novel Rebecca", "the submarine Nautilus":
+  ``detect_persons.thing_nouns_before``) or right before one in lower case ("Paddington
+  station": ``detect_persons.thing_nouns_after``) takes the type the table gives, and so
+  does every other mention of the same name.
 """
 
 from __future__ import annotations
+
+import re
 
 from engine.detect.spans import DetectedSpan
 from engine.knowledge import pattern, rule, table
@@ -33,6 +40,10 @@ _OPENERS = table("detect_persons.not_person_openers")
 _HOLIDAY = pattern("detect_persons.holiday_days")
 _PLACE_CUE = pattern("detect_persons.place_cue_before")
 _LIST = pattern("detect_places.list_joint")
+_NOUNS_BEFORE = table("detect_persons.thing_nouns_before")
+_NOUN_BEFORE = pattern("detect_persons.thing_noun_before")
+_NOUNS_AFTER = table("detect_persons.thing_nouns_after")
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
 
 
 def _subject(s: DetectedSpan) -> bool:
@@ -69,12 +80,27 @@ def placed_by_graph(text: str, spans: list[DetectedSpan], i: int) -> bool:
     return prev is not None and prev.entity_type is EntityType.LOC and text[prev.end:s.start] == ", "
 
 
+@rule("person-name-beside-a-thing-noun", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.MISC), pack="core", off=None,
+      purpose="a person-typed name in apposition to a thing's noun ('the band Kraftwerk', 'the novel Rebecca', 'Paddington station') is that thing")
+def thing_noun_type(text: str, s: DetectedSpan) -> EntityType | None:
+    """The type the thing's noun beside ``s`` gives it, or None."""
+    m = _NOUN_BEFORE.search(text, max(0, s.start - 40), s.start)
+    given = _NOUNS_BEFORE.get(m.group(1)) if m else None
+    if given is None:
+        after = _NEXT_WORD.match(text, s.end)
+        given = _NOUNS_AFTER.get(after.group(1)) if after else None
+    return EntityType.parse(given) if given else None
+
+
 def non_person_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied."""
+    named = {s.text: t for s in spans if s.entity_type is P and not _subject(s) and (t := thing_noun_type(text, s))}
     out = []
     for i, s in enumerate(spans):
         if s.entity_type is P:
             new = thing_word_type(s)
+            if new is None and not _subject(s):
+                new = named.get(s.text)  # every mention of a name the text once set beside a thing's noun
             if new is None and not _subject(s) and placed_by_graph(text, spans, i):
                 new = EntityType.LOC
             if new is not None:
