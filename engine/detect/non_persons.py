@@ -23,13 +23,24 @@ numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former
   in apposition ("the band Kraftwerk", "his novel Rebecca", "the submarine Nautilus":
   ``detect_persons.thing_nouns_before``) or right before one in lower case ("Paddington
   station": ``detect_persons.thing_nouns_after``) takes the type the table gives, and so
-  does every other mention of the same name.
+  does every other mention of the same name;
+- ``person-name-the-graph-names-a-thing``: a PERSON, not the subject, no word of a person's
+  name of two words or more in the text, after no title ("Dr. No") and not sharing its id
+  with another form of a person's name, whose exact text every item the graph labels with
+  it (eight at most) types alike as a thing (LOC, ORG or MISC: a city, a band, a party, a
+  novel) takes that type. An item the graph cannot type, or a human (a person attribute's
+  kind, DEM), keeps the span a person: "Washington" (a state, a city, a president) stays one.
+
 """
 
 from __future__ import annotations
 
 import re
 
+from typing import Callable, Iterable
+
+from engine.detect.coref.persons import name_words
+from engine.detect.graph_types import GraphTyper
 from engine.detect.spans import DetectedSpan
 from engine.knowledge import pattern, rule, table
 from engine.types import EntityType
@@ -43,6 +54,8 @@ _LIST = pattern("detect_places.list_joint")
 _NOUNS_BEFORE = table("detect_persons.thing_nouns_before")
 _NOUN_BEFORE = pattern("detect_persons.thing_noun_before")
 _NOUNS_AFTER = table("detect_persons.thing_nouns_after")
+_TITLE_BEFORE = pattern("detect_persons.title_before")
+_THING_TYPES = (EntityType.LOC, EntityType.ORG, EntityType.MISC)
 _NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
 
 
@@ -92,8 +105,29 @@ def thing_noun_type(text: str, s: DetectedSpan) -> EntityType | None:
     return EntityType.parse(given) if given else None
 
 
-def non_person_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
-    """``spans`` with the rules of the module docstring applied."""
+@rule("person-name-the-graph-names-a-thing", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.MISC), pack="core", off=None,
+      purpose="a person-typed name whose exact label the graph gives only to things of one type (a city, a band, a party, a novel) and to no person, and that is no word of a person's name in the text, is that thing")
+def graph_thing_type(text: str, spans: list[DetectedSpan], i: int, typer: GraphTyper | None,
+                     lookup: Callable[[str], Iterable[str]] | None, name_parts: frozenset[str]) -> EntityType | None:
+    """The one thing's type every item labelled ``spans[i]``'s text has, or None."""
+    s = spans[i]
+    if typer is None or lookup is None or not s.text[:1].isupper() or s.text in name_parts:
+        return None
+    if _TITLE_BEFORE.search(text, max(0, s.start - 40), s.start) or len(name_words(s.text)) < len(s.text.split()):
+        return None  # "Dr. No", "President Lincoln": a title makes a person
+    if any(x.entity_type is P and x.entity_id == s.entity_id and x.text != s.text for x in spans):
+        return None  # a form of a person's name
+    items = list(dict.fromkeys(lookup(s.text.casefold())))
+    if not items or len(items) > typer.max_items:
+        return None
+    types = {typer.item_type(q) for q in items}  # a human is a person attribute's (DEM); an untyped item may be anyone
+    return types.pop() if len(types) == 1 and types <= set(_THING_TYPES) else None
+
+
+def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | None = None,
+                      lookup: Callable[[str], Iterable[str]] | None = None) -> list[DetectedSpan]:
+    """``spans`` with the rules of the module docstring applied (the graph's rule with ``typer`` and ``lookup``)."""
+    name_parts = frozenset(w for s in spans if s.entity_type is P and len(s.text.split()) > 1 for w in name_words(s.text))
     named = {s.text: t for s in spans if s.entity_type is P and not _subject(s) and (t := thing_noun_type(text, s))}
     out = []
     for i, s in enumerate(spans):
@@ -103,6 +137,8 @@ def non_person_retype(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan
                 new = named.get(s.text)  # every mention of a name the text once set beside a thing's noun
             if new is None and not _subject(s) and placed_by_graph(text, spans, i):
                 new = EntityType.LOC
+            if new is None and not _subject(s):
+                new = graph_thing_type(text, spans, i, typer, lookup, name_parts)
             if new is not None:
                 s = s.with_(entity_type=new, retyped_from=s.retyped_from or s.entity_type,
                             entity_id=f"{new.value.lower()}-{s.text.casefold()}")
