@@ -91,7 +91,7 @@ class CandidateFinder:
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
         spans = usage_retype(text, spans)  # how a name is used in its sentence (engine.detect.usage_types)
         spans = name_retype(text, spans)  # a name's own words and its phrase (engine.detect.name_types)
-        spans = non_person_retype(text, spans)  # a prize, a mountain, a feast, a place named like a person (engine.detect.non_persons)
+        spans = non_person_retype(text, spans, self.typer, self.lookup)  # a prize, a mountain, a feast, a place named like a person (engine.detect.non_persons)
         spans = persons_renumbered(text, spans) or spans  # the persons' ids once the types are settled
         spans = other_names_joined(text, spans) or spans  # "born Nora Kuzma", "known as Brother Adam": the same person
         return Candidates(text, doc, spans)

@@ -116,6 +116,12 @@ class Gazetteer:
         self._by_name[key] = found
         return found
 
+    @lru_cache(maxsize=4096)
+    def is_country(self, name: str) -> bool:
+        """Whether ``name`` is a country's name (accents and case aside)."""
+        _, countries = self._registries()
+        return any(_folded(c.name) == _folded(name) for c in countries.filter(name=name))
+
     def _place(self, city) -> Place:
         country = self._country(city.country.alpha2)
         regions = {m.type: m.name for m in getattr(country, "macroregions", ())} if country is not None else {}
