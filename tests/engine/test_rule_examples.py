@@ -20,6 +20,8 @@ An example is a small case and what the rule makes of it. Its fields, by the rul
 
 ``fires: true`` says the outcome differs with the rule switched off (default: true for
 ``dropped``, ``not linked`` and ``refused``). Every rule needs one example where it fires.
+``others_off`` (a list of rule names) switches those rules off for both runs of the example:
+where a later rule reaches the same outcome, the example still shows what this rule decides.
 
 A rule the verifier reads (:mod:`engine.generate.verifier`: switched off while ladders are
 built, its verdict a feature) is run as the verifier runs it: ``dropped`` (``not linked``)
@@ -245,6 +247,8 @@ def test_given_a_rule_example_then_it_holds_on_the_seed_and_the_rule_is_what_dec
     base = seed_engine.knowledge
     try:
         seed_engine.knowledge = Knowledge(tuple(dict.fromkeys(base.packs + (RULES[name].pack,))), base.disabled)
+        if example.get("others_off"):
+            seed_engine.knowledge = seed_engine.knowledge.with_rules_off(list(example["others_off"]))
         got = outcome(seed_engine, stage, example, name)
         assert got == expected(example), f"{name}: {example}: got {got!r}"
         if fires(stage, example):
