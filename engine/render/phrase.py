@@ -722,12 +722,17 @@ def range_from_a_kept_year_at_one_grain(f: Fitting) -> Rendered | None:
     return Rendered(f.when, at + m.start(2) - m.start(), shown + said[m.end(2) - m.start():], f"kept year '{m.group(2)}' → '{shown}': the range's other end is that coarse")
 
 
+def _previous_word_read_as_in(f: Fitting, shown: str, why: str) -> Rendered:
+    """``shown`` with the word before the span ("from", "on", "at" …) read as "in", in its case."""
+    slot = f.slot
+    return Rendered(shown, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' {why}")
+
+
 @rule("range-in-one-period-after-from-or-between", stage="render", types=("DATETIME",),
       purpose='a range of dates that became one period after "from" or "between" reads "in" it ("from [1945 to 1946]" → "in the mid-1940s")')
 def range_in_one_period_after_from_or_between(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.prev in ("from", "between") and _RANGE_IN_A_SPAN.search(f.original):
-        slot = f.slot
-        return Rendered(f.when, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a range shown as one period")
+        return _previous_word_read_as_in(f, f.when, "before a range shown as one period")
     return None
 
 
@@ -743,8 +748,7 @@ def period_after_a_date_preposition(f: Fitting) -> Rendered | None:
       purpose='"on" or "at" before a date that became a period reads "in" ("On [4 May 1990]," → "In the 1990s,")')
 def in_for_on_or_at_before_a_period(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE_PHRASE and f.prev in ("on", "at"):
-        slot = f.slot
-        return Rendered(f.when, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a period")
+        return _previous_word_read_as_in(f, f.when, "before a period")
     return None
 
 
@@ -778,8 +782,7 @@ _MONTH_OR_YEAR = re.compile(r"(?:[A-Z][a-z]+ )?\d{3,4}|[A-Z][a-z]+")
       purpose='"on" or "at" before a date that became a month or a year reads "in" ("On [22 June 2005]," → "In June 2005,")')
 def in_for_on_or_at_before_a_month_or_year(f: Fitting) -> Rendered | None:
     if f.kind is RungKind.DATE and f.prev in ("on", "at") and _MONTH_OR_YEAR.fullmatch(f.label):
-        slot = f.slot
-        return Rendered(f.label, slot.prev_start, same_case("in", slot.prev) + f.tail[len(slot.prev):], f"'{slot.prev}' → 'in' before a month or year")
+        return _previous_word_read_as_in(f, f.label, "before a month or year")
     return None
 
 
