@@ -30,8 +30,12 @@ GRAPH = ("LOC", "ORG", "DEM", "MISC")
 
 
 def read_docs(path: Path) -> list[tuple[str, str]]:
+    """``(id, text)`` of a directory of text files, a JSON list of documents (``doc_id``,
+    ``text``: WikiReplace, TAB) or JSON lines of ``id`` and ``text``."""
     if path.is_dir():
         return [(p.name, p.read_text(encoding="utf-8")) for p in sorted(path.iterdir()) if p.is_file()]
+    if path.suffix == ".json":
+        return [(str(d.get("doc_id", i)), d["text"]) for i, d in enumerate(json.loads(path.read_text(encoding="utf-8")))]
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():

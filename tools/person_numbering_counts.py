@@ -23,6 +23,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+from blind_batch import read_docs
+
 ROOT = Path(__file__).resolve().parent.parent
 WIKIREPLACE = Path(os.environ.get("TAXOGEN_SHARED_DIR", ROOT.parent / "shared")) / "data" / "wikireplace" / "wikireplace_dev.json"
 _NUMBER = re.compile(r"^PERSON (\d+)$")
@@ -40,12 +42,7 @@ def annotated(path: Path) -> list[tuple[str, str, list[dict]]]:
 
 
 def plain(path: Path) -> list[tuple[str, str, list[dict]]]:
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            out.append((row["id"], row["text"], []))
-    return out
+    return [(doc_id, text, []) for doc_id, text in read_docs(path)]
 
 
 def shown_persons(result) -> list[tuple[int, int, int, str]]:

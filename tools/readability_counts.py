@@ -28,6 +28,8 @@ import re
 import sys
 from pathlib import Path
 
+from blind_batch import read_docs
+
 _PERIOD = r"(?:the (?:early |mid-|late )?\d{1,4}0s|the \d+(?:st|nd|rd|th)[- ]century|mid-\d{4})"
 _YEAR = r"(?<![\w-])\d{4}(?![\w-])"
 
@@ -46,13 +48,6 @@ KINDS: dict[str, re.Pattern[str]] = {
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z*\"“(])|\n+", text) if s.strip()]
-
-
-def read_docs(path: Path) -> list[tuple[str, str]]:
-    if path.suffix == ".json":
-        return [(str(d.get("doc_id", i)), d["text"]) for i, d in enumerate(json.loads(path.read_text(encoding="utf-8")))]
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [(str(r["id"]), r["text"]) for r in rows]
 
 
 def sanitize(docs: Path, store: str | None, out: Path) -> None:

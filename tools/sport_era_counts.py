@@ -28,6 +28,8 @@ import json
 import re
 from pathlib import Path
 
+from blind_batch import read_docs
+
 _ERA = re.compile(r"^(?:BC|AD|BCE|CE|B\.C\.?|A\.D\.?|B\.C\.E\.?|C\.E\.?)$")
 _PLACE_RUNG = re.compile(r"\b(?:country|state|republic|kingdom|nation|city|town|municipality|commune|capital|island|territory|subdivision|settlement)\b", re.I)
 _TEAM_RUNG = re.compile(r"\bteam\b|\bclub\b", re.I)
@@ -49,16 +51,15 @@ def sanitize(docs: Path, store: str | None, out: Path) -> None:
     from engine import Engine
 
     engine = Engine.from_config(store=store) if store else Engine.from_config()
-    rows = [json.loads(line) for line in docs.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = read_docs(docs)
     with out.open("w", encoding="utf-8") as f:
         for i in range(0, len(rows), 8):
             chunk = rows[i:i + 8]
-            for row, res in zip(chunk, engine.sanitize_many([(r["text"], None) for r in chunk])):
-                text = row["text"]
+            for (doc_id, text), res in zip(chunk, engine.sanitize_many([(text, None) for _, text in chunk])):
                 reps = [{"original": r.original, "rung": r.rung, "shown": r.replacement, "kept": r.kept,
                          "start": r.mention.start, "end": r.mention.end, "type": r.mention.entity_type.value,
                          "sentence": _sentence(text, r.mention.start, r.mention.end)} for r in res.replacements]
-                f.write(json.dumps({"id": row["id"], "replacements": reps}, ensure_ascii=False) + "\n")
+                f.write(json.dumps({"id": doc_id, "replacements": reps}, ensure_ascii=False) + "\n")
 
 
 def in_team_slot(rep: dict) -> bool:
