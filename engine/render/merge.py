@@ -102,6 +102,8 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
         return None, False
     if role_noun_before_a_name_kept_apart(a, b):
         return None, False
+    if date_after_a_name_kept_apart(a, b, before):
+        return None, False
     if a_date and kb is RungKind.PERSON:
         return Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
     if ka is RungKind.PERSON and kb is RungKind.PERSON and a.head.rung != b.rung:
@@ -129,6 +131,16 @@ def date_before_a_determined_name_kept_apart(a: Unit, b: Decision) -> bool:
     a determiner ("the University"): a noun phrase of its own, which the date is no modifier of."""
     return (len(a.decisions) == 1 and a.head.mention.entity_type is EntityType.DATETIME
             and b.mention.entity_type.is_graph and bool(_DETERMINER_AT_START.match(b.original)))
+
+
+@rule("date-after-a-name-kept-apart", stage="render", types=("DATETIME",), off=False,
+      purpose='a date right after a name says when, not what: the two stay apart ("moved to [Vikstad] [between 2004 and 2006]" → "moved to a town in the mid-2000s", not "moved to the mid-2000s"), unless both sit in one noun phrase ("the [Vikstad] [2004] games")')
+def date_after_a_name_kept_apart(a: Unit, b: Decision, before: str) -> bool:
+    """``b``, a date, follows ``a``, a name that is no date and no person, outside a noun
+    phrase (``before``: the original text before ``a``): the date is an adverbial of the
+    clause, and the name's phrase must not take the date's place."""
+    a_name = a.head.mention.entity_type not in (EntityType.DATETIME, EntityType.PERSON) and a.head.kind is not RungKind.PERSON
+    return a_name and b.mention.entity_type is EntityType.DATETIME and not DETERMINER_BEFORE.search(before)
 
 
 @rule("count-after-a-name-kept-apart", stage="render", types=("QUANTITY", "DATETIME"), off=False,

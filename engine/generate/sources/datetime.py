@@ -45,6 +45,7 @@ from engine.knowledge import pattern, rule, table, words
 from engine.types import Candidate, Span
 
 MONTHS = words("dates.months")
+CENTURY_DECADE_PARTS = words("periods.century_decade_parts")
 GENERIC = "DATE"
 _MONTH = pattern("periods.month")
 _PART_OF_MONTH = pattern("periods.part_of_month")
@@ -201,7 +202,18 @@ def part_of_a_year(year: int, month: int) -> tuple[Rung, ...]:
       purpose='a year is also in the early, middle or late part of its decade ("1995" → "the mid-1990s")')
 def part_of_a_decade(year: int) -> tuple[Rung, ...]:
     part = _part(year % 10, "periods.parts_of_decade")
+    if part and part_named_like_its_century(year, part):
+        return ()
     return ((table("periods.part_of_decade_rung")[part].format(decade=decade(year)), "part-of-a-decade"),) if part else ()
+
+
+@rule("part-named-like-its-century-left-out", stage="ladder", types=("DATETIME",), off=False,
+      purpose='the first decade of a past century is named like the century ("the 1900s"): only the parts true of both readings are offered ("1905" → not "the mid-1900s", which reads as the 1950s; "1902" → "the early 1900s")')
+def part_named_like_its_century(year: int, part: str) -> bool:
+    """``year`` lies in the first decade of a century that has ended, and ``part`` of that
+    decade is not one that is also true of the century read in its place."""
+    century_ended = (year // 100 + 1) * 100 <= _datetime.now().year
+    return year % 100 < 10 and century_ended and part not in CENTURY_DECADE_PARTS
 
 
 @rule("date-range-kept-as-range", stage="ladder", types=("DATETIME",), off=(),

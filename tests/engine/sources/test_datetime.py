@@ -35,7 +35,7 @@ D = "DATE"
         ("1 March and 31 December 1998", ["1998", "date in the late 1990s", "date in the 1990s", "date in the 20th century", D]),
         ("summer of 1988", ["1988", "date in the late 1980s", "date in the 1980s", "date in the 20th century", D]),
         ("beginning of August 1995", ["August 1995", "date in mid-1995", "1995", "date in the mid-1990s", "date in the 1990s", "date in the 20th century", D]),
-        ("first quarter of 1904", ["1904", "date in the mid-1900s", "date in the 1900s", "date in the 20th century", D]),
+        ("first quarter of 1904", ["1904", "date in the 1900s", "date in the 20th century", D]),
         ("April 258", ["date in early 258", "258", "date in the late 250s", "date in the 250s", "date in the 3rd century", D]),
         ("7.30 p.m.", ["date in the evening"]),
         ("14:45", ["date in the afternoon"]),
