@@ -62,6 +62,8 @@ _SIDE_BEFORE = pattern("teams.country_side_before")
 _SIDE_AFTER = pattern("teams.country_side_after")
 #: a side's noun right after a name: the name is the country or town the side is of ("the Uruguay team")
 _SIDE_NOUN_AFTER = pattern("teams.side_after")
+_AGAINST = pattern("teams.against")
+_MATCH_WORDS = pattern("teams.country_match_words")
 #: a club's or a team's name: an organisation head word, or a team / club / side at its end
 _TEAM_END = pattern("detect_teams.team_end")
 _ORDINALS = pattern("detect_numbers.ordinals")
@@ -84,11 +86,17 @@ def _team_in_match(text: str, s: DetectedSpan) -> bool:
 
 
 @rule("side-in-match", stage="detect", types=("ORG",), pack="sport", off=False,
-      purpose="a place-typed name a match's words stand around is the side, an organisation: 'a 6–0 win over Morocco', 'captained Uruguay', 'England's first innings', 'which Hungary won 2–1'")
+      purpose="a place-typed name a match's words stand around is the side, an organisation: 'a 6–0 win over Morocco', 'captained Uruguay', 'England's first innings', 'which Hungary won 2–1', 'against Brazil in the final'")
 def _side_in_match(text: str, s: DetectedSpan) -> bool:
     if not s.text[:1].isupper() or _SIDE_NOUN_AFTER.match(text, s.end):
         return False
-    return bool(_SIDE_BEFORE.search(text[max(0, s.start - 60):s.start]) or _SIDE_AFTER.match(text, s.end))
+    before = text[max(0, s.start - 60):s.start]
+    if _SIDE_BEFORE.search(before) or _SIDE_AFTER.match(text, s.end):
+        return True
+    # "for Uruguay against [Brazil] in the deciding match": "against" a side where the rest of
+    # the sentence speaks of a match
+    rest = text[s.end:].split(".", 1)[0]
+    return bool(_AGAINST.search(before) and _MATCH_WORDS.search(rest))
 
 
 @rule("numbered-body", stage="detect", types=("MISC",), pack="core", off=False,

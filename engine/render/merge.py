@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from engine.knowledge import pattern, rule
+from engine.knowledge import pattern, rule, words
 from engine.render.noun_phrase import ARTICLE_BEFORE, DETERMINER_BEFORE, RANGE_AFTER, RANGE_START, WORK_NOUNS
 from engine.render.grains import coarsened_to, grain
 from engine.render.phrase import RungKind, is_noun_like, kind_of
@@ -33,6 +33,8 @@ from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierTyp
 
 #: A span that opens with its own determiner ("the University"): a noun phrase of its own.
 _DETERMINER_AT_START = pattern("render.determiner_at_start")
+#: Prepositions of time: a date after one is an adverbial of its clause ("In [1994] …").
+TIME_PREPOSITIONS = words("render.unknown_date_prepositions")
 #: The entity types whose rungs are classes of the graph (the types of the rules on names).
 _GRAPH = tuple(t.value for t in GRAPH_TYPES)
 
@@ -96,6 +98,8 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
         return None, True
     if date_before_a_determined_name_kept_apart(a, b):
         return None, True
+    if adverbial_date_before_a_name_kept_apart(a, b, before):
+        return None, True
     if count_after_a_name_kept_apart(a, b):
         return None, True
     if how_often_after_a_name_kept_apart(a, b, after):
@@ -131,6 +135,16 @@ def date_before_a_determined_name_kept_apart(a: Unit, b: Decision) -> bool:
     a determiner ("the University"): a noun phrase of its own, which the date is no modifier of."""
     return (len(a.decisions) == 1 and a.head.mention.entity_type is EntityType.DATETIME
             and b.mention.entity_type.is_graph and bool(_DETERMINER_AT_START.match(b.original)))
+
+
+@rule("adverbial-date-before-a-name-kept-apart", stage="render", types=("DATETIME",), off=False,
+      purpose='a date after a preposition of time is an adverbial, no modifier of the name after it: the two are kept apart by a comma ("In [1994] [Norland] lost" → "In the mid-1990s, a national sports team lost", not "In a national sports team lost")')
+def adverbial_date_before_a_name_kept_apart(a: Unit, b: Decision, before: str) -> bool:
+    """``a``, a single date right after a preposition of time (``before``: the original text
+    before it), is right before ``b``, a name of the graph."""
+    m = re.search(r"([A-Za-z]+)\s*$", before)
+    return (len(a.decisions) == 1 and a.head.mention.entity_type is EntityType.DATETIME and b.mention.entity_type.is_graph
+            and bool(m) and m.group(1).lower() in TIME_PREPOSITIONS)
 
 
 @rule("date-after-a-name-kept-apart", stage="render", types=("DATETIME",), off=False,

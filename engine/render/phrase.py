@@ -594,12 +594,16 @@ def _followed_by_its_noun(f: Fitting) -> bool:
     return f.label.strip() != "X" or f.slot.modifier or bool(_COMPOUND_AFTER.match(f.after))
 
 
+#: A score or a tally of two numbers ("4–0", "10 to 2"): no count of anything.
+_SCORE = re.compile(r"\d+\s*(?:[–-]|to)\s*\d+")
+
+
 @rule("count-placeholder-read-as-multiple", stage="render", types=("QUANTITY", "DATETIME"),
       purpose='a count of two or more that got no generalization reads "multiple" before its noun ("[12] goals" → "multiple goals", "a [3]-time medalist" → "a multiple-time medalist")')
 def count_placeholder_read_as_multiple(f: Fitting) -> Rendered | None:
     if not _raw_placeholder(f) or len(_X.findall(f.label)) != 1 or not _followed_by_its_noun(f):
         return None
-    count = count_in(f.original)
+    count = None if _SCORE.fullmatch(f.original.strip()) else count_in(f.original)  # "a [4–0] win" is a score
     if count is None or count < 2 or count != int(count) or _HEDGE_BEFORE.search(f.before[-30:]) \
             or _AMOUNT_HEDGE.search(f.label):
         return None  # "more than [20] minutes": "more than multiple minutes" says nothing
