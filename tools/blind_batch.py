@@ -8,7 +8,8 @@ receive, and the sanitized sentences.
 
 - ``classes.jsonl`` — every LOC, ORG, DEM or MISC mention shown as a class (not ``***``, not a
   placeholder, not kept): ``id``, ``doc_id``, ``entity_type``, ``sentence`` (original),
-  ``span``, ``replacement`` (the phrase the reader sees), ``rung``. A reader marks each
+  ``span``, ``replacement`` (the phrase the reader sees), ``rung``. Neighbours merged into one
+  phrase are one row, its span all their words ("Bolivian labour leader" → "leader"). A reader marks each
   ``true`` (the class is true of what the span names, in its sentence) or false, with a reason.
 - ``sentences.jsonl`` — ``--sentences`` sanitized sentences that hold a replacement, drawn at
   random, each beside its original: a reader marks each false, unreadable or revealing.
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     summary: dict[str, dict[str, int]] = {t: {"masked": 0, "class": 0} for t in GRAPH}
     for (doc_id, text), res in zip(docs, results):
         shown_at: dict[tuple[int, int], list] = {}
+        units: dict[tuple[int, int], dict] = {}
         for rep in res.replacements:
             m = rep.mention
             if rep.kept:
@@ -83,8 +85,15 @@ def main(argv: list[str] | None = None) -> int:
             summary[t]["masked"] += 1
             if not not_generalized(rep.replacement, rep.rung) and rep.rung not in ("***",):
                 summary[t]["class"] += 1
-                classes.append({"doc_id": doc_id, "entity_type": t, "sentence": text[left:right], "span": rep.original,
-                                "replacement": rep.replacement, "rung": rep.rung})
+                # neighbours merged into one phrase ("a [Bolivian] [labour leader]" → "a leader")
+                # are one row: the phrase stands for all their words, not for each of them
+                unit = units.setdefault((rep.new_start, rep.new_end), {"doc_id": doc_id, "entity_type": t, "sentence": text[left:right],
+                                                                        "start": m.start, "end": m.end, "replacement": rep.replacement, "rung": rep.rung})
+                unit["start"], unit["end"] = min(unit["start"], m.start), max(unit["end"], m.end)
+                unit["entity_type"], unit["rung"] = t, rep.rung  # the last one, the phrase's head
+        for unit in units.values():
+            start, end = unit.pop("start"), unit.pop("end")
+            classes.append({**unit, "span": text[start:end], "replacement": unit.pop("replacement"), "rung": unit.pop("rung")})
         for (left, right), reps in shown_at.items():
             new_left, new_right = res.segments and _new_bounds(res, left, right) or (left, right)
             sentences.append({"doc_id": doc_id, "original": text[left:right], "sanitized": res.text[new_left:new_right]})

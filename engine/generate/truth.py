@@ -493,7 +493,7 @@ class TruthFilter:
         if not whole and coordinated(words):
             return out  # "physical education and sports": no one head noun names the whole
         named_plural = plural_name_head(span.text, words)
-        later = None if whole else self.later_head(words)  # "University of Malawi College of Medicine"
+        later = None if whole or self.role_heads_its_span(span) else self.later_head(words)  # "University of Malawi College of Medicine"
         for gram in head_grams(words[later:] if later is not None else words, whole=whole):
             if len(gram) < 3 and gram not in self.rules.head_words:
                 continue
@@ -562,6 +562,12 @@ class TruthFilter:
 
     @rule("later-head", stage="ladder", types=NAME_TYPES, off=None,
           purpose="a name made of two names (\"University of Malawi College of Medicine\") is headed by the later one: a college")
+    @rule("role-heads-its-span", stage="ladder", types=("DEM",), off=False,
+          purpose='a DEM span names a role: its head is the role word before "of", not a name after it ("president of the Vikstad Academy of Painting" is no academy)')
+    def role_heads_its_span(self, span: Span) -> bool:
+        """``span`` is a DEM span: no later head ("… Academy", "… College") is read in it."""
+        return span.entity_type is EntityType.DEM
+
     def later_head(self, words: list[str]) -> int | None:
         """:func:`engine.generate.truth_text.later_head` over the store: a place's own label
         before a word that names a class (an item labelled in lower case)."""
