@@ -6,8 +6,10 @@ modifier denies the noun ("former", "prosthetic", "non-commissioned": ``truth.no
 ``truth.non_subsective_any_noun``, ``truth.negating_prefixes``). The head noun alone is then
 true of the span and less specific: :func:`compound_head_noun` offers it, lower-case common
 English nouns only (a name's last word is no class: "Taxed Mountains Case", nor a foreign
-title's: "Sans plus attendre"), never for a coordination
-("hunting, fishing and collecting": no one head).
+title's: "Sans plus attendre"), never for a coordination ("hunting, fishing and collecting":
+no one head). Only where no word of the span links to an item: where one does, the graph's
+judgment of the head noun stands ("analytic number theory" is no theory, "club captain" not
+said of which captain).
 
 A DEM span that gives an age ("63 years old", "eighteen years of age") gets the age rungs of
 the DATETIME ladder (:func:`engine.generate.sources.datetime.age_rungs`): :func:`age_in_dem`.

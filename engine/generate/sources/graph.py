@@ -128,9 +128,9 @@ class GraphSource(CandidateSource):
         if side is not None:
             return side
         result = self._generate(span, state, linked)
-        if not result.candidates and span.entity_type in (EntityType.DEM, EntityType.MISC):
+        if not result.candidates and not result.links and span.entity_type in (EntityType.DEM, EntityType.MISC):
             head = compound_head_candidates(span)
-            if head:  # "winter grazing": grazing, whatever the graph knows of it
+            if head:  # "winter grazing": grazing; where a word links, the graph's judgment stands ("number theory")
                 return SourceResult(head, links=result.links, reason="; ".join(
                     [f"head noun {head[0].label!r} of a compound the graph does not know", result.reason]))
         if span.entity_type is EntityType.LOC and self.gazetteer is not None and self.truth is not None:
