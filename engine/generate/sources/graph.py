@@ -27,6 +27,7 @@ from engine.text.articles import with_definite_article
 from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
+from engine.generate.common_nouns import age_in_dem, compound_head_candidates
 from engine.generate.context import (COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
                                      prefer_in_document)
 from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat, homonyms_of, settled_by_document, shared_rungs
@@ -116,12 +117,22 @@ class GraphSource(CandidateSource):
     def generate(self, span: Span, state: DocumentState, linked: Linked | None = None) -> SourceResult:
         """The ladder of ``span``; ``linked``: its links, when the link stage found them already.
         A LOC span a gazetteer knows gets its rungs first (:meth:`_placed`)."""
+        if span.entity_type is EntityType.DEM:
+            before = state.text[max(0, span.start - 20):span.start] if state.text and span.start is not None else ""
+            age = age_in_dem(span, before)
+            if age:  # "63 years old": the rungs of an age
+                return SourceResult(age, reason=f"{span.text!r} gives an age")
         if linked is None:
             linked = self.link(span, state)
         side = self._national_side(span, state, linked)
         if side is not None:
             return side
         result = self._generate(span, state, linked)
+        if not result.candidates and not result.links and span.entity_type in (EntityType.DEM, EntityType.MISC):
+            head = compound_head_candidates(span)
+            if head:  # "winter grazing": grazing; where a word links, the graph's judgment stands ("number theory")
+                return SourceResult(head, links=result.links, reason="; ".join(
+                    [f"head noun {head[0].label!r} of a compound the graph does not know", result.reason]))
         if span.entity_type is EntityType.LOC and self.gazetteer is not None and self.truth is not None:
             return self._placed(span, result, state)
         return result
