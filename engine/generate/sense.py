@@ -106,6 +106,29 @@ def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
     return f"the sentence calls {span.text!r} a {noun}: not {link.qid} ({link.label})"
 
 
+def _stated_classes(span: Span, truth: TruthFilter) -> list[str]:
+    """The classes of an allowed kind the noun right before the name names ("the ballet")."""
+    words = noun_before(span)
+    if not words:
+        return []
+    noun = " ".join(words)
+    return [q for q, _ in truth.head_classes(Span(noun, span.entity_type, context=noun), whole=True)
+            if truth.class_fits(q, span.entity_type, strict=True)]
+
+
+@rule("head-noun-outside-the-stated-class", stage="ladder", types=GRAPH_TYPES, off=False,
+      purpose='a name the sentence calls a kind of thing ("the ballet The Green Table", "the albums Monster Movie") is no thing its head noun names outside that kind: no "table", no "film"')
+def head_noun_outside_the_stated_class(span: Span, qid: str, truth: TruthFilter) -> bool:
+    """The class ``qid`` that the span's head noun names is neither one of the classes the
+    noun before the name names, nor below or above one of them: a title's head word names
+    what the work is called, not what it is."""
+    stated = _stated_classes(span, truth)
+    if not stated:
+        return False
+    above = truth.superclasses(qid)
+    return not any(q == qid or q in above or qid in truth.superclasses(q) for q in stated)
+
+
 def contradiction(span: Span, link: Link, truth: TruthFilter, state: DocumentState | None = None) -> str | None:
     """Why the span's sentence rules out ``link`` as its referent (module docstring), or None:
     the first of the sense rules that does. ``state``: the document's; in a document about
