@@ -9,7 +9,8 @@ An example is a small case and what the rule makes of it. Its fields, by the rul
 - ``link``: ``text``, ``span``, ``type``, ``item`` (a Q-id); ``expect`` ``linked`` or ``not linked``
   (the span's ladder comes from that item);
 - ``ladder``, ``verify``: ``text``, ``span``, ``type``, ``rung``; ``expect`` ``kept`` or ``dropped``
-  (the span's ladder offers the rung);
+  (the span's ladder offers the rung); an optional ``places`` (a list of other place spans of
+  the text) joins the span in the document state, whose countries they give;
 - ``select``: ``text``, ``span``, ``type``, ``rung``; ``expect`` ``allowed`` or ``refused``
   (the selection policy may show the rung there);
 - ``guard``: ``text``, ``span``, ``type``; ``expect`` the list of properties the span speaks
@@ -98,9 +99,12 @@ def _span(ex: Mapping[str, Any]):
 def _ladder(engine, ex: Mapping[str, Any]):
     from engine.generate.context import document_state
 
+    from engine.types import EntityType, Span
+
     span = _span(ex)
+    places = [Span(p, EntityType.LOC, context=ex["text"]) for p in ex.get("places", ())]
     with engine.knowledge.active():
-        state = document_state(engine.linker, [span], ex["text"])
+        state = document_state(engine.linker, [span, *places], ex["text"])
     return engine.candidates(span, state=state)
 
 

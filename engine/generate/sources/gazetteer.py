@@ -249,3 +249,13 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
 
 __all__ = ["Gazetteer", "Place", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region",
            "in_two_continents", "names_division", "place_rungs", "size_word"]
+
+
+@rule("small-place-outside-the-document", stage="ladder", types=("LOC",), off=False,
+      purpose='a name the store does not know and the gazetteer knows only as small places, none in the countries the document names, is not read as one of them ("Siberia" in a document about Russia is no village of 954 in Mexico)')
+def small_place_outside_the_document(places: Sequence[Place], countries: frozenset[str], country_of: Callable[[Place], frozenset[str]]) -> bool:
+    """The document names countries (``countries``), none of ``places`` lies in one of them, and
+    every one has fewer inhabitants than ``places.unanchored_place``: a famous region or a name
+    of another kind read as a village elsewhere."""
+    least = int(table("places.unanchored_place")["population"])
+    return bool(places) and bool(countries) and all(p.population < least and not (country_of(p) & countries) for p in places)

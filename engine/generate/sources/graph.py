@@ -38,7 +38,7 @@ from engine.generate.sense import acronym_for_common_noun, contradiction, head_n
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, country_is_its_side, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
 from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, named_with_region, names_division, place_rungs
-from engine.generate.sources.gazetteer import competing as competing_places
+from engine.generate.sources.gazetteer import competing as competing_places, small_place_outside_the_document
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import NON_SUBSECTIVE_ANY_NOUN, description_head, participle
@@ -288,6 +288,8 @@ class GraphSource(CandidateSource):
         found = competing_places(found)
         if not found:
             return result
+        if link is None and region is None and small_place_outside_the_document(found, state.countries | named, self._country_of):
+            return result  # "Siberia", which the store lacks, is no village of 954 in Mexico
         own = self._item_countries(link.qid) if link is not None else frozenset()
         keep_store = True
         in_document = [p for p in found if self._country_of(p) & state.countries] if state.countries else []
