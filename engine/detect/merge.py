@@ -44,8 +44,27 @@ def cut_at_sentence_glue(text: str, spans: list[DetectedSpan]) -> list[DetectedS
             s = s.with_(end=m.start(), text=text[s.start:m.start()])
         if s.text.endswith(")") and s.text.count(")") > s.text.count("(") and len(s.text) > 1:
             s = s.with_(end=s.end - 1, text=s.text[:-1])  # "(NDA).The": the bracket closes the sentence, not the name
+        s = span_ends_before_a_dash(text, s)
         out.append(s)
     return out
+
+
+_TRAILING_DASH = re.compile(r"\s*[–—-]+\s*$")
+
+
+@rule("span-ends-before-a-dash", stage="detect", types=(), pack="core", off=None,
+      purpose='a span ends before a dash it ran onto ("(29 April 1948 – 17 November 2001)": the first date is "29 April 1948", the dash joins the two)')
+def _without_trailing_dash(text: str, s: DetectedSpan) -> DetectedSpan | None:
+    """``s`` cut before a dash (and the spaces around it) that ends it, or None when none does."""
+    m = _TRAILING_DASH.search(s.text)
+    if m is None or m.start() == 0:
+        return None
+    return s.with_(end=s.start + m.start(), text=s.text[:m.start()])
+
+
+def span_ends_before_a_dash(text: str, s: DetectedSpan) -> DetectedSpan:
+    """``s`` without a dash that ends it (:func:`_without_trailing_dash`)."""
+    return _without_trailing_dash(text, s) or s
 
 
 @rule("name-within-its-line", stage="detect", types=(), pack="core", off=None,

@@ -329,9 +329,10 @@ def plural_of(label: str) -> str:
 
 
 def names_several(original: str) -> bool:
-    """The span is a common noun phrase in the plural ("the first *professors*")."""
+    """The span is a common noun phrase in the plural ("the first *professors*"), not a name
+    after its article ("the United States", "the Netherlands": one country)."""
     words = original.split()
-    return bool(words) and original[:1].islower() and _is_plural_noun(words[-1].lower())
+    return bool(words) and original[:1].islower() and words[-1][:1].islower() and _is_plural_noun(words[-1].lower())
 
 
 def load_lemma_tables() -> None:
