@@ -62,6 +62,9 @@ _YEAR_BEFORE = pattern("detect_dates.year_word_before")
 _NOUN_AFTER = pattern("detect_dates.counted_noun_after")  # "1500 people": a number counting something
 _DATE_WORD = pattern("detect_dates.date_word_near")
 _ORG_OF = pattern("detect_organisations.head_of")
+_FOR_TEAM = pattern("teams.for_team")
+_TEAM_SLOT = pattern("teams.team_slot")
+_CAREER_WITH = pattern("teams.career_with")
 
 
 def _before(text: str, span: DetectedSpan, width: int = 48) -> str:
@@ -86,11 +89,19 @@ def place_named_before(before: str) -> bool:
     return bool(_PLACE_BEFORE.search(before))
 
 
+@rule("team-named-before", stage="detect", types=("ORG",), pack="sport", off=False,
+      purpose="a person-typed name right after someone plays or signs for it, or begins a career with it, is a team, an organisation: 'to play for Club Nueva', 'began his career with Sud Vale'")
+def team_named_before(before: str) -> bool:
+    return bool(_FOR_TEAM.search(before) or _TEAM_SLOT.search(before) or _CAREER_WITH.search(before))
+
+
 def _context_type(text: str, s: DetectedSpan) -> EntityType | None:
-    """Place / work / field of study from the words before a person-typed span."""
+    """Place / work / field of study / team from the words before a person-typed span."""
     before = _before(text, s)
     if work_named_before(before):
         return M
+    if team_named_before(before) and not text.startswith(("'s", "’s"), s.end):  # "signed with Ana Ruiz's agency"
+        return O
     if studied_before(before):
         return D
     if place_named_before(before):
