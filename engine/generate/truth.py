@@ -560,14 +560,14 @@ class TruthFilter:
         """The words are a place's own label in the store ("Malawi", "London")."""
         return any(m in NAME_METHODS and PLACE in self.item_kinds(q) for q, m in self.index.lookup(words))
 
-    @rule("later-head", stage="ladder", types=NAME_TYPES, off=None,
-          purpose="a name made of two names (\"University of Malawi College of Medicine\") is headed by the later one: a college")
     @rule("role-heads-its-span", stage="ladder", types=("DEM",), off=False,
           purpose='a DEM span names a role: its head is the role word before "of", not a name after it ("president of the Vikstad Academy of Painting" is no academy)')
     def role_heads_its_span(self, span: Span) -> bool:
         """``span`` is a DEM span: no later head ("… Academy", "… College") is read in it."""
         return span.entity_type is EntityType.DEM
 
+    @rule("later-head", stage="ladder", types=NAME_TYPES, off=None,
+          purpose="a name made of two names (\"University of Malawi College of Medicine\") is headed by the later one: a college")
     def later_head(self, words: list[str]) -> int | None:
         """:func:`engine.generate.truth_text.later_head` over the store: a place's own label
         before a word that names a class (an item labelled in lower case)."""
