@@ -62,9 +62,7 @@ _YEAR_BEFORE = pattern("detect_dates.year_word_before")
 _NOUN_AFTER = pattern("detect_dates.counted_noun_after")  # "1500 people": a number counting something
 _DATE_WORD = pattern("detect_dates.date_word_near")
 _ORG_OF = pattern("detect_organisations.head_of")
-_FOR_TEAM = pattern("teams.for_team")
-_TEAM_SLOT = pattern("teams.team_slot")
-_CAREER_WITH = pattern("teams.career_with")
+_TEAM_BEFORE = pattern("teams.team_before")
 
 
 def _before(text: str, span: DetectedSpan, width: int = 48) -> str:
@@ -90,9 +88,9 @@ def place_named_before(before: str) -> bool:
 
 
 @rule("team-named-before", stage="detect", types=("ORG",), pack="sport", off=False,
-      purpose="a person-typed name right after someone plays or signs for it, or begins a career with it, is a team, an organisation: 'to play for Club Nueva', 'began his career with Sud Vale'")
+      purpose="a person-typed name right after someone plays or signs for it, signs with it, is transferred to it or begins a career with it is a team, an organisation: 'to play for Club Nueva', 'began his career with Sud Vale' (not 'played with', which persons are too)")
 def team_named_before(before: str) -> bool:
-    return bool(_FOR_TEAM.search(before) or _TEAM_SLOT.search(before) or _CAREER_WITH.search(before))
+    return bool(_TEAM_BEFORE.search(before))
 
 
 def _context_type(text: str, s: DetectedSpan) -> EntityType | None:
