@@ -45,6 +45,15 @@ def read_docs(path: Path) -> list[tuple[str, str]]:
     return out
 
 
+def sanitized(engine, texts: list[str], *, k: int | None = None, batch: int = 8) -> list:
+    """The :class:`engine.doc.SanitizeResult` of each raw text of ``texts`` (spans detected),
+    sanitized ``batch`` documents at a time (``k``: the privacy guard's target, default the config's)."""
+    results = []
+    for i in range(0, len(texts), batch):
+        results += engine.sanitize_many([(text, None) for text in texts[i:i + batch]], k=k)
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--docs", type=Path, required=True)
@@ -63,10 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     overrides = {"packs": args.packs} if args.packs else {}
     engine = Engine.from_config(store=args.store, **overrides)
     docs = read_docs(args.docs)
-    results = []
-    for i in range(0, len(docs), 8):
-        chunk = docs[i:i + 8]
-        results += engine.sanitize_many([(text, None) for _, text in chunk], k=args.k)
+    results = sanitized(engine, [text for _, text in docs], k=args.k)
     args.out.mkdir(parents=True, exist_ok=True)
     classes, sentences = [], []
     summary: dict[str, dict[str, int]] = {t: {"masked": 0, "class": 0} for t in GRAPH}

@@ -23,7 +23,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from blind_batch import read_docs
+from blind_batch import read_docs, sanitized
 
 ROOT = Path(__file__).resolve().parent.parent
 WIKIREPLACE = Path(os.environ.get("TAXOGEN_SHARED_DIR", ROOT.parent / "shared")) / "data" / "wikireplace" / "wikireplace_dev.json"
@@ -115,9 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.docs:
         sets.append((args.docs.name, plain(args.docs)))
     for name, docs in sets:
-        results = []
-        for i in range(0, len(docs), 8):
-            results += engine.sanitize_many([(text, None) for _, text, _ in docs[i:i + 8]])
+        results = sanitized(engine, [text for _, text, _ in docs])
         counts = score(docs, results, args.list)
         print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0

@@ -28,7 +28,7 @@ import re
 import sys
 from pathlib import Path
 
-from blind_batch import read_docs
+from blind_batch import read_docs, sanitized
 
 _PERIOD = r"(?:the (?:early |mid-|late )?\d{1,4}0s|the \d+(?:st|nd|rd|th)[- ]century|mid-\d{4})"
 _YEAR = r"(?<![\w-])\d{4}(?![\w-])"
@@ -56,12 +56,9 @@ def sanitize(docs: Path, store: str | None, out: Path) -> None:
     engine = Engine.from_config(store=store) if store else Engine.from_config()
     rows = read_docs(docs)
     with out.open("w", encoding="utf-8") as f:
-        for i in range(0, len(rows), 8):
-            chunk = rows[i:i + 8]
-            results = engine.sanitize_many([(text, None) for _, text in chunk])
-            for (doc_id, text), res in zip(chunk, results):
-                classes = [[r.new_start, r.new_end] for r in res.replacements if _shown_as_class(r)]
-                f.write(json.dumps({"id": doc_id, "text": text, "sanitized": res.text, "classes": classes}, ensure_ascii=False) + "\n")
+        for (doc_id, text), res in zip(rows, sanitized(engine, [text for _, text in rows])):
+            classes = [[r.new_start, r.new_end] for r in res.replacements if _shown_as_class(r)]
+            f.write(json.dumps({"id": doc_id, "text": text, "sanitized": res.text, "classes": classes}, ensure_ascii=False) + "\n")
 
 
 def _shown_as_class(rep) -> bool:

@@ -28,7 +28,7 @@ import json
 import re
 from pathlib import Path
 
-from blind_batch import read_docs
+from blind_batch import read_docs, sanitized
 
 _ERA = re.compile(r"^(?:BC|AD|BCE|CE|B\.C\.?|A\.D\.?|B\.C\.E\.?|C\.E\.?)$")
 _PLACE_RUNG = re.compile(r"\b(?:country|state|republic|kingdom|nation|city|town|municipality|commune|capital|island|territory|subdivision|settlement)\b", re.I)
@@ -53,13 +53,11 @@ def sanitize(docs: Path, store: str | None, out: Path) -> None:
     engine = Engine.from_config(store=store) if store else Engine.from_config()
     rows = read_docs(docs)
     with out.open("w", encoding="utf-8") as f:
-        for i in range(0, len(rows), 8):
-            chunk = rows[i:i + 8]
-            for (doc_id, text), res in zip(chunk, engine.sanitize_many([(text, None) for _, text in chunk])):
-                reps = [{"original": r.original, "rung": r.rung, "shown": r.replacement, "kept": r.kept,
-                         "start": r.mention.start, "end": r.mention.end, "type": r.mention.entity_type.value,
-                         "sentence": _sentence(text, r.mention.start, r.mention.end)} for r in res.replacements]
-                f.write(json.dumps({"id": doc_id, "replacements": reps}, ensure_ascii=False) + "\n")
+        for (doc_id, text), res in zip(rows, sanitized(engine, [text for _, text in rows])):
+            reps = [{"original": r.original, "rung": r.rung, "shown": r.replacement, "kept": r.kept,
+                     "start": r.mention.start, "end": r.mention.end, "type": r.mention.entity_type.value,
+                     "sentence": _sentence(text, r.mention.start, r.mention.end)} for r in res.replacements]
+            f.write(json.dumps({"id": doc_id, "replacements": reps}, ensure_ascii=False) + "\n")
 
 
 def in_team_slot(rep: dict) -> bool:

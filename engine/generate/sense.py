@@ -91,13 +91,10 @@ def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
     the city). An apposition after the name is not read: it may say what the item was
     ("*Huế*, the former imperial capital") or belong to another name ("Saint-Amand in
     *Burgundy*, a village")."""
-    words = noun_before(span)
     direct = frozenset(truth.taxonomy.parents(link.qid, "P31"))
-    if not words or not direct:
+    if not direct:
         return None
-    noun = " ".join(words)
-    named = [q for q, _ in truth.head_classes(Span(noun, span.entity_type, context=noun), whole=True)
-             if truth.class_fits(q, span.entity_type, strict=True)]
+    noun, named = stated_classes(span, truth)
     if not named:
         return None
     closure = truth.superclasses_of_item(link.qid)
@@ -106,23 +103,24 @@ def stated_otherwise(span: Span, link: Link, truth: TruthFilter) -> str | None:
     return f"the sentence calls {span.text!r} a {noun}: not {link.qid} ({link.label})"
 
 
-def _stated_classes(span: Span, truth: TruthFilter) -> list[str]:
-    """The classes of an allowed kind the noun right before the name names ("the ballet")."""
+def stated_classes(span: Span, truth: TruthFilter) -> tuple[str, list[str]]:
+    """The noun the sentence puts right before the name (:func:`engine.generate.apposition.noun_before`:
+    "the ballet") and the classes of a kind the entity type allows that it names; ``("", [])``
+    when there is no such noun."""
     words = noun_before(span)
     if not words:
-        return []
+        return "", []
     noun = " ".join(words)
-    return [q for q, _ in truth.head_classes(Span(noun, span.entity_type, context=noun), whole=True)
-            if truth.class_fits(q, span.entity_type, strict=True)]
+    return noun, [q for q, _ in truth.head_classes(Span(noun, span.entity_type, context=noun), whole=True)
+                  if truth.class_fits(q, span.entity_type, strict=True)]
 
 
 @rule("head-noun-outside-the-stated-class", stage="ladder", types=GRAPH_TYPES, off=False,
       purpose='a name the sentence calls a kind of thing ("the ballet The Green Table", "the albums Monster Movie") is no thing its head noun names outside that kind: no "table", no "film"')
-def head_noun_outside_the_stated_class(span: Span, qid: str, truth: TruthFilter) -> bool:
-    """The class ``qid`` that the span's head noun names is neither one of the classes the
-    noun before the name names, nor below or above one of them: a title's head word names
-    what the work is called, not what it is."""
-    stated = _stated_classes(span, truth)
+def head_noun_outside_the_stated_class(qid: str, stated: list[str], truth: TruthFilter) -> bool:
+    """The class ``qid`` that the span's head noun names is neither one of ``stated``, the
+    classes the noun before the name names (:func:`stated_classes`), nor below or above one of
+    them: a title's head word names what the work is called, not what it is."""
     if not stated:
         return False
     above = truth.superclasses(qid)

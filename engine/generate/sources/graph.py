@@ -34,7 +34,7 @@ from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
-from engine.generate.sense import acronym_for_common_noun, contradiction, head_noun_outside_the_stated_class
+from engine.generate.sense import acronym_for_common_noun, contradiction, head_noun_outside_the_stated_class, stated_classes
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, country_is_its_side, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
 from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, named_with_region, names_division, place_rungs
@@ -499,8 +499,9 @@ class GraphSource(CandidateSource):
                                                                 and truth.class_fits(q, span.entity_type, strict=True))]
         # "Dublin Castle", the administration: no castle (tg:notFromHeadNoun)
         found = [(q, g) for q, g in found if not barred_from_name(truth, q, span.entity_type)]
-        if named is None:  # "the ballet The Green Table" is no table
-            found = [(q, g) for q, g in found if not head_noun_outside_the_stated_class(span, q, truth)]
+        if named is None and found:  # "the ballet The Green Table" is no table
+            stated = stated_classes(span, truth)[1]
+            found = [(q, g) for q, g in found if not head_noun_outside_the_stated_class(q, stated, truth)]
         for i, (qid, gram) in enumerate(found[: self.max_tries]):
             candidates = self._head_ladder(span, key, qid)
             if not candidates:
