@@ -46,6 +46,7 @@ import re
 from engine.detect.graph_types import parser_accepts
 from engine.detect.retype import org_head
 from engine.detect.spans import DetectedSpan
+from engine.generate.teams import side_words_around
 from engine.knowledge import pattern, rule
 from engine.types import EntityType
 
@@ -57,13 +58,8 @@ _ACTOR_AFTER = pattern("detect_events.actor_after")
 #: a team in a match or a league table, after its name
 _TEAM_AFTER = pattern("detect_teams.team_after")
 _JOINED = pattern("detect_teams.joined")
-#: a match's own words around a side's name ("a 6–0 win over", "captained"; "'s first innings", "won 2–1")
-_SIDE_BEFORE = pattern("teams.country_side_before")
-_SIDE_AFTER = pattern("teams.country_side_after")
 #: a side's noun right after a name: the name is the country or town the side is of ("the Uruguay team")
 _SIDE_NOUN_AFTER = pattern("teams.side_after")
-_AGAINST = pattern("teams.against")
-_MATCH_WORDS = pattern("teams.country_match_words")
 #: a club's or a team's name: an organisation head word, or a team / club / side at its end
 _TEAM_END = pattern("detect_teams.team_end")
 _ORDINALS = pattern("detect_numbers.ordinals")
@@ -90,13 +86,8 @@ def _team_in_match(text: str, s: DetectedSpan) -> bool:
 def _side_in_match(text: str, s: DetectedSpan) -> bool:
     if not s.text[:1].isupper() or _SIDE_NOUN_AFTER.match(text, s.end):
         return False
-    before = text[max(0, s.start - 60):s.start]
-    if _SIDE_BEFORE.search(before) or _SIDE_AFTER.match(text, s.end):
-        return True
-    # "for Uruguay against [Brazil] in the deciding match": "against" a side where the rest of
-    # the sentence speaks of a match
-    rest = text[s.end:].split(".", 1)[0]
-    return bool(_AGAINST.search(before) and _MATCH_WORDS.search(rest))
+    # the rest of the sentence: no match's words after a side's name run over a period
+    return side_words_around(text[max(0, s.start - 60):s.start], text[s.end:].split(".", 1)[0])
 
 
 @rule("numbered-body", stage="detect", types=("MISC",), pack="core", off=False,

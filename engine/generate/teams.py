@@ -168,6 +168,15 @@ _AGAINST = pattern("teams.against")
 _MATCH_WORDS = pattern("teams.country_match_words")
 
 
+def side_words_around(before: str, after: str) -> bool:
+    """A match's own words stand around a name: before it (``before``: the text up to it; "a
+    2–1 win over", "captained", "lost 2–1 to"), right after it (``after``: the rest of its
+    sentence; "'s first innings", "won 2–1"), or "against" before it and a match's words later
+    in the sentence ("Against New Zealand … 34 wickets")."""
+    return bool(_COUNTRY_SIDE_BEFORE.search(before) or _COUNTRY_SIDE_AFTER.match(after)
+                or (_AGAINST.search(before) and _MATCH_WORDS.search(after)))
+
+
 def in_side_slot(span: Span) -> bool:
     """The sentence speaks of a country's name as a side in a match: someone plays for or
     against it (:data:`_FOR_TEAM`, :data:`_TEAM_SLOT`, also later in a list), or a match's own
@@ -177,8 +186,7 @@ def in_side_slot(span: Span) -> bool:
     for before, after in _uses(span, scored=True):
         if _SIDE_AFTER.match(after):
             continue
-        if _COUNTRY_SIDE_BEFORE.search(before) or _COUNTRY_SIDE_AFTER.match(after) \
-                or (_AGAINST.search(before) and _MATCH_WORDS.search(after)):
+        if side_words_around(before, after):
             return True
         if any(_FOR_TEAM.search(start) or _TEAM_SLOT.search(start) for start in _list_starts(before)):
             return True
