@@ -231,6 +231,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
             "model": engine.config.model,
             "verifier": engine.config.verifier if engine.verifier is not None else "none",
             "min_truth": engine.min_truth(),
+            "min_truth_court": engine.min_truth(kind="court"),
         }
 
     @app.get("/sources")

@@ -46,8 +46,8 @@ class SanitizeOptions:
     guard — None off, 0 measures k without moving any span, K moves spans until the
     document's k ≥ K (:mod:`engine.privacy`); ``selection``: which rung the selection policy
     starts from (:class:`engine.types.Selection`); ``min_truth``: the verifier's operating
-    point, rungs whose P(true) is below it are dropped (None: the verifier's default;
-    :mod:`engine.generate.verifier`).
+    point, rungs whose P(true) is below it are dropped (None: the verifier's point for the
+    document's kind; :mod:`engine.generate.verifier`).
     """
 
     overlap: OverlapPolicy = OverlapPolicy.MERGE

@@ -262,15 +262,21 @@ class Engine:
         point = self.min_truth(min_truth)
         return self.verifier.verify(ladder, state, point)
 
-    def min_truth(self, value: float | None = None) -> float | None:
+    def min_truth(self, value: float | None = None, kind: str = "") -> float | None:
         """The operating point in force: ``value``, else ``config.min_truth``, else the verifier's
-        default (``None`` without a verifier); raises :class:`engine.errors.InputError` for a value
-        that is no probability."""
+        default for a document of ``kind`` (``None`` without a verifier); raises
+        :class:`engine.errors.InputError` for a value that is no probability."""
+        chosen = self.chosen_min_truth(value)
+        if chosen is not None:
+            return chosen
+        return self.verifier.min_truth_for(kind) if self.verifier is not None else None
+
+    def chosen_min_truth(self, value: float | None = None) -> float | None:
+        """The operating point the caller or the configuration chose (``value``, else
+        ``config.min_truth``), or ``None``: each document then takes its kind's."""
         if value is not None:
             return check_min_truth(value)
-        if self.config.min_truth is not None:
-            return self.config.min_truth
-        return self.verifier.min_truth if self.verifier is not None else None
+        return self.config.min_truth
 
     # --- ranking ------------------------------------------------------------------------------
     @property
@@ -363,10 +369,10 @@ class Engine:
     def options(self, *, overlap: str = "merge", readability: bool = True, alternatives: int = 5, k: int | None = None,
                 selection: str | None = None, min_truth: float | None = None) -> SanitizeOptions:
         """Sanitize options with this engine's defaults (``k``: ``privacy.k``, 0 = off; ``selection``:
-        ``privacy.selection``; ``min_truth``: :meth:`min_truth`)."""
+        ``privacy.selection``; ``min_truth``: :meth:`chosen_min_truth`, else each document's kind's)."""
         k = k if k is not None else (self.config.privacy.k or None)
         chosen = Selection.parse(selection if selection is not None else self.config.privacy.selection)
-        return SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen, self.min_truth(min_truth))
+        return SanitizeOptions(OverlapPolicy(overlap), readability, alternatives, k, chosen, self.chosen_min_truth(min_truth))
 
     def sanitize(self, text: str, mentions: Sequence[Mention] | None = None, *, overlap: str = "merge", readability: bool = True,
                  alternatives: int = 5, k: int | None = None, selection: str | None = None,

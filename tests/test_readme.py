@@ -36,6 +36,7 @@ def test_given_readme_then_it_is_short_and_keeps_a_section_for_examples():
 
 
 @pytest.mark.slow
+@pytest.mark.shipped_operating_point  # the README shows what a user gets
 def test_given_python_example_then_it_prints_the_block_below_it(starter):
     code, printed = re.search(r"## Python API\n\n```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", README, re.S).groups()
     out = io.StringIO()
@@ -45,6 +46,7 @@ def test_given_python_example_then_it_prints_the_block_below_it(starter):
 
 
 @pytest.mark.slow
+@pytest.mark.shipped_operating_point  # the README shows what a user gets
 def test_given_readme_demo_block_then_it_is_what_taxogen_demo_prints(starter):
     from typer.testing import CliRunner
 
@@ -57,11 +59,13 @@ def test_given_readme_demo_block_then_it_is_what_taxogen_demo_prints(starter):
 
 
 @pytest.mark.slow
+@pytest.mark.shipped_operating_point  # the README shows what a user gets
 def test_given_sanitize_your_file_block_then_it_is_what_the_commands_print(starter, tmp_path, monkeypatch):
     _check_printf_then_sanitize(r"## Sanitize your file\n\n```text\n(.*?)```", "my.txt", tmp_path, monkeypatch)
 
 
 @pytest.mark.slow
+@pytest.mark.shipped_operating_point  # the README shows what a user gets
 def test_given_generalize_block_then_it_is_what_taxogen_generalize_prints(starter):
     from typer.testing import CliRunner
 
@@ -74,6 +78,7 @@ def test_given_generalize_block_then_it_is_what_taxogen_generalize_prints(starte
 
 
 @pytest.mark.slow
+@pytest.mark.shipped_operating_point  # the README shows what a user gets
 def test_given_court_judgment_block_then_it_is_what_the_commands_print(starter, tmp_path, monkeypatch):
     _check_printf_then_sanitize(r"A court judgment .*?```text\n(.*?)```", "judgment.txt", tmp_path, monkeypatch)
 

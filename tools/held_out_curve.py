@@ -14,7 +14,9 @@ For each point it prints the class rows shown, the false among them (a row no ve
 is counted apart), and the class share (class rows / masked LOC/ORG/DEM/MISC mentions). The
 default operating point is the lowest point whose false rate is at most ``--target``; with
 ``--write`` it is stored in the verifier's ``verifier.json`` (``operating_point.min_truth``,
-and the held-out curve under ``operating_point.held_out``).
+and the held-out curve under ``operating_point.held_out``); ``--kind court=0.5`` stores the
+point of a document kind measured on other documents (``operating_point.by_kind``: a court
+judgment's rungs are kept from it, :func:`engine.text.document_kind.document_kind`).
 
 A calibration batch feeds the operating point only: no rule, no model is written from it, and
 the figures reported for the product come from other batches.
@@ -71,7 +73,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=Path, required=True)
     parser.add_argument("--target", type=float, default=0.05)
     parser.add_argument("--write", type=Path, default=None, help="verifier.json to store the chosen default in")
+    parser.add_argument("--kind", action="append", default=[], metavar="KIND=P",
+                        help="with --write: the operating point of a document kind measured elsewhere (court=0.5), repeatable")
+    parser.add_argument("--kind-note", default="", help="with --kind: where that point was measured")
     args = parser.parse_args(argv)
+    kinds: dict[str, float] = {}
+    for item in args.kind:
+        name, _, value = item.partition("=")
+        try:
+            kinds[name.strip()] = float(value)
+        except ValueError:
+            print(f"error: --kind takes KIND=P, not {item!r}", file=sys.stderr)
+            return 2
+        if not name.strip() or not 0.0 <= kinds[name.strip()] <= 1.0:
+            print(f"error: --kind takes KIND=P with P between 0 and 1, not {item!r}", file=sys.stderr)
+            return 2
     points = curve(args.batch)
     if not points:
         print(f"error: {args.batch} holds no p<min_truth> directories", file=sys.stderr)
@@ -97,8 +113,11 @@ def main(argv: list[str] | None = None) -> int:
         op["min_truth"] = chosen["min_truth"]
         op["held_out"] = {"batch": args.batch.name, "target_false_shown": args.target, "chosen": chosen["min_truth"],
                           "curve": points}
+        for name, value in kinds.items():
+            op.setdefault("by_kind", {})[name] = {"min_truth": value, "measured": args.kind_note}
         args.write.write_text(json.dumps(meta, indent=2, ensure_ascii=False), encoding="utf-8")
-        print(f"default operating point {chosen['min_truth']} written to {args.write}")
+        print(f"default operating point {chosen['min_truth']} written to {args.write}"
+              + "".join(f"; {name}: {value}" for name, value in kinds.items()))
     return 0
 
 

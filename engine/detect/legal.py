@@ -28,11 +28,9 @@ import re
 
 from engine.detect.spans import DetectedSpan
 from engine.knowledge import pattern, rule, words
+from engine.text.document_kind import PARTY_MENTIONS, is_court_judgment  # noqa: F401  (re-exported: detection's rules read it)
 from engine.types import EntityType
 
-_PARTY = pattern("detect_court.party_reference")
-_COURT = pattern("detect_court.court_reference")
-_MARKER = pattern("detect_court.judgment_marker")
 _ROLES = words("detect_court.procedural_roles")
 _TERMS = words("detect_court.procedural_terms")
 _HEADING_WORDS = words("detect_court.heading_words")
@@ -42,18 +40,6 @@ _LAW_NUMBER = pattern("detect_court.law_number")
 _PERSON_OF_BODY = pattern("detect_court.person_of_body")
 _LEADING = pattern("detect_court.leading_words")
 _WORD = re.compile(r"[^\W\d_]+")
-#: how often a judgment names a party by its role, at least
-PARTY_MENTIONS = 3
-
-
-@rule("court-judgment", stage="detect", pack="legal", off=False,
-      purpose="a text that names a party by its role again and again and has a judgment's heading or formula is a court judgment")
-def is_court_judgment(text: str) -> bool:
-    """``text`` reads as a court judgment (see the module docstring)."""
-    parties = sum(1 for _ in zip(range(PARTY_MENTIONS), _PARTY.finditer(text)))
-    if parties < PARTY_MENTIONS:
-        return False
-    return _MARKER.search(text) is not None or sum(1 for _ in zip(range(2), _COURT.finditer(text))) >= 2
 
 
 def _folded(text: str) -> str:

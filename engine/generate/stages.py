@@ -9,7 +9,8 @@ and how likely each rung is true.
   numbered as they come);
 - **verify**: with a verifier (:mod:`engine.generate.verifier`), P(rung true) of each rung of
   a LOC/ORG/DEM/MISC ladder (``DocMention.verdicts``); the rungs below the operating point
-  (``SanitizeOptions.min_truth``, else the verifier's default) are dropped, ``***`` never.
+  (``SanitizeOptions.min_truth``, else the verifier's point for the document's kind) are dropped,
+  ``***`` never.
 
 A failure on one mention masks it (fail closed) and is reported in ``Doc.errors``.
 """
@@ -24,6 +25,7 @@ from engine.generate.candidates import CandidateGenerator
 from engine.generate.context import document_state
 from engine.generate.linking import Linker
 from engine.generate.verifier import LadderVerifier, keep
+from engine.text.document_kind import document_kind
 from engine.types import Span
 
 log = logging.getLogger(__name__)
@@ -86,8 +88,9 @@ class VerifyStage:
     def __call__(self, docs: Sequence[Doc], options: SanitizeOptions) -> None:
         if self.verifier is None:
             return
-        min_truth = self.verifier.min_truth if options.min_truth is None else options.min_truth
         for doc in docs:
+            # the user's point for every document, else the verifier's for the document's kind
+            min_truth = options.min_truth if options.min_truth is not None else self.verifier.min_truth_for(document_kind(doc.text))
             at = [k for k in doc.firsts() if doc.mentions[k].ladder is not None and not doc.mentions[k].failed
                   and doc.mentions[k].entity_type.is_graph]
             try:  # one prediction for the document's rungs

@@ -7,8 +7,10 @@ of grouped cross-validation: a rung given 0.9 is true nine times in ten on batch
 model never saw). The operating point ``min_truth`` is a product setting: a rung whose
 P(true) is below it is dropped (``***`` never is). The model's own default is the point that
 kept the cross-validated false rate among the class replacements shown at or below its
-target (``verifier.json``: ``operating_point``); ``[taxogen] min_truth`` or ``--min-truth``
-sets another.
+target (``verifier.json``: ``operating_point``), or the point a held-out calibration batch
+measured (``tools/held_out_curve.py --write``); a document kind may have its own
+(``operating_point.by_kind``: court judgments); ``[taxogen] min_truth`` or ``--min-truth``
+sets another for every document.
 
 ``save(dir)`` writes ``model.txt`` (the booster) and ``verifier.json`` (the feature names,
 the rules whose verdicts are features, the calibration, the operating point, the
@@ -175,6 +177,15 @@ class LadderVerifier:
     def min_truth(self) -> float:
         """The model's default operating point."""
         return self.model.min_truth
+
+    def min_truth_for(self, kind: str) -> float:
+        """The model's operating point for a document of ``kind``
+        (:func:`engine.text.document_kind.document_kind`): ``operating_point.by_kind`` of
+        ``verifier.json`` where it names the kind ("court": a judgment's rungs are kept from the
+        point its readers measured), else :attr:`min_truth`."""
+        by_kind = self.model.info.get("operating_point", {}).get("by_kind", {})
+        value = by_kind.get(kind) if kind else None
+        return float(value["min_truth"] if isinstance(value, dict) else value) if value is not None else self.model.min_truth
 
     def probabilities(self, ladders: Sequence[tuple[Ladder, DocumentState | None]]) -> list[list[float] | None]:
         """P(true) of every rung of each ladder (``***``: 1), in one prediction; ``None`` for a

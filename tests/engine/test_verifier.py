@@ -98,6 +98,9 @@ class _FixedVerifier:
 
     min_truth = 0.6
 
+    def min_truth_for(self, kind: str) -> float:
+        return 0.3 if kind == "court" else self.min_truth
+
     def __init__(self, probs: dict[str, float]) -> None:
         self.probs = probs
 
@@ -123,6 +126,36 @@ def test_given_the_verify_stage_then_it_drops_the_rungs_below_the_operating_poin
     m = doc.mentions[0]
     assert m.ladder.labels == left
     assert len(m.verdicts) == len(left) and m.verdicts[-1] == 1.0
+
+
+JUDGMENT = ("PROCEDURE\n\nThe case originated in an application lodged by the applicant. The applicant was represented by "
+            "a lawyer. The applicant alleged a breach of Article 6. She moved to Oslo.")
+
+
+@pytest.mark.shipped_operating_point
+def test_given_a_court_judgment_then_the_verify_stage_keeps_rungs_from_its_kind_s_point() -> None:
+    ladder = _ladder(["city in Norway", "city", "big city"])
+    doc = Doc(JUDGMENT)
+    at = JUDGMENT.index("Oslo")
+    m = DocMention(at, at + 4, EntityType.LOC, entity=0, sentence=(at - 13, at + 5))
+    m.ladder = ladder
+    doc.mentions, doc.first = [m], {0: 0}
+    VerifyStage(_FixedVerifier({"city in Norway": 0.95, "city": 0.2, "big city": 0.4}))([doc], SanitizeOptions())
+    assert doc.mentions[0].ladder.labels == ["city in Norway", "big city", MASK]  # the court point, 0.3
+    doc = _doc_with(_ladder(["city in Norway", "city", "big city"]))  # no judgment: the default point, 0.6
+    VerifyStage(_FixedVerifier({"city in Norway": 0.95, "city": 0.2, "big city": 0.4}))([doc], SanitizeOptions())
+    assert doc.mentions[0].ladder.labels == ["city in Norway", MASK]
+
+
+@pytest.mark.shipped_operating_point
+def test_given_the_shipped_verifier_then_court_judgments_have_their_own_operating_point() -> None:
+    from engine.generate.verifier import LadderVerifier
+
+    model = Verifier.load(shipped_verifier_dir())
+    by_kind = model.info["operating_point"]["by_kind"]
+    point = LadderVerifier.min_truth_for(type("V", (), {"model": model})(), "court")
+    assert point == by_kind["court"]["min_truth"] and by_kind["court"]["measured"]
+    assert LadderVerifier.min_truth_for(type("V", (), {"model": model})(), "") == model.min_truth
 
 
 def test_given_no_verifier_or_a_rule_type_then_the_ladder_stands() -> None:
@@ -187,6 +220,7 @@ def test_given_min_truth_on_the_command_line_then_it_reaches_the_verify_stage(re
     assert len(res.output.strip().splitlines()) == 1 and "--min-truth" in res.output
 
 
+@pytest.mark.shipped_operating_point
 def test_given_min_truth_over_http_then_it_reaches_the_verify_stage(recorded) -> None:
     from fastapi.testclient import TestClient
 
@@ -198,9 +232,10 @@ def test_given_min_truth_over_http_then_it_reaches_the_verify_stage(recorded) ->
     body = {"text": "She moved to Oslo.", "mentions": [{"start": 13, "end": 17, "entity_type": "LOC"}]}
     assert client.post("/sanitize", json=body | {"min_truth": 0.4}).status_code == 200
     assert client.post("/sanitize", json=body).status_code == 200
-    assert recorded == [0.4, engine.verifier.min_truth]
+    assert recorded == [0.4, None]  # none chosen: the stage takes the point of the document's kind
     assert client.post("/sanitize", json=body | {"min_truth": 7}).status_code == 422
     assert client.get("/health").json()["min_truth"] == engine.verifier.min_truth
+    assert client.get("/health").json()["min_truth_court"] == engine.verifier.min_truth_for("court")
 
 
 def test_given_out_of_fold_probabilities_then_the_offered_curve_is_monotone() -> None:
