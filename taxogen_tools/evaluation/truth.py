@@ -50,6 +50,16 @@ class Judgment:
         return judgment_key(self.span, self.entity_type, self.replacement)
 
 
+def _judged_under_its_store_label(engine, table: dict, span: str, entity_type: str, cand) -> "Judgment | None":
+    """The judgment of a rung whose class the overlay renamed (``tg:labelOverride``:
+    "administrative area"), given while it was shown under the store's own label
+    ("administrative territorial entity"): the same class, so the same verdict."""
+    if cand.qid is None or cand.qid not in engine.chains.rules.label_overrides:
+        return None
+    own = engine.linker.taxonomy.label(cand.qid)
+    return table.get(judgment_key(span, entity_type, own)) if own else None
+
+
 def judgment_key(span: str, entity_type: str, replacement: str) -> tuple[str, str, str]:
     """(span, type, replacement) with PERSON numbers ignored."""
     return span, entity_type, re.sub(r"^PERSON \d+$", "PERSON N", replacement)
@@ -162,7 +172,7 @@ def evaluate_truth(engine: Engine, judgments: list[Judgment], *, chosen: bool = 
             if cand.label == MASK:
                 continue
             st["offered"] += 1
-            judged = table.get(judgment_key(text, etype, cand.label))
+            judged = table.get(judgment_key(text, etype, cand.label)) or _judged_under_its_store_label(engine, table, text, etype, cand)
             row = {"doc_id": doc_id, "span": text, "entity_type": etype, "replacement": cand.label, "level": cand.level,
                    "context": j.context}
             if judged is None:

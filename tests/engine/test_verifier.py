@@ -296,6 +296,7 @@ def test_given_a_span_in_a_long_sentence_then_the_embedding_window_cuts_at_space
 
 
 @pytest.mark.slow
+@pytest.mark.shipped_operating_point
 def test_given_the_shipped_verifier_on_the_seed_then_a_rung_below_the_operating_point_is_dropped_and_min_truth_0_keeps_it(seed_store) -> None:
     from typer.testing import CliRunner
 
