@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.io.docio import result_to_dict
 from engine.engine import Engine
 from engine.errors import InputError, SanitizerError, UnknownComponentError
+from engine.text.document_kind import COURT
 from engine.types import MASK
 from engine.io.contract import LIMITS, document_text, parse_generalize_request, parse_json, parse_sanitize_request
 
@@ -231,7 +232,7 @@ def create_app(engine: Engine | None = None, *, max_body_bytes: int = DEFAULT_MA
             "model": engine.config.model,
             "verifier": engine.config.verifier if engine.verifier is not None else "none",
             "min_truth": engine.min_truth(),
-            "min_truth_court": engine.min_truth(kind="court"),
+            "min_truth_court": engine.min_truth(kind=COURT),
         }
 
     @app.get("/sources")

@@ -32,6 +32,7 @@ import numpy as np
 from engine.detect.features import CATEGORICAL, FEATURES
 from engine.detect.spans import DetectedSpan
 from engine.errors import RankerError
+from engine.text.document_kind import COURT  # noqa: F401  (re-exported: the kind whose ``court_document`` feature is set)
 from engine.types import IdentifierType
 
 CLASSES = (IdentifierType.NO_MASK, IdentifierType.DIRECT, IdentifierType.QUASI)
@@ -51,8 +52,6 @@ SMOOTHING = 2.0
 
 
 _KIND_COLUMN = FEATURES.index("court_document")
-#: the kind of a document whose ``court_document`` feature is set
-COURT = "court"
 
 
 def document_kind(X: np.ndarray) -> str:

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 from kg.class_sets import class_set
 from engine.generate.linking import Linker, fold
-from engine.knowledge import pattern
 from engine.generate.sources.base import DocumentState
+from engine.knowledge import pattern
 from engine.types import EntityType, Link, LinkMethod, Span
 
 #: The naming links of a text read as an entity type.

@@ -114,9 +114,9 @@ from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
-    words_after,
+    qualifies_a_noun, words_after,
 )
-from engine.knowledge import rule, words
+from engine.knowledge import rule
 from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
@@ -135,18 +135,6 @@ def part_link(link: Link) -> bool:
     """Rule 1: the link was found for a shorter run of the span's words (:attr:`LinkMethod.CONTAINED`):
     "Gujarat High Court" is not a "state of India"."""
     return link.method is LinkMethod.CONTAINED
-
-
-#: Closed-class words (prepositions, conjunctions, copulas …): none is a noun a demonym qualifies.
-_CLOSED = words("render.closed_words")
-
-
-def qualifies_a_noun(span: Span) -> bool:
-    """Every use of a demonym in its sentence is followed by a lower-case word that is no
-    closed-class word nor a noun that keeps it the language ("a Polish *engineer*"; not
-    "from Polish into French", "Polish literature")."""
-    after = words_after(span.text, span.context or "")
-    return bool(after) and all(w[:1].isalpha() and w[:1].islower() and w.lower() not in LANGUAGE_NOUNS | _CLOSED for w in after)
 
 
 class TruthFilter:
@@ -598,7 +586,7 @@ class TruthFilter:
             return False
         links = list(links)
         first = next(iter(links), None)
-        if first is not None and LANGUAGE in self.superclasses_of_item(first.qid) and not qualifies_a_noun(span):
+        if first is not None and LANGUAGE in self.superclasses_of_item(first.qid) and not qualifies_a_noun(span.text, span.context or ""):
             return False  # "translated from Polish into French": the language; "a Polish engineer": the nationality
         if span.entity_type is EntityType.MISC and not attributive(span.text, span.context or "") and any(
                 l.method is not LinkMethod.DEMONYM and LANGUAGE in self.superclasses_of_item(l.qid) for l in links):

@@ -87,6 +87,19 @@ def attributive(text: str, context: str) -> bool:
                for nxt in words_after(text, context))
 
 
+#: Closed-class words (prepositions, conjunctions, copulas …): none is a noun a demonym qualifies.
+_CLOSED = words("render.closed_words")
+
+
+def qualifies_a_noun(text: str, context: str) -> bool:
+    """Every use of a demonym ``text`` in ``context`` is followed by a lower-case word that is no
+    closed-class word nor a noun that keeps it the language ("a Polish *engineer*"; not
+    "from Polish into French", "Polish literature"): stricter than :func:`attributive`, which
+    one such use satisfies."""
+    after = words_after(text, context)
+    return bool(after) and all(w[:1].isalpha() and w[:1].islower() and w.lower() not in LANGUAGE_NOUNS | _CLOSED for w in after)
+
+
 #: Words right before a span that make it a field of study or of teaching: "studied
 #: *sculpture*", "a master's degree in *public administration*", "professor of *law*".
 _FIELD_BEFORE = pattern("truth.field_before")

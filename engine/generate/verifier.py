@@ -183,9 +183,8 @@ class LadderVerifier:
         (:func:`engine.text.document_kind.document_kind`): ``operating_point.by_kind`` of
         ``verifier.json`` where it names the kind ("court": a judgment's rungs are kept from the
         point its readers measured), else :attr:`min_truth`."""
-        by_kind = self.model.info.get("operating_point", {}).get("by_kind", {})
-        value = by_kind.get(kind) if kind else None
-        return float(value["min_truth"] if isinstance(value, dict) else value) if value is not None else self.model.min_truth
+        point = self.model.info.get("operating_point", {}).get("by_kind", {}).get(kind) if kind else None
+        return float(point["min_truth"]) if point is not None else self.model.min_truth
 
     def probabilities(self, ladders: Sequence[tuple[Ladder, DocumentState | None]]) -> list[list[float] | None]:
         """P(true) of every rung of each ladder (``***``: 1), in one prediction; ``None`` for a

@@ -135,16 +135,13 @@ class Gazetteer:
         key = _folded(name)
         for c in countries.filter(name=name):
             if key in {_folded(n) for n in (c.name, c.common_name, c.official_name, *c.aliases) if n}:
-                regions = {m.type: m.name for m in getattr(c, "macroregions", ())}
-                return c.alpha2, regions.get("subregion"), regions.get("region")
+                return (c.alpha2, *_regions(c))
         return None
 
     def _place(self, city) -> Place:
         country = self._country(city.country.alpha2)
-        regions = {m.type: m.name for m in getattr(country, "macroregions", ())} if country is not None else {}
         return Place(city.name, city.geonames_id, city.country.alpha2, _country_names(country, city.country.name),
-                     int(city.population or 0), regions.get("subregion"), regions.get("region"),
-                     tuple(s.name for s in city.subdivisions))
+                     int(city.population or 0), *_regions(country), tuple(s.name for s in city.subdivisions))
 
     @lru_cache(maxsize=512)
     def _country(self, alpha2: str):
@@ -157,6 +154,12 @@ def _folded(text: str) -> str:
     from unidecode import unidecode
 
     return re.sub(r"[^a-z0-9]+", " ", unidecode(text).lower()).strip()
+
+
+def _regions(country) -> tuple[str | None, str | None]:
+    """The CLDR subregion and region of a country of the gazetteer (None, None for none)."""
+    regions = {m.type: m.name for m in getattr(country, "macroregions", ())} if country is not None else {}
+    return regions.get("subregion"), regions.get("region")
 
 
 def _country_names(country, name: str) -> tuple[str, ...]:
