@@ -25,10 +25,12 @@ the original text never leaks. Later mentions of an entity show the choice of it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from engine.generate.sources.base import Linked
 from engine.mentions import OverlapPolicy
+from engine.text.document_kind import document_kind
 from engine.types import (
     Choice, EntityType, IdentifierType, Ladder, Mention, Replacement, Segment, Selection, Skipped, Span,
 )
@@ -135,6 +137,11 @@ class Doc:
     result: SanitizeResult | None = None
 
     # --- reading ------------------------------------------------------------------------
+    @cached_property
+    def kind(self) -> str:
+        """The document's kind (:func:`engine.text.document_kind.document_kind`), read once."""
+        return document_kind(self.text)
+
     def first_of(self, k: int) -> int:
         """The index of the first mention of mention ``k``'s entity."""
         return self.first.get(self.mentions[k].entity, k)

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from kg.class_sets import class_set
 from engine.generate.linking import Linker, fold
 from engine.generate.sources.base import DocumentState
-from engine.knowledge import pattern
+from engine.knowledge import pattern, rule
 from engine.types import EntityType, Link, LinkMethod, Span
 
 #: The naming links of a text read as an entity type.
@@ -74,6 +74,8 @@ def document_state(linker: Linker, spans: Iterable[Span], text: str = "") -> Doc
 _CAPITALISED = re.compile(r"(?<![\w-])[A-Z][a-z]+(?![\w-])")
 
 
+@rule("unmasked-demonym-votes", stage="link", types=("LOC", "DEM"), off=[],
+      purpose='a demonym the text leaves unmasked ("a Spanish cyclist") says which country the document is in, as its masked places and nationalities do')
 def demonyms_in_text(linker: Linker, text: str, spans: Sequence[Span]) -> list[Span]:
     """The demonyms the text writes outside its spans ("a Spanish cyclist" left unmasked), as
     DEM spans: the nationalities a document names say where its homonyms lie as its masked
@@ -137,6 +139,8 @@ def _naming(linker: Linker) -> Naming:
     return lambda text, etype: [link for link in linker.link(Span(text, etype)) if link.method in NAMING]
 
 
+@rule("country-named-by-class-label", stage="link", types=("LOC",), off=frozenset(),
+      purpose='an item the store gives no country lies where its class\'s label says ("city of the United States"): a namesake in the document\'s country is linked first')
 def countries_named_by_classes(linker: Linker, qid: str) -> frozenset[str]:
     """The countries the labels of an item's classes end with ("city of the United States",
     ``linking.country_in_class_label``): where the item lies when the store gives it no

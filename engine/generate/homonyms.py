@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from engine.generate.context import NAME_LINKS, item_countries
-from engine.generate.linking import fold
-from engine.knowledge import rule
-from engine.types import Candidate, EntityType, Link
+from engine.generate.context import COUNTRY_CLASSES, NAME_LINKS, item_countries
+from engine.generate.linking import Linker, fold
+from engine.knowledge import pattern, rule
+from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 #: How many times more prominent (:meth:`kg.index.LabelIndex.prominences`: facts naming the item)
 #: the linked item must be than a homonym for the name alone to mean it.
@@ -59,6 +59,41 @@ def competing(link: Link, others: Sequence[Link], prominences: Callable[[list[st
 def division_of_its_seat(link: Link, other: Link, taxonomy) -> bool:
     """``other`` is an administrative division ``link``'s place lies in (P131) under the same name."""
     return other.qid in set(taxonomy.values(link.qid, "P131"))
+
+
+#: Words before a place name that make it the division ("Governor of New York"), ``linking.division_reading_before``.
+_DIVISION_READING = pattern("linking.division_reading_before")
+
+
+@rule("prominent-place-named-by-alias", stage="link", types=("LOC",), off=None,
+      purpose='a place the name is an alias of, whose full name says more ("New York City"), lying in the item the name is the label of (the state), is what the name alone means when the store names it far more often; not where the words before say the division ("Governor of New York"), nor in a country ("Mexico" is not Mexico City)')
+def prominent_place_by_alias(linker: Linker, span: Span, links: Sequence[Link], ratio: int = DOMINANCE) -> Link | None:
+    """The item the span names by an alias, whose main label extends the span, that lies in
+    the first link (P131) and is ``ratio`` times more prominent in the store (:meth:`kg.index.LabelIndex.prominences`) than
+    the first link, a place named exactly and no country; None when there is none, or the
+    sentence reads the name as the division (:data:`_DIVISION_READING`)."""
+    if not links or links[0].method is not LinkMethod.EXACT or not span.context:
+        return None
+    first, taxonomy, index = links[0], linker.taxonomy, linker.index
+    if set(taxonomy.parents(first.qid, "P31")) & COUNTRY_CLASSES:
+        return None
+    at = span.context.find(span.text)
+    if at >= 0 and _DIVISION_READING.search(span.context[max(0, at - 40):at]):
+        return None
+    key = fold(span.text)
+    named = [q for q, method in index.lookup(key) if method is LinkMethod.ALIAS and q != first.qid]
+    if not named:
+        return None
+    labels = index.main_labels(named)
+    named = [q for q in named if key in fold(labels.get(q, "")) and fold(labels.get(q, "")) != key
+             and first.qid in set(taxonomy.values(q, "P131"))]
+    if not named:
+        return None
+    counts = index.prominences([first.qid] + named)
+    best = max(zip(named, counts[1:]), key=lambda qn: qn[1])
+    if best[1] < ratio * max(counts[0], 1):
+        return None
+    return Link(best[0], labels[best[0]], LinkMethod.ALIAS, first.matched, first.score)
 
 
 def settled_by_document(link: Link, others: Sequence[Link], countries: frozenset[str], taxonomy) -> bool:

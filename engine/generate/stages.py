@@ -25,7 +25,6 @@ from engine.generate.candidates import CandidateGenerator
 from engine.generate.context import document_state
 from engine.generate.linking import Linker
 from engine.generate.verifier import LadderVerifier, keep
-from engine.text.document_kind import document_kind
 from engine.types import Span
 
 log = logging.getLogger(__name__)
@@ -90,7 +89,7 @@ class VerifyStage:
             return
         for doc in docs:
             # the user's point for every document, else the verifier's for the document's kind
-            min_truth = options.min_truth if options.min_truth is not None else self.verifier.min_truth_for(document_kind(doc.text))
+            min_truth = options.min_truth if options.min_truth is not None else self.verifier.min_truth_for(doc.kind)
             at = [k for k in doc.firsts() if doc.mentions[k].ladder is not None and not doc.mentions[k].failed
                   and doc.mentions[k].entity_type.is_graph]
             try:  # one prediction for the document's rungs

@@ -114,12 +114,17 @@ from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
-    qualifies_a_noun, words_after,
+    after_language_verb, exclusive_before, nouns_after, qualifies_a_noun, words_after,
 )
-from engine.knowledge import rule
+from engine.knowledge import pattern, rule, words
 from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
+
+#: Nouns after a demonym that name a person or an ancestry the store may lack ("national", "descent").
+PERSON_NOUNS = words("places.continent_person_nouns")
+#: The ending of an agent noun ("geologist", "sculptor"), read as a person where the store lacks the word.
+PERSON_SUFFIX = pattern("places.continent_person_suffix")
 
 #: religion (``tg:religionClass``): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
 RELIGION = named_class("religionClass")
@@ -361,6 +366,33 @@ class TruthFilter:
         return bool(qid in self.all_holders and span.entity_type is EntityType.DEM and self.index.demonyms.get(fold(span.text))
                     and attributive(span.text, span.context or ""))
 
+    @rule("continent-of-a-person", stage="ladder", types=("DEM", "MISC"), off=False,
+          purpose='a demonym generalizes to its continent\'s adjective only where it describes a person: not before a thing ("the Polish championship", "the German invasion") nor after "only", "first" … ("the only German commander")')
+    def continent_misreads(self, span: Span) -> bool:
+        """Some use of the demonym follows an exclusive word (:func:`exclusive_before`) or
+        qualifies a noun phrase with no person noun in it (:meth:`person_noun`)."""
+        context = span.context or ""
+        return exclusive_before(span.text, context) or any(
+            phrase and not any(self.person_noun(w) for w in phrase) for phrase in nouns_after(span.text, context))
+
+    def person_noun(self, word: str) -> bool:
+        """``word`` names a person: in ``places.continent_person_nouns``, or an item the store
+        knows by it (or by its singular) is a person attribute or a holder class; a word the
+        store does not know, by an agent's ending (``places.continent_person_suffix``)."""
+        if word.lower() in PERSON_NOUNS:
+            return True
+        key = fold(word)
+        hits = self.index.lookup(key) or (self.index.lookup(key[:-1]) if key.endswith("s") else [])
+        if not hits:
+            return bool(PERSON_SUFFIX.search(word.lower()))
+        return any(PERSON_ATTRIBUTE in self.item_kinds(q) or self.superclasses_of_item(q) & self.all_holders for q, _ in hits)
+
+    @rule("language-after-verb-of-speaking", stage="ladder", types=("DEM", "MISC"), off=False,
+          purpose='a language\'s name right after a verb of speaking, learning or translating ("she learned Dutch", "he spoke Polish") is the language, not a nationality')
+    def language_verb_object(self, span: Span) -> bool:
+        """Some use of the span follows such a verb (:func:`after_language_verb`)."""
+        return after_language_verb(span.text, span.context or "")
+
     @rule("time-bound-status", stage="verify", types=GRAPH_TYPES, off=False,
           purpose="a legal status or population class (tg:kindTimeBound) is not offered when the sentence names a year before 1990")
     def time_bound_status(self, qid: str, span: Span) -> bool:
@@ -593,7 +625,7 @@ class TruthFilter:
             return False  # a MISC span is a name: "titles her works in Isthmus Zapotec and Spanish" names the language
         def language() -> bool:  # asked only where the sentence reads the span as one
             return any(LANGUAGE in self.superclasses_of_item(q) for f in forms for q, _ in self.index.lookup(f))
-        if after_in(span.text, span.context or "") and not attributive(span.text, span.context or "") and language():
+        if (after_in(span.text, span.context or "") or self.language_verb_object(span)) and not attributive(span.text, span.context or "") and language():
             return False  # "novels written in Indonesian", "the news in Somali": the language
         # before a colon, the language ("simplified Chinese: 黄义达"; rule 9), unless another use is an adjective
         after = words_after(span.text, span.context or "")

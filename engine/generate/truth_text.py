@@ -80,6 +80,16 @@ def after_in(text: str, context: str) -> bool:
     return any(_IN_BEFORE.search(context[:at]) for at in _starts(text, context))
 
 
+#: A verb of speaking, learning or translating right before a span ("she learned *Dutch*").
+_LANGUAGE_VERB_BEFORE = pattern("truth.language_verb_before")
+
+
+def after_language_verb(text: str, context: str) -> bool:
+    """Some use of ``text`` in ``context`` comes right after a verb of speaking, learning or
+    translating (:data:`_LANGUAGE_VERB_BEFORE`): a language name there is the language."""
+    return any(_LANGUAGE_VERB_BEFORE.search(context[max(0, at - 40):at]) for at in _starts(text, context))
+
+
 def attributive(text: str, context: str) -> bool:
     """A use of ``text`` is followed by a word in lower case that is no preposition nor
     "and": the span qualifies that noun ("officer rank", "officer who"), it names no holder."""
@@ -98,6 +108,36 @@ def qualifies_a_noun(text: str, context: str) -> bool:
     one such use satisfies."""
     after = words_after(text, context)
     return bool(after) and all(w[:1].isalpha() and w[:1].islower() and w.lower() not in LANGUAGE_NOUNS | _CLOSED for w in after)
+
+
+def nouns_after(text: str, context: str, most: int = 3) -> list[list[str]]:
+    """For each use of ``text`` in ``context``, the lower-case words right after it, up to a
+    punctuation mark, a closed-class word or a preposition (at most ``most``): the noun phrase
+    the span qualifies ("a Norwegian *marine geologist*"); an empty list where none follows."""
+    out = []
+    for at in _ends(text, context):
+        phrase = []
+        for w in re.findall(r"[\w’'-]+|\S", context[at:at + 80])[:most]:
+            if not (w[:1].isalpha() and w[:1].islower()) or w.lower() in _CLOSED | PREPOSITIONS:
+                break
+            phrase.append(w)
+        out.append(phrase)
+    return out
+
+
+def _ends(text: str, context: str) -> list[int]:
+    """Where each use of ``text`` as whole words ends in ``context``."""
+    return [m.end() for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context)]
+
+
+#: Words right before a demonym that make its sentence a claim about that nationality alone
+#: ("the *only* German commander"), ``places.continent_exclusive_before``.
+_EXCLUSIVE_BEFORE = pattern("places.continent_exclusive_before")
+
+
+def exclusive_before(text: str, context: str) -> bool:
+    """Some use of ``text`` in ``context`` follows "only", "first", "last" … (:data:`_EXCLUSIVE_BEFORE`)."""
+    return any(_EXCLUSIVE_BEFORE.search(context[max(0, at - 40):at]) for at in _starts(text, context))
 
 
 #: Words right before a span that make it a field of study or of teaching: "studied

@@ -470,11 +470,39 @@ _MODIFIER_KINDS = (RungKind.MASK, RungKind.CLASS)
 
 
 # --- phrase rules: each returns the phrase for its slot, or None when it does not apply ----------
+#: What a demonym's nationality rungs read as: the class "nationality" and the continents' adjectives (``places.continent_adjectives``).
+_NATIONALITY_RUNGS = frozenset({"nationality"}) | frozenset(table("places.continent_adjectives").values())
+#: The word before a language's name: "in", "into", "from", a verb of speaking or learning (``render.language_slot_before``).
+_LANGUAGE_SLOT_BEFORE = pattern("render.language_slot_before")
+
+
+@rule("nationality-read-as-a-language-masked", stage="render", types=("DEM", "MISC"),
+      purpose='a demonym shown as a nationality ("European") is masked where its sentence names the language, as a later mention may ("She married a Polish engineer. He translated it from [Polish] into French" → "from *** into French", not "from European into French")')
+def nationality_read_as_a_language_masked(f: Fitting) -> Rendered | None:
+    nxt = f.slot.next_word
+    if f.label in _NATIONALITY_RUNGS and _LANGUAGE_SLOT_BEFORE.fullmatch(f.prev) \
+            and not (nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in CLOSED_WORDS):
+        return Rendered(MASK, note=f"'{f.label}' masked: after '{f.prev}' the span names a language")
+    return None
+
+
 @rule("modifier-kept-before-a-noun-that-needs-it", stage="render", types=_GRAPH,
       purpose='a mask or class before a noun that says nothing without its modifier stays "***" ("of *** descent", not "of descent")')
 def modifier_kept_before_a_noun_that_needs_it(f: Fitting) -> Rendered | None:
     if f.kind in _MODIFIER_KINDS and f.slot.modifier and f.slot.next_word.lower() in NEEDS_ITS_MODIFIER:
         return Rendered(MASK, note="modifier masked: the noun after it says nothing without it")
+    return None
+
+
+#: Words that make a noun phrase a claim about its modifier alone ("the *only* German commander"), ``render.exclusive_words``.
+_EXCLUSIVE = words("render.exclusive_words")
+
+
+@rule("modifier-kept-after-an-exclusive-word", stage="render", types=_GRAPH,
+      purpose='a mask or class in a modifier slot after "only", "first", "last" … stays "***": dropped, the claim would change ("the only [German] commander" → "the only *** commander", not "the only commander")')
+def modifier_kept_after_an_exclusive_word(f: Fitting) -> Rendered | None:
+    if f.kind in _MODIFIER_KINDS and f.slot.modifier and f.prev in _EXCLUSIVE:
+        return Rendered(MASK, note=f"modifier masked: after '{f.prev}' the noun phrase is a claim about it")
     return None
 
 
@@ -1009,7 +1037,9 @@ def article_agrees_with_a_placeholder(f: Fitting) -> Rendered | None:
 #: The phrase rules (and the defaults of each kind of rung), in the order they are tried:
 #: the first that returns a phrase decides.
 PHRASE_RULES = (
+    nationality_read_as_a_language_masked,
     modifier_kept_before_a_noun_that_needs_it,
+    modifier_kept_after_an_exclusive_word,
     modifier_dropped,
     modifier_before_an_ing_noun_dropped,
     modifier_dropped_before_a_capitalised_body,

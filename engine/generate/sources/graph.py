@@ -30,7 +30,7 @@ from engine.generate.adherents import as_followers
 from engine.generate.common_nouns import age_in_dem, compound_head_candidates
 from engine.generate.context import (COUNTRY_CLASSES, countries_named_by_classes, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
                                      prefer_in_document)
-from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat, homonyms_of, settled_by_document, shared_rungs
+from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat, homonyms_of, prominent_place_by_alias, settled_by_document, shared_rungs
 from engine.generate.linking import Linker, contains_words, fold
 from engine.generate.name_heads import NameHeads
 from engine.generate.qualified import with_unqualified
@@ -107,6 +107,10 @@ class GraphSource(CandidateSource):
         if state.countries and len(links) > 1:  # "Georgia" in a document about the United States
             links = prefer_in_document(links, state.countries, self.linker.taxonomy, lambda q: countries_named_by_classes(self.linker, q))
         if self.truth is not None and span.entity_type is EntityType.LOC and links:
+            known = prominent_place_by_alias(self.linker, span, links)
+            if known is not None:  # "New York": the city, named far more often than the state
+                notes.append(f"{span.text!r} is also {known.qid} ({known.label}), far more prominent than {links[0].qid}: the name means it")
+                links = [known] + [l for l in links if l.qid != known.qid]
             # "Manchester, Connecticut": the place after the comma says which Manchester
             links = around_named_place(self.linker, span, in_named_region(self.linker, span, links))
         if not links and self.remote is not None:
@@ -165,7 +169,7 @@ class GraphSource(CandidateSource):
         gazetteer knows (:func:`engine.generate.sources.gazetteer.continent_adjective`); none
         that shares a word with the demonym ("American" → "North American", "South African" →
         "African" read as the span itself)."""
-        if self.gazetteer is None or not link.label:
+        if self.gazetteer is None or not link.label or (self.truth is not None and self.truth.continent_misreads(span)):
             return None
         regions = self.gazetteer.country_regions(link.label)
         adjective = continent_adjective(regions)
