@@ -13,6 +13,7 @@ from engine.detect.dialogue import dialogue_retype
 from engine.detect.eras import drop_era_markers
 from engine.detect.graph_types import GraphTyper, graph_retype
 from engine.detect.legal import judgment_spans
+from engine.detect.relative_dates import drop_relative_dates
 from engine.detect.merge import merge_spans
 from engine.detect.name_parts import name_parts_retype
 from engine.detect.name_types import name_retype
@@ -82,6 +83,7 @@ class CandidateFinder:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
         # amounts of money whole (engine.detect.amounts); a judgment's roles, headings and citations out (engine.detect.legal)
         spans = retype(text, judgment_spans(text, join_amounts(text, merge_spans(text, *layers))))
+        spans = drop_relative_dates(spans)  # "the following year": no date (engine.detect.relative_dates)
         # numbers inside terms, a year's era marker, a dialogue's labels and greetings, a name's parts
         # (engine.detect.terms, .eras, .dialogue, .name_parts)
         spans = name_parts_retype(text, dialogue_retype(text, drop_era_markers(text, drop_term_spans(text, spans))))

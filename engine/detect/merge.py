@@ -107,7 +107,7 @@ def merge_spans(text: str, *layers: list[DetectedSpan]) -> list[DetectedSpan]:
             groups.append([s])
             end = s.end
     out = [_combine(text, g) for g in groups]
-    return _extend_positions(text, out)
+    return _ages_with_their_numbers(text, _extend_positions(text, out))
 
 
 def _may_glue(parsed: DetectedSpan, typed: list[DetectedSpan]) -> bool:
@@ -172,3 +172,30 @@ def _extend_positions(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan
         out.append(s)
         i += 1
     return out
+
+
+#: A span of age words alone ("age of", "the age of", "aged"), ``detect_dates.age_words``.
+_AGE_WORDS = pattern("detect_dates.age_words")
+
+
+@rule("age-words-take-their-number", stage="detect", types=("DATETIME",), pack="core", off=None,
+      purpose='a date span of age words alone ("age of") followed by a number is one age with it ("at the age of 17": one DATETIME span "age of 17", not "age of" and "17")')
+def _age_with_number(text: str, words_span: DetectedSpan, number: DetectedSpan) -> DetectedSpan | None:
+    """``words_span`` and ``number`` as one DATETIME span, or None when ``words_span`` is no
+    span of age words or ``number`` does not follow it after blanks."""
+    if words_span.entity_type is not EntityType.DATETIME or not _AGE_WORDS.fullmatch(words_span.text) \
+            or number.entity_type not in (EntityType.QUANTITY, EntityType.DATETIME) or text[words_span.end:number.start].strip():
+        return None
+    return words_span.with_(end=number.end, text=text[words_span.start:number.end], sources=words_span.sources | number.sources,
+                            inner=words_span.inner + (f"{number.entity_type.value}:age",))
+
+
+def _ages_with_their_numbers(text: str, spans: list[DetectedSpan]) -> list[DetectedSpan]:
+    out: list[DetectedSpan] = []
+    i = 0
+    while i < len(spans):
+        joined = _age_with_number(text, spans[i], spans[i + 1]) if i + 1 < len(spans) else None
+        out.append(joined or spans[i])
+        i += 2 if joined else 1
+    return out
+

@@ -486,6 +486,18 @@ def nationality_read_as_a_language_masked(f: Fitting) -> Rendered | None:
     return None
 
 
+#: A hyphen right after a span, then a word: the span is the first part of a compound ("German-language", "Swiss-born").
+_COMPOUND_AFTER = re.compile(r"[-‐–](?=[^\W\d_])")
+
+
+@rule("class-in-a-compound-masked", stage="render", types=_GRAPH,
+      purpose='a class that is no adjective, as the first part of a hyphenated compound, is shown as "***" ("a [German]-language theatre" → "a ***-language theatre", not "a language-language theatre"); a continent\'s adjective stays ("a European-born architect")')
+def class_in_a_compound_masked(f: Fitting) -> Rendered | None:
+    if f.kind is RungKind.CLASS and _COMPOUND_AFTER.match(f.after) and f.label not in _NATIONALITY_RUNGS - {"nationality"}:
+        return Rendered(MASK, note=f"'{f.label}' masked: the first part of a compound")
+    return None
+
+
 @rule("modifier-kept-before-a-noun-that-needs-it", stage="render", types=_GRAPH,
       purpose='a mask or class before a noun that says nothing without its modifier stays "***" ("of *** descent", not "of descent")')
 def modifier_kept_before_a_noun_that_needs_it(f: Fitting) -> Rendered | None:
@@ -896,13 +908,24 @@ def the_before_a_class_becomes_a(f: Fitting) -> Rendered | None:
     return Rendered(label, slot.prev_start, same_case(art, slot.prev) + f.tail[len(slot.prev):], f"'the' → '{art}' before '{label}'")
 
 
+#: The articles (``truth.articles``): one opening a span's own text ("the Second World War") stood before its noun.
+_ARTICLES = words("truth.articles")
+
+
+def _opens_with_article(text: str) -> bool:
+    """``text`` opens with an article ("the Second World War", "a Dutch company")."""
+    first = text.split(maxsplit=1)
+    return len(first) == 2 and first[0].lower() in _ARTICLES
+
+
 @rule("no-article-for-a-determined-or-plural-class", stage="render", types=_GRAPH,
-      purpose="a plural class, or one after a determiner, a possessive or where the span's own noun stood bare, takes no article")
+      purpose="a plural class, or one after a determiner, a possessive or where the span's own noun stood bare (not after its own article: \"during [the Second World War]\" → \"during a war\"), takes no article")
 def no_article_for_a_determined_or_plural_class(f: Fitting) -> Rendered | None:
     if f.kind is not RungKind.CLASS:
         return None
     slot = f.slot
-    if head_is_plural(f.label) or f.prev in DETERMINERS or _possessive(f.prev, f.before[:slot.prev_start]) or (f.own_head and slot.prev):
+    if head_is_plural(f.label) or f.prev in DETERMINERS or _possessive(f.prev, f.before[:slot.prev_start]) \
+            or (f.own_head and slot.prev and not _opens_with_article(f.original)):
         return Rendered(capitalise(f.label) if slot.sentence_start and not slot.prev else f.label)
     return None
 
@@ -1038,6 +1061,7 @@ def article_agrees_with_a_placeholder(f: Fitting) -> Rendered | None:
 #: the first that returns a phrase decides.
 PHRASE_RULES = (
     nationality_read_as_a_language_masked,
+    class_in_a_compound_masked,
     modifier_kept_before_a_noun_that_needs_it,
     modifier_kept_after_an_exclusive_word,
     modifier_dropped,

@@ -1,7 +1,8 @@
 """An approximate sentence splitter: the sentence around a span of plain text.
 
 A break is whitespace after ``.``, ``!`` or ``?`` before an upper-case letter, a quote or
-a parenthesis. Used by the pipeline (the reader's sentence in render and the privacy
+a parenthesis; not after an initial ("B. S. Chandrasekhar") or an abbreviation of
+``sentences.abbreviations`` ("Dr. Rajendra Prasad"). Used by the pipeline (the reader's sentence in render and the privacy
 guard), by training-data preparation and by the evaluations.
 """
 
@@ -10,16 +11,33 @@ from __future__ import annotations
 import bisect
 import re
 
+from engine.knowledge import words
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+#: The word before a period that ends a break candidate.
+_WORD_BEFORE_PERIOD = re.compile(r"(?<![\w.])([\w]+)\.$")
+#: Abbreviations written with a period that no sentence ends with ("Dr", "Gen", "St"), lower case.
+_ABBREVIATIONS = words("sentences.abbreviations")
+
+
+def _breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """The sentence breaks of ``text[start:end]``: :data:`_SENTENCE_END`, less those after an
+    initial (one capital letter) or an abbreviation."""
+    out = []
+    for m in _SENTENCE_END.finditer(text, start, len(text) if end is None else end):
+        if text[m.start() - 1] == ".":
+            w = _WORD_BEFORE_PERIOD.search(text, max(0, m.start() - 16), m.start())
+            if w and ((len(w.group(1)) == 1 and w.group(1).isupper()) or w.group(1).lower() in _ABBREVIATIONS):
+                continue
+        out.append((m.start(), m.end()))
+    return out
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """Offsets of the sentence of ``text`` that holds ``text[start:end]`` (approximate splitter)."""
-    left = 0
-    for m in _SENTENCE_END.finditer(text, 0, start):
-        left = m.end()
-    m = _SENTENCE_END.search(text, end)
-    right = m.start() if m else len(text)
+    before = _breaks(text, 0, start)
+    left = before[-1][1] if before else 0
+    right = next((a for a, _ in _breaks(text, end)), len(text))
     while left < start and text[left].isspace():
         left += 1
     while right > end and text[right - 1].isspace():
@@ -34,7 +52,7 @@ class SentenceIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        breaks = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+        breaks = _breaks(text)
         self._starts = [a for a, _ in breaks]
         self._ends = [b for _, b in breaks]
 

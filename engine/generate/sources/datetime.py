@@ -553,6 +553,23 @@ def datetime_ladder(text: str) -> tuple[list[str], str]:
     return [label for label, _ in rungs], shape
 
 
+#: An era marker right after a span ("38 BC", "105 AD"), the detection pack's shape.
+_ERA_AFTER = pattern("detect_dates.era_marker")
+
+
+@rule("year-before-an-era-marker", stage="ladder", types=("DATETIME",), off=None,
+      purpose='a number right before an era marker is a year, however small ("died after [38] BC" → "the 30s", read "the 30s BC"): the marker stays after the rung; before Christ no part of a decade (the years count down)')
+def year_of_an_era(text: str, after: str) -> list[Rung] | None:
+    """The rungs of the year ``text`` when an era marker follows it (``after``: the text after
+    the span), or None when ``text`` is no bare number or no marker follows."""
+    if not re.fullmatch(r"\d{1,4}", text) or not after[:1].isspace() or not _ERA_AFTER.match(after.lstrip()):
+        return None
+    rungs = _period_rungs([Day(int(text))], False)
+    if after.lstrip()[:1] == "B":  # years before Christ count down: "the late 30s BC" would read both ways
+        rungs = [r for r in rungs if r[1] != "part-of-a-decade"]
+    return _with_generic(rungs)
+
+
 class DatetimeSource(CandidateSource):
     """DATETIME → the rungs of :func:`datetime_rungs`, each with the rule that made it."""
 
@@ -561,6 +578,9 @@ class DatetimeSource(CandidateSource):
     def generate(self, span: Span, state: DocumentState) -> SourceResult:
         before = state.text[max(0, span.start - 20):span.start] if state.text and span.start is not None else ""
         rungs = age_rungs(span.text, before) if before else None
+        if rungs is None:
+            after = state.text[span.end:span.end + 8] if state.text and span.end is not None else ""
+            rungs = year_of_an_era(span.text, after)
         if rungs is None:
             rungs, _ = datetime_rungs(span.text)
         reason = "" if rungs else f"{span.text!r} is an ordinal, not a date: only ***"
