@@ -114,7 +114,7 @@ from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
-    after_language_verb, exclusive_before, nouns_after, qualifies_a_noun, words_after,
+    after_language_verb, demonym_as_noun, exclusive_before, nouns_after, qualifies_a_noun, words_after,
 )
 from engine.knowledge import pattern, rule, words
 from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
@@ -386,6 +386,15 @@ class TruthFilter:
         if not hits:
             return bool(PERSON_SUFFIX.search(word.lower()))
         return any(PERSON_ATTRIBUTE in self.item_kinds(q) or self.superclasses_of_item(q) & self.all_holders for q, _ in hits)
+
+    @rule("nationality-not-a-person", stage="ladder", types=("DEM", "MISC"), off=False,
+          purpose='the class "nationality" is not offered for a demonym that names people: a plural ("Tanzanians often call him") or a noun after an article or an ordinal ("the second Vietnamese to be promoted")')
+    def nationality_names_person(self, span: Span) -> bool:
+        """The span is a plural demonym (its singular is one) or a demonym used as a noun
+        (:func:`demonym_as_noun`)."""
+        key = fold(span.text)
+        plural = key.endswith("s") and not self.index.demonyms.get(key) and bool(self.index.demonyms.get(key[:-1]))
+        return plural or demonym_as_noun(span.text, span.context or "")
 
     @rule("language-after-verb-of-speaking", stage="ladder", types=("DEM", "MISC"), off=False,
           purpose='a language\'s name right after a verb of speaking, learning or translating ("she learned Dutch", "he spoke Polish") is the language, not a nationality')

@@ -140,6 +140,30 @@ def exclusive_before(text: str, context: str) -> bool:
     return any(_EXCLUSIVE_BEFORE.search(context[max(0, at - 40):at]) for at in _starts(text, context))
 
 
+#: Words right before a demonym that make it a person's noun ("the second *Vietnamese* to …"), ``truth.person_demonym_before``.
+_PERSON_DEMONYM_BEFORE = pattern("truth.person_demonym_before")
+
+
+def demonym_as_noun(text: str, context: str) -> bool:
+    """Some use of the demonym ``text`` in ``context`` is a noun naming a person: after an
+    article, a number or an ordinal (:data:`_PERSON_DEMONYM_BEFORE`), ending its noun phrase
+    (:func:`_ends_noun_phrase`)."""
+    return any(_ends_noun_phrase(nxt) and _PERSON_DEMONYM_BEFORE.search(context[max(0, at - 30):at])
+               for at, nxt in zip(_starts(text, context), words_after(text, context)))
+
+
+def _ends_noun_phrase(nxt: str) -> bool:
+    """The word after a span lets it end its noun phrase: none, a punctuation mark other than a
+    hyphen or a dash ("a Peruvian, …"), or a closed-class word other than "and"/"or" ("the
+    second Vietnamese *to* …"); not a noun, a name ("the Nigerian Senate") nor a compound's
+    second part ("Canadian-born")."""
+    if not nxt:
+        return True
+    if not nxt[:1].isalnum():
+        return nxt[:1] not in "-‐–—"
+    return nxt[:1].islower() and nxt.lower() in _CLOSED and nxt.lower() not in ("and", "or")
+
+
 #: Words right before a span that make it a field of study or of teaching: "studied
 #: *sculpture*", "a master's degree in *public administration*", "professor of *law*".
 _FIELD_BEFORE = pattern("truth.field_before")
