@@ -35,7 +35,9 @@ def era_marker(text: str, s: DetectedSpan) -> bool:
 
 
 #: A number, then blanks and an era marker, the whole of a span ("105 AD"); group 1 is the number.
-_YEAR_AND_MARKER = re.compile(r"(\d[\d,]*)\s*" + _ERA.pattern)
+_YEAR_AND_MARKER = pattern("detect_dates.year_and_era_marker")
+#: Blanks and an era marker right after a number ("38 BC").
+_MARKER_AFTER = pattern("detect_dates.era_marker_after")
 
 
 @rule("year-of-an-era-marker", stage="detect", types=("DATETIME",), pack="core", off=None,
@@ -46,7 +48,7 @@ def year_of_era(text: str, s: DetectedSpan) -> DetectedSpan | None:
     if m is not None:
         return s.with_(end=s.start + m.end(1), text=m.group(1), entity_type=EntityType.DATETIME)
     if s.entity_type in (EntityType.QUANTITY, EntityType.DATETIME) and re.fullmatch(r"\d[\d,]*", s.text) \
-            and _ERA.match(text, s.end + (len(text[s.end:]) - len(text[s.end:].lstrip()))) and text[s.end:s.end + 1] == " ":
+            and text[s.end:s.end + 1] == " " and _MARKER_AFTER.match(text, s.end):
         return s.with_(entity_type=EntityType.DATETIME)
     return None
 

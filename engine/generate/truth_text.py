@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from engine.generate.linking import fold
-from engine.knowledge import pattern, rule, words
+from engine.knowledge import Pattern, pattern, rule, words
 from engine.types import LinkMethod
 
 #: A sentence naming a year before this one is "dated": no time-bound status is offered
@@ -84,10 +84,16 @@ def after_in(text: str, context: str) -> bool:
 _LANGUAGE_VERB_BEFORE = pattern("truth.language_verb_before")
 
 
+def _preceded(words_before: Pattern, text: str, context: str, reach: int) -> bool:
+    """Some use of ``text`` in ``context`` has ``words_before`` end within the ``reach``
+    characters right before it."""
+    return any(words_before.search(context[max(0, at - reach):at]) for at in _starts(text, context))
+
+
 def after_language_verb(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` comes right after a verb of speaking, learning or
     translating (:data:`_LANGUAGE_VERB_BEFORE`): a language name there is the language."""
-    return any(_LANGUAGE_VERB_BEFORE.search(context[max(0, at - 40):at]) for at in _starts(text, context))
+    return _preceded(_LANGUAGE_VERB_BEFORE, text, context, 40)
 
 
 def attributive(text: str, context: str) -> bool:
@@ -115,19 +121,14 @@ def nouns_after(text: str, context: str, most: int = 3) -> list[list[str]]:
     punctuation mark, a closed-class word or a preposition (at most ``most``): the noun phrase
     the span qualifies ("a Norwegian *marine geologist*"); an empty list where none follows."""
     out = []
-    for at in _ends(text, context):
+    for at in _starts(text, context):
         phrase = []
-        for w in re.findall(r"[\w’'-]+|\S", context[at:at + 80])[:most]:
+        for w in re.findall(r"[\w’'-]+|\S", context[at + len(text):at + len(text) + 80])[:most]:
             if not (w[:1].isalpha() and w[:1].islower()) or w.lower() in _CLOSED | PREPOSITIONS:
                 break
             phrase.append(w)
         out.append(phrase)
     return out
-
-
-def _ends(text: str, context: str) -> list[int]:
-    """Where each use of ``text`` as whole words ends in ``context``."""
-    return [m.end() for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context)]
 
 
 #: Words right before a demonym that make its sentence a claim about that nationality alone
@@ -137,7 +138,7 @@ _EXCLUSIVE_BEFORE = pattern("places.continent_exclusive_before")
 
 def exclusive_before(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` follows "only", "first", "last" … (:data:`_EXCLUSIVE_BEFORE`)."""
-    return any(_EXCLUSIVE_BEFORE.search(context[max(0, at - 40):at]) for at in _starts(text, context))
+    return _preceded(_EXCLUSIVE_BEFORE, text, context, 40)
 
 
 #: Words right before a demonym that make it a person's noun ("the second *Vietnamese* to …"), ``truth.person_demonym_before``.
@@ -172,7 +173,7 @@ _FIELD_BEFORE = pattern("truth.field_before")
 def in_field_slot(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` follows words that make it a field of study or
     of teaching (:data:`_FIELD_BEFORE`): the span names the field, not a thing of it."""
-    return any(_FIELD_BEFORE.search(context[max(0, at - 60):at]) for at in _starts(text, context))
+    return _preceded(_FIELD_BEFORE, text, context, 60)
 
 
 #: A word written as an ordinal ("17th", "LXI").

@@ -470,8 +470,13 @@ _MODIFIER_KINDS = (RungKind.MASK, RungKind.CLASS)
 
 
 # --- phrase rules: each returns the phrase for its slot, or None when it does not apply ----------
-#: What a demonym's nationality rungs read as: the class "nationality" and the continents' adjectives (``places.continent_adjectives``).
-_NATIONALITY_RUNGS = frozenset({"nationality"}) | frozenset(table("places.continent_adjectives").values())
+#: The continents' adjectives a demonym's rung may read as (``places.continent_adjectives``).
+_CONTINENT_ADJECTIVES = table("places.continent_adjectives")
+
+
+def _continent_adjective(label: str) -> bool:
+    """``label`` is a continent's adjective ("European")."""
+    return label in _CONTINENT_ADJECTIVES.values()
 #: The word before a language's name: "in", "into", "from", a verb of speaking or learning (``render.language_slot_before``).
 _LANGUAGE_SLOT_BEFORE = pattern("render.language_slot_before")
 
@@ -480,7 +485,7 @@ _LANGUAGE_SLOT_BEFORE = pattern("render.language_slot_before")
       purpose='a demonym shown as a nationality ("European") is masked where its sentence names the language, as a later mention may ("She married a Polish engineer. He translated it from [Polish] into French" → "from *** into French", not "from European into French")')
 def nationality_read_as_a_language_masked(f: Fitting) -> Rendered | None:
     nxt = f.slot.next_word
-    if f.label in _NATIONALITY_RUNGS and _LANGUAGE_SLOT_BEFORE.fullmatch(f.prev) \
+    if (f.label == "nationality" or _continent_adjective(f.label)) and _LANGUAGE_SLOT_BEFORE.fullmatch(f.prev) \
             and not (nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in CLOSED_WORDS):
         return Rendered(MASK, note=f"'{f.label}' masked: after '{f.prev}' the span names a language")
     return None
@@ -493,7 +498,7 @@ _COMPOUND_AFTER = re.compile(r"[-‐–](?=[^\W\d_])")
 @rule("class-in-a-compound-masked", stage="render", types=_GRAPH,
       purpose='a class that is no adjective, as the first part of a hyphenated compound, is shown as "***" ("a [German]-language theatre" → "a ***-language theatre", not "a language-language theatre"); a continent\'s adjective stays ("a European-born architect")')
 def class_in_a_compound_masked(f: Fitting) -> Rendered | None:
-    if f.kind is RungKind.CLASS and _COMPOUND_AFTER.match(f.after) and f.label not in _NATIONALITY_RUNGS - {"nationality"}:
+    if f.kind is RungKind.CLASS and _COMPOUND_AFTER.match(f.after) and not _continent_adjective(f.label):
         return Rendered(MASK, note=f"'{f.label}' masked: the first part of a compound")
     return None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 
 from engine.knowledge import words
 
@@ -20,24 +21,23 @@ _WORD_BEFORE_PERIOD = re.compile(r"(?<![\w.])([\w]+)\.$")
 _ABBREVIATIONS = words("sentences.abbreviations")
 
 
-def _breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
-    """The sentence breaks of ``text[start:end]``: :data:`_SENTENCE_END`, less those after an
-    initial (one capital letter) or an abbreviation."""
-    out = []
+def _breaks(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """The sentence breaks of ``text[start:end]`` in order: :data:`_SENTENCE_END`, less those
+    after an initial (one capital letter) or an abbreviation."""
     for m in _SENTENCE_END.finditer(text, start, len(text) if end is None else end):
         if text[m.start() - 1] == ".":
             w = _WORD_BEFORE_PERIOD.search(text, max(0, m.start() - 16), m.start())
             if w and ((len(w.group(1)) == 1 and w.group(1).isupper()) or w.group(1).lower() in _ABBREVIATIONS):
                 continue
-        out.append((m.start(), m.end()))
-    return out
+        yield m.start(), m.end()
 
 
 def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     """Offsets of the sentence of ``text`` that holds ``text[start:end]`` (approximate splitter)."""
-    before = _breaks(text, 0, start)
-    left = before[-1][1] if before else 0
-    right = next((a for a, _ in _breaks(text, end)), len(text))
+    left = 0
+    for _, left in _breaks(text, 0, start):
+        pass
+    right = next((a for a, _ in _breaks(text, end)), len(text))  # the first break after the span only
     while left < start and text[left].isspace():
         left += 1
     while right > end and text[right - 1].isspace():
@@ -52,7 +52,7 @@ class SentenceIndex:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        breaks = _breaks(text)
+        breaks = list(_breaks(text))
         self._starts = [a for a, _ in breaks]
         self._ends = [b for _, b in breaks]
 

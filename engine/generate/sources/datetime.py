@@ -553,8 +553,8 @@ def datetime_ladder(text: str) -> tuple[list[str], str]:
     return [label for label, _ in rungs], shape
 
 
-#: An era marker right after a span ("38 BC", "105 AD"), the detection pack's shape.
-_ERA_AFTER = pattern("detect_dates.era_marker")
+#: Blanks and an era marker right after a span ("38 BC", "105 AD"), the detection pack's shape.
+_ERA_AFTER = pattern("detect_dates.era_marker_after")
 
 
 @rule("year-before-an-era-marker", stage="ladder", types=("DATETIME",), off=None,
@@ -562,7 +562,7 @@ _ERA_AFTER = pattern("detect_dates.era_marker")
 def year_of_an_era(text: str, after: str) -> list[Rung] | None:
     """The rungs of the year ``text`` when an era marker follows it (``after``: the text after
     the span), or None when ``text`` is no bare number or no marker follows."""
-    if not re.fullmatch(r"\d{1,4}", text) or not after[:1].isspace() or not _ERA_AFTER.match(after.lstrip()):
+    if not re.fullmatch(r"\d{1,4}", text) or not _ERA_AFTER.match(after):
         return None
     rungs = _period_rungs([Day(int(text))], False)
     if after.lstrip()[:1] == "B":  # years before Christ count down: "the late 30s BC" would read both ways

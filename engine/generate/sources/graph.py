@@ -186,10 +186,10 @@ class GraphSource(CandidateSource):
         assert truth is not None
         if truth.is_nationality(span, links):
             label = self.chains.label(NATIONALITY) or "nationality"
-            cand = Candidate(label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
+            # "the second Vietnamese to be promoted": a person, of no class "nationality"
+            cand = None if truth.nationality_names_person(span) else Candidate(
+                label, source="P31", qid=NATIONALITY, path="demonym", rule="nationality", depth=1, link_qid=links[0].qid)
             continent = self._continent_of_demonym(span, next((l for l in links if l.method is LinkMethod.DEMONYM), links[0]))
-            if truth.nationality_names_person(span):  # "the second Vietnamese to be promoted": a person, no nationality
-                cand = None
             return SourceResult([c for c in (continent, cand) if c is not None], links=tuple(links),
                                 reason="; ".join([f"{span.text!r} is a demonym: generalized as a nationality"] + notes))
         # a part never lends its class; a common noun ("girls") is not a titled work ("Girls"),
