@@ -51,8 +51,9 @@ class RenderedDocument:
     segments: list[Segment] = field(default_factory=list)
 
 
-def render_document(text: str, decisions: Sequence[Decision], *, readability: bool = True) -> RenderedDocument:
-    """The sanitized text of ``text`` for ``decisions`` (one per mention, in text order)."""
+def render_document(text: str, decisions: Sequence[Decision], *, readability: bool = True, parse: object = None) -> RenderedDocument:
+    """The sanitized text of ``text`` for ``decisions`` (one per mention, in text order);
+    ``parse``: the spaCy parse of ``text`` where detection made one (the rules read its syntax)."""
     if readability:
         # with the first document, whatever its words: not inside a later one (0.2 s of
         # gzip lines read on the first word the rules look up)
@@ -61,7 +62,7 @@ def render_document(text: str, decisions: Sequence[Decision], *, readability: bo
     masked = [d for d in decisions if not d.kept]
     units = merge_units(text, masked, readability)
     b = TextBuilder(text)
-    doc = OutputState(text, b)
+    doc = OutputState(text, b, parse)
     for n, u in enumerate(units):
         next_start = units[n + 1].start if n + 1 < len(units) else len(text)
         next_end = units[n + 1].end if n + 1 < len(units) else None

@@ -26,7 +26,7 @@ from typing import Sequence
 from engine.knowledge import pattern, rule, words
 from engine.render.noun_phrase import ARTICLE_BEFORE, DETERMINER_BEFORE, RANGE_AFTER, RANGE_START, WORK_NOUNS
 from engine.render.grains import coarsened_to, grain
-from engine.render.phrase import RungKind, is_noun_like, kind_of
+from engine.render.phrase import RungKind, count_in, head_is_plural, is_noun_like, kind_of
 from engine.generate.sources.datetime import stands_for_a_number
 from engine.generate.sources.numbers import is_number_token
 from engine.types import GRAPH_TYPES, MASK, Candidate, EntityType, IdentifierType, Mention, ScoredCandidate
@@ -104,6 +104,8 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
         return None, True
     if how_often_after_a_name_kept_apart(a, b, after):
         return None, False
+    if count_before_a_name_kept_apart(a, b, after):
+        return None, False
     if role_noun_before_a_name_kept_apart(a, b):
         return None, False
     if date_after_a_name_kept_apart(a, b, before):
@@ -172,6 +174,26 @@ def how_often_after_a_name_kept_apart(a: Unit, b: Decision, after: str) -> bool:
     # says how often, the name is the object ("toured the *** X times"); merged, the
     # object vanished ("toured the X times")
     return a.head.mention.entity_type.is_graph and (_is_times_count(b, after) or b.mention.entity_type is EntityType.QUANTITY)
+
+
+@rule("count-before-a-name-kept-apart", stage="render", types=("QUANTITY",), off=False,
+      purpose='a count before a name of the graph stays apart from it: the count is what the phrase says, the name its modifier ("played [67] [Test] matches" → "played fewer than 100 matches", not "played matches")')
+def count_before_a_name_kept_apart(a: Unit, b: Decision, after: str) -> bool:
+    """``a`` is a count (a QUANTITY with one cardinal number) right before ``b``, a name of
+    the graph, and a plural noun follows (``after``: the text after ``b``): merged, the name's
+    phrase took the count's place, and a name in a modifier slot is dropped. Not an ordinal
+    ("the [24th] [Lieutenant Governor]"), nor a number that names ("No. [609] [Squadron]",
+    "the [500] [Deutsche Mark] banknote")."""
+    if a.head.mention.entity_type is not EntityType.QUANTITY or not b.mention.entity_type.is_graph:
+        return False
+    if count_in(a.head.original) is None:
+        return False
+    nouns = _LOWER_WORDS_AFTER.match(after)
+    return nouns is not None and any(head_is_plural(w) for w in nouns.group(1).split())
+
+
+#: Up to three lower-case words right after a span (the noun a count before it counts).
+_LOWER_WORDS_AFTER = re.compile(r"[ \t]+((?:[a-z][\w'’-]*[ \t]+){0,2}[a-z][\w'’-]*)")
 
 
 @rule("role-noun-before-a-name-kept-apart", stage="render", types=("DEM", "PERSON"), off=False,

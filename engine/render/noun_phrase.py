@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-from engine.knowledge import pattern, words
+from engine.knowledge import pattern, rule, words
 from engine.render.phrase import CLOSED_WORDS, RungKind, is_noun_like, noun_possible
+from engine.types import GRAPH_TYPES, EntityType
 
 #: A determiner (or possessive) right before a span: the span sits inside a noun phrase.
 DETERMINER_BEFORE = pattern("render.determiner_before")
@@ -114,6 +115,32 @@ def r_next(text: str, pos: int) -> str:
 _COORDINATED = pattern("render.coordinated")
 
 
+#: Parts of speech of a word after a span that the span, attached to it, modifies (``render.modified_parts_of_speech``).
+_MODIFIED_POS = words("render.modified_parts_of_speech")
+
+
+@rule("parse-says-the-span-heads-its-phrase", stage="render", types=(*GRAPH_TYPES, EntityType.PERSON),
+      purpose='where the document was parsed, a span whose head attaches to a word before it (the object of a verb or a preposition) or to a verb is no modifier of the word after it, whatever that word looks like ("visited [Japan] several times" → "visited a country several times", not "visited several times")')
+def parse_says_the_span_heads_its_phrase(parse, start: int, end: int) -> bool | None:
+    """True when the spaCy ``parse`` of the original text attaches the span ``start:end``
+    to no noun after it: its root's head is before it, or a verb or a function word after it
+    ("after the [Philippine Revolution] broke out"). A span coordinated with a word before it
+    ("housing and [community] projects") is left to the words' own reading: spaCy attaches
+    such a modifier to the first conjunct. None (the rule does not apply) without a parse."""
+    if parse is None:
+        return None
+    span = parse.char_span(start, end, alignment_mode="expand")
+    if span is None or len(span) == 0:
+        return None
+    root = span.root
+    if root.dep_ == "conj":
+        return None
+    head = root.head
+    if head.i >= span.end and head.pos_ in _MODIFIED_POS:
+        return False
+    return True
+
+
 def coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit: int) -> int | None:
     """A mask or class in a modifier slot joined by "and"/"or" to another modifier of one
     noun ("a [Yugoslav] and later Bosnian footballer"): "a *** and later Bosnian
@@ -126,8 +153,8 @@ def coordinated_modifier(text: str, kind: RungKind, before: str, end: int, limit
         return None
     modifier, noun = m.group(1), m.group(2)
     after = re.match(r"[ \t]+(\S+)", text[m.end() + len(modifier) + 1 + len(noun):])
-    if modifier.lower() in CLOSED_WORDS or not is_noun_like(noun, after.group(1) if after else ""):
-        return None
+    if modifier.lower() in CLOSED_WORDS or not is_noun_like(modifier, noun) or not is_noun_like(noun, after.group(1) if after else ""):
+        return None  # "at the [University of X] and held posts": "held" is a verb, no second modifier
     return m.end()
 
 

@@ -328,6 +328,28 @@ def plural_of(label: str) -> str:
     return " ".join(words[:at] + [forms[0]] + words[at + 1:])
 
 
+def singular_of(label: str) -> str:
+    """``label`` with its head noun in the singular ("countries bordering the Baltic Sea" →
+    "country bordering the Baltic Sea"); unchanged when it is singular already or the lexicon
+    knows no other singular."""
+    if not head_is_plural(label):
+        return label
+    words = label.split()
+    at = _head_at(words)
+    from lemminflect import getLemma
+
+    forms = getLemma(words[at], upos="NOUN")
+    if not forms or forms[0] == words[at]:
+        return label
+    return " ".join(words[:at] + [forms[0]] + words[at + 1:])
+
+
+def plural_looking_name(original: str) -> bool:
+    """The span's last word is a plural noun ("the Faroe Islands", "the United States")."""
+    words = original.split()
+    return bool(words) and _is_plural_noun(words[-1].lower())
+
+
 def names_several(original: str) -> bool:
     """The span is a common noun phrase in the plural ("the first *professors*"), not a name
     after its article ("the United States", "the Netherlands": one country)."""
@@ -355,9 +377,12 @@ class Slot:
     sentence_start: bool
     modifier: bool        # a lower-case noun or adjective follows: the replacement modifies it
     next_word: str
+    heads_its_phrase: bool = False  # the parse says the span modifies nothing after it
 
     @classmethod
-    def of(cls, before: str, after: str) -> "Slot":
+    def of(cls, before: str, after: str, heads_its_phrase: bool | None = None) -> "Slot":
+        """``heads_its_phrase``: what the document's parse says (None: no parse, the words
+        after the span decide alone)."""
         m = _WORD_BEFORE.search(before[-60:])
         prev, prev_start = "", len(before)
         if m:
@@ -365,8 +390,8 @@ class Slot:
             prev_start = len(before) - len(m.group(0))
         a = _WORD_AFTER.match(after)
         nxt = a.group(1) if a else ""
-        modifier = bool(a) and nxt[:1].islower() and is_noun_like(nxt, a.group(2) or "")
-        return cls(prev, prev_start, at_sentence_start(before), modifier, nxt)
+        modifier = bool(a) and nxt[:1].islower() and not heads_its_phrase and is_noun_like(nxt, a.group(2) or "")
+        return cls(prev, prev_start, at_sentence_start(before), modifier, nxt, bool(heads_its_phrase))
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,7 +511,7 @@ _LANGUAGE_SLOT_BEFORE = pattern("render.language_slot_before")
 def nationality_read_as_a_language_masked(f: Fitting) -> Rendered | None:
     nxt = f.slot.next_word
     if (f.label == "nationality" or _continent_adjective(f.label)) and _LANGUAGE_SLOT_BEFORE.fullmatch(f.prev) \
-            and not (nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in CLOSED_WORDS):
+            and (f.slot.heads_its_phrase or not (nxt[:1].isalpha() and nxt[:1].islower() and nxt.lower() not in CLOSED_WORDS)):
         return Rendered(MASK, note=f"'{f.label}' masked: after '{f.prev}' the span names a language")
     return None
 
@@ -572,7 +597,7 @@ def _gerund_noun_after(f: Fitting) -> str | None:
       purpose='a mask or class before a noun in "-ing" it modifies is dropped ("the most valuable [Brazilian] painting" → "the most valuable painting", "in [Hollywood] filmmaking" → "in filmmaking")')
 def modifier_before_an_ing_noun_dropped(f: Fitting) -> Rendered | None:
     slot = f.slot
-    if f.kind not in _MODIFIER_KINDS or slot.modifier or slot.sentence_start:
+    if f.kind not in _MODIFIER_KINDS or slot.modifier or slot.sentence_start or slot.heads_its_phrase:
         return None
     noun = _gerund_noun_after(f)
     if noun is None:
@@ -958,7 +983,9 @@ def article_inserted_before_a_class(f: Fitting) -> Rendered | None:
         and not _determiner_within(before[:slot.prev_start])  # not "a practising [a] …", "the newly founded [an] …"
     # "At the end of the season [a] sports team was relegated": the subject after an opening phrase
     subject = slot.next_word.lower() in SUBJECT_VERBS and _after_opening_phrase(before)
-    if prev in NEEDS_ARTICLE_AFTER or after_verb or listed or subject:
+    # the parse says the class heads its own noun phrase ("after helping [a] country win")
+    heads = slot.heads_its_phrase and bool(prev) and not is_noun_like(prev) and not _determiner_within(before[:slot.prev_start])
+    if prev in NEEDS_ARTICLE_AFTER or after_verb or listed or subject or heads:
         art = indefinite_article(label)
         return Rendered(label, len(before), art + " ", f"inserted '{art}' before '{label}'")
     return None
@@ -1108,15 +1135,17 @@ PHRASE_RULES = (
 )
 
 
-def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_head: bool = False, original: str = "") -> Rendered:
+def render_phrase(label: str, kind: RungKind, before: str, after: str, *, own_head: bool = False, original: str = "",
+                  heads_its_phrase: bool | None = None) -> Rendered:
     """The phrase for ``label`` between ``before`` (output so far) and ``after`` (original text).
     ``own_head``: the label is the head noun of the span's own common-noun phrase ("law" for
     "international law"): where the span stood without an article, so does the label
     ("studied law", not "studied a law"). The first of :data:`PHRASE_RULES` that applies
     decides; where none does the label stands as it is (capitalised at a sentence's start).
     ``original``: the span's text, which holds the count a placeholder hides ("a [3]-time" →
-    "a multiple-time")."""
-    f = Fitting(label, kind, before, after, Slot.of(before, after), own_head, original)
+    "a multiple-time"). ``heads_its_phrase``: the document's parse says the span modifies no word
+    after it (None: no parse)."""
+    f = Fitting(label, kind, before, after, Slot.of(before, after, heads_its_phrase), own_head, original)
     for fit in PHRASE_RULES:
         rendered = fit(f)
         if rendered is not None:

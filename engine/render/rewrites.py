@@ -32,13 +32,15 @@ from engine.render.noun_phrase import (
     THE_BEFORE,
     coordinated_modifier,
     decade_after_noun,
+    parse_says_the_span_heads_its_phrase,
     keeps_its_article,
     own_noun,
     r_next,
     work_after,
 )
 from engine.render.phrase import (
-    Rendered, RungKind, count_in, head_is_plural, indefinite_article, names_several, plural_of, render_phrase, same_case,
+    Rendered, RungKind, count_in, head_is_plural, indefinite_article, names_several, plural_looking_name, plural_of, render_phrase,
+    same_case, singular_of,
 )
 from engine.render.readability import at_sentence_start, capitalise
 from engine.types import GRAPH_TYPES, MASK, EntityType
@@ -72,6 +74,8 @@ class OutputState:
 
     text: str
     builder: TextBuilder
+    #: the spaCy parse of ``text`` (a raw text's, from detection), or None
+    parse: object = None
     #: id(decision) → where its mention was placed
     placed: dict[int, Placement] = field(default_factory=dict)
     #: referent (annotated entity, linked item) → the class first shown for it
@@ -79,6 +83,10 @@ class OutputState:
     prev_unit: Unit | None = None
     #: a phrase placed later in the text: (original offset, phrase, its unit)
     pending: tuple[int, str, Unit] | None = None
+
+    def heads_its_phrase(self, span: "SpanState") -> bool | None:
+        """Whether the parse says ``span`` modifies no word after it (None: no parse)."""
+        return parse_says_the_span_heads_its_phrase(self.parse, span.unit.start, span.end)
 
     def flush(self) -> None:
         """Write the pending phrase at its original offset ("a general election in the 2010s")."""
@@ -205,7 +213,7 @@ def coordinated_modifier_dropped(doc: OutputState, span: SpanState) -> bool:
     the article fitted to the word now after it. Writes the span."""
     text, b, u = doc.text, doc.builder, span.unit
     coordinated = coordinated_modifier(text, span.kind, b.recent()[1], span.end, span.next_start)
-    if coordinated is None:
+    if coordinated is None or doc.heads_its_phrase(span):
         return False
     base, before = b.recent()
     art = _INDEFINITE_BEFORE.search(before)
@@ -272,6 +280,18 @@ def title_qualifier_before_a_person_dropped(doc: OutputState, span: SpanState) -
     return False
 
 
+@rule("class-named-in-the-plural-read-in-the-singular", stage="render", types=(EntityType.LOC, EntityType.ORG), off=False,
+      purpose='a class whose label is plural ("countries bordering the Baltic Sea"), shown for one named place or organisation, reads in the singular ("in [Poland]" → "in a country bordering the Baltic Sea", not "in countries bordering the Baltic Sea")')
+def class_named_in_the_plural_read_in_the_singular(doc: OutputState, span: SpanState) -> bool:
+    """Wikidata names some classes in the plural; one name is one of them. Not for a name
+    that is plural itself ("the Faroe Islands")."""
+    original = span.unit.head.original.strip()
+    if span.kind is RungKind.CLASS and span.unit.head.mention.entity_type in (EntityType.LOC, EntityType.ORG) \
+            and original[:1].isupper() and not plural_looking_name(original) and head_is_plural(span.label):
+        span.label = singular_of(span.label)
+    return False
+
+
 @rule("phrase-fitted-to-its-slot", stage="render", types=(), off=False,
       purpose='the rung is fitted to its slot by the phrase rules (engine.render.phrase); off, the rung stands as it is')
 def phrase_fitted_to_its_slot(doc: OutputState, span: SpanState) -> bool:
@@ -283,7 +303,8 @@ def phrase_fitted_to_its_slot(doc: OutputState, span: SpanState) -> bool:
     own_head = original[:1].islower() and (" " + original.lower()).endswith(" " + span.label.lower())
     # "the first [professors]": a class of several is said in the plural ("the first educators")
     label = plural_of(span.label) if span.kind is RungKind.CLASS and names_several(original) else span.label
-    span.rendered = render_phrase(label, span.kind, span.slot_before, after, own_head=own_head, original=original)
+    span.rendered = render_phrase(label, span.kind, span.slot_before, after, own_head=own_head, original=original,
+                                  heads_its_phrase=doc.heads_its_phrase(span))
     span.phrase = span.rendered.phrase
     return False
 
@@ -462,6 +483,7 @@ RULES: tuple[Rule, ...] = (
     one_period_for_a_range,
     from_before_a_second_range,
     title_qualifier_before_a_person_dropped,
+    class_named_in_the_plural_read_in_the_singular,
     phrase_fitted_to_its_slot,
     same_class_again,
     words_before_fitted,

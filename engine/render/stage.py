@@ -45,7 +45,7 @@ class RenderStage:
             decisions.append(Decision(m.as_mention(), original, label, cand, choice.alternatives[: options.alternatives],
                                       "; ".join(filter(None, (note, m.merged))), forced=forced,
                                       referent=trusted_link(first.ladder)))
-        rendered = render_document(text, decisions, readability=options.readability)
+        rendered = render_document(text, decisions, readability=options.readability, parse=doc.parse)
         for m, r in zip(ms, rendered.replacements):
             m.replacement = r
         doc.result = SanitizeResult(rendered.text, text, tuple(rendered.replacements), tuple(rendered.edits), tuple(rendered.segments),

@@ -17,7 +17,8 @@ An example is a small case and what the rule makes of it. Its fields, by the rul
   about (``[P19]``, ``[]``);
 - ``render``: ``text`` and either ``span``, ``type``, ``rung`` or ``mentions`` (a list of
   ``[span, type, rung]``, or ``[span, type, rung, entity]``: mentions with one entity name
-  one referent); ``expect`` the sanitized text.
+  one referent); ``expect`` the sanitized text; ``parsed: true`` renders it with the text's
+  spaCy parse, as a detected raw text is rendered.
 
 ``fires: true`` says the outcome differs with the rule switched off (default: true for
 ``dropped``, ``not linked`` and ``refused``). Every rule needs one example where it fires.
@@ -149,8 +150,9 @@ def _render(engine, ex: Mapping[str, Any]) -> str:
         cand = None if rung == MASK else Candidate(rung, source=_source(m.entity_type), level=1)
         decisions.append(Decision(m, span, rung, cand))
     decisions.sort(key=lambda d: d.mention.start)
+    parse = engine.detector.finder.nlp(text) if ex.get("parsed") else None
     with engine.knowledge.active():
-        return render_document(text, decisions).text
+        return render_document(text, decisions, parse=parse).text
 
 
 def _select(engine, ex: Mapping[str, Any]) -> str:
