@@ -29,13 +29,16 @@ mentions (no sentence embeddings): their rungs keep the ladder's order, scored
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from kg.vocab import TAXONOMY_PROPS
 from engine.doc import Doc, DocMention
+from engine.generate.sources.datetime import GENERIC as GENERIC_DATE
+from engine.generate.sources.datetime import DatetimeSource
+from engine.knowledge import rule
 from engine.select.role_slot import SLOT_REASONS, category_in_role_slot
 from engine.select.stated import STATED, repeats_stated, stated_noun
-from engine.select.superlative import picked_out
+from engine.select.superlative import period_of_a_superlative, picked_out
 from engine.types import (
     MASK, Candidate, Choice, EntityType, IdentifierType, Ladder, Mention, ScoredCandidate, Selection, Skipped,
 )
@@ -53,8 +56,23 @@ SAME_TEXT = "the span's own text"
 DIRECT_PERSON = "a class of a directly identifying name"
 #: Why a class is refused after "the first", "the only", "the youngest" … (:mod:`engine.select.superlative`).
 PICKED_OUT = "a class is not true where a superlative picks the span out"
+#: The source of the date rungs.
+DATE_SOURCE = DatetimeSource.name
+#: Why the generic date is passed over for a period the ladder also offers.
+A_PERIOD_SAYS_MORE = "the ladder offers a period, which says more than a date"
+#: Why a date rung is refused for a period a superlative is scoped to (:mod:`engine.select.superlative`).
+SUPERLATIVE_PERIOD = "a wider period changes the claim of a superlative scoped to it"
 #: Every reason a rung is passed over in its slot, not withheld as a leak (``Skipped.reason``).
-PASSED_OVER_REASONS = (*SLOT_REASONS, PICKED_OUT)
+PASSED_OVER_REASONS = (*SLOT_REASONS, PICKED_OUT, A_PERIOD_SAYS_MORE, SUPERLATIVE_PERIOD)
+
+
+@rule("a-period-over-the-generic-date", stage="select", types=(EntityType.DATETIME,),
+      purpose='the generic date ("at one time") is not shown where the ladder offers a period it may show ("in [1970]" → "in the 20th century" where "the 1970s" would leak, not "at one time")')
+def generic_date_passed_over(candidate: Candidate, others: Sequence[Candidate]) -> bool:
+    """``candidate`` is the generic date and one of ``others`` (the rungs that may be shown
+    beside it) is a period: the ranker's order between a date and a period is no choice of
+    meaning."""
+    return candidate.label == GENERIC_DATE and any(c.label != GENERIC_DATE and not c.is_mask and c.source == candidate.source for c in others)
 
 
 #: The note of a class shown where the ranker put ``***`` first.
@@ -76,11 +94,17 @@ class SelectionPolicy:
         return sum(1 for c in ladder.candidates if not c.is_mask) > 1
 
     @staticmethod
-    def refusal(candidate: Candidate, original: str, mention: Mention | DocMention, text: str = "") -> str | None:
+    def refusal(candidate: Candidate, original: str, mention: Mention | DocMention, text: str = "",
+                others: Sequence[Candidate] = ()) -> str | None:
         """Why ``candidate`` may never replace ``mention`` (text ``original``, in the document
-        ``text``: the words around it say whether it stands in a role's slot), or None."""
+        ``text``: the words around it say whether it stands in a role's slot), or None.
+        ``others``: the other rungs that may be shown for it (a period passes over the generic date)."""
         if candidate.label.strip().lower() == original.strip().lower():
             return SAME_TEXT
+        if others and generic_date_passed_over(candidate, others):
+            return A_PERIOD_SAYS_MORE
+        if candidate.source == DATE_SOURCE and mention.entity_type is EntityType.DATETIME and period_of_a_superlative(text[:mention.start]):
+            return SUPERLATIVE_PERIOD
         if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
                 and candidate.source in TAXONOMY_PROPS):
             return DIRECT_PERSON
@@ -122,10 +146,13 @@ class SelectionPolicy:
             return Choice(MASK, None, alts, STATED)  # "the television series ***", not "… a television series"
         meaning = self.selection is Selection.MEANING
         mask_first = False
+        # the rungs that may be shown: a period among them passes over the generic date
+        showable = [c for c, _ in ranked if not c.is_mask and leaks.get(id(c)) is None
+                    and self.refusal(c, original, mention, doc.text) is None] if meaning else []
         for n, (cand, _) in enumerate(ranked):
             if leaks.get(id(cand)) is not None:
                 continue
-            refused = self.refusal(cand, original, mention, doc.text)
+            refused = self.refusal(cand, original, mention, doc.text, showable)
             if refused is not None:
                 if skipped is not None and refused not in (SAME_TEXT, DIRECT_PERSON):  # a category of roles in a role's slot
                     skipped.append(Skipped(mention.start, mention.end, cand.label, cand.source, cand.level, refused))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from engine.knowledge import pattern, rule
-from engine.types import GRAPH_TYPES
+from engine.types import GRAPH_TYPES, EntityType
 
 #: Words that pick out one or a few of a kind ("first", "only", "youngest", "largest").
 _PICKING = pattern("select.picking")
@@ -40,3 +40,15 @@ def picked_out(before: str) -> str | None:
         if _PICKING.fullmatch(word):
             return word.lower() if i > 0 and _DETERMINER.fullmatch(words[i - 1]) else None
     return None
+
+
+#: The words before a period that scopes a superlative ("the greatest athletes of the …").
+_SUPERLATIVE_PERIOD_BEFORE = pattern("select.superlative_period_before")
+
+
+@rule("period-of-a-superlative-masked", stage="select", types=(EntityType.DATETIME,),
+      purpose='no date rung stands for a period a superlative is scoped to ("one of the greatest athletes of the [twentieth century]" is not "… of the 2nd millennium"): the span is masked')
+def period_of_a_superlative(before: str) -> bool:
+    """The period after ``before`` (the text up to the span) scopes a superlative or "first"
+    in its clause: a wider period makes the claim another."""
+    return bool(_SUPERLATIVE_PERIOD_BEFORE.search(before[-160:]))

@@ -12,7 +12,8 @@ An example is a small case and what the rule makes of it. Its fields, by the rul
   (the span's ladder offers the rung); an optional ``places`` (a list of other place spans of
   the text) joins the span in the document state, whose countries they give;
 - ``select``: ``text``, ``span``, ``type``, ``rung``; ``expect`` ``allowed`` or ``refused``
-  (the selection policy may show the rung there);
+  (the selection policy may show the rung there); an optional ``others`` (the other rungs
+  that may be shown for the span, from the same source);
 - ``guard``: ``text``, ``span``, ``type``; ``expect`` the list of properties the span speaks
   about (``[P19]``, ``[]``);
 - ``render``: ``text`` and either ``span``, ``type``, ``rung`` or ``mentions`` (a list of
@@ -162,8 +163,9 @@ def _select(engine, ex: Mapping[str, Any]) -> str:
 
     m = _mention(ex["text"], ex["span"], ex["type"])
     cand = Candidate(ex["rung"], source=_source(m.entity_type), level=1)
+    others = [Candidate(label, source=_source(m.entity_type), level=2) for label in ex.get("others", ())]
     with engine.knowledge.active():
-        refused = SelectionPolicy().refusal(cand, ex["span"], m, ex["text"])
+        refused = SelectionPolicy().refusal(cand, ex["span"], m, ex["text"], others)
         # a class the sentence states beside the name: the policy shows *** (SelectionPolicy.choose)
         stated = repeats_stated([cand.label], stated_noun(ex["text"], m.start, m.end, m.entity_type))
     return "allowed" if refused is None and not stated else "refused"
