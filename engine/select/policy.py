@@ -148,7 +148,8 @@ class SelectionPolicy:
         mask_first = False
         # the rungs that may be shown: a period among them passes over the generic date
         showable = [c for c, _ in ranked if not c.is_mask and leaks.get(id(c)) is None
-                    and self.refusal(c, original, mention, doc.text) is None] if meaning else []
+                    and self.refusal(c, original, mention, doc.text) is None] \
+            if meaning and any(c.label == GENERIC_DATE for c, _ in ranked) else []
         for n, (cand, _) in enumerate(ranked):
             if leaks.get(id(cand)) is not None:
                 continue
