@@ -318,14 +318,9 @@ def plural_of(label: str) -> str:
     the lexicon knows no plural."""
     if head_is_plural(label):
         return label
-    words = label.split()
-    at = _head_at(words)
     from lemminflect import getInflection
 
-    forms = getInflection(words[at], tag="NNS")
-    if not forms or forms[0] == words[at]:
-        return label
-    return " ".join(words[:at] + [forms[0]] + words[at + 1:])
+    return _head_replaced(label, lambda head: getInflection(head, tag="NNS"))
 
 
 def singular_of(label: str) -> str:
@@ -334,11 +329,17 @@ def singular_of(label: str) -> str:
     knows no other singular."""
     if not head_is_plural(label):
         return label
-    words = label.split()
-    at = _head_at(words)
     from lemminflect import getLemma
 
-    forms = getLemma(words[at], upos="NOUN")
+    return _head_replaced(label, lambda head: getLemma(head, upos="NOUN"))
+
+
+def _head_replaced(label: str, forms_of) -> str:
+    """``label`` with its head noun replaced by the first of ``forms_of(head)``; unchanged
+    when there is none or it is the head itself."""
+    words = label.split()
+    at = _head_at(words)
+    forms = forms_of(words[at])
     if not forms or forms[0] == words[at]:
         return label
     return " ".join(words[:at] + [forms[0]] + words[at + 1:])
@@ -354,7 +355,7 @@ def names_several(original: str) -> bool:
     """The span is a common noun phrase in the plural ("the first *professors*"), not a name
     after its article ("the United States", "the Netherlands": one country)."""
     words = original.split()
-    return bool(words) and original[:1].islower() and words[-1][:1].islower() and _is_plural_noun(words[-1].lower())
+    return bool(words) and original[:1].islower() and words[-1][:1].islower() and plural_looking_name(original)
 
 
 def load_lemma_tables() -> None:

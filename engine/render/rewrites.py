@@ -287,8 +287,8 @@ def class_named_in_the_plural_read_in_the_singular(doc: OutputState, span: SpanS
     that is plural itself ("the Faroe Islands")."""
     original = span.unit.head.original.strip()
     if span.kind is RungKind.CLASS and span.unit.head.mention.entity_type in (EntityType.LOC, EntityType.ORG) \
-            and original[:1].isupper() and not plural_looking_name(original) and head_is_plural(span.label):
-        span.label = singular_of(span.label)
+            and original[:1].isupper() and not plural_looking_name(original):
+        span.label = singular_of(span.label)  # unchanged when its head is singular
     return False
 
 
