@@ -117,6 +117,8 @@ _COORDINATED = pattern("render.coordinated")
 
 #: Parts of speech of a word after a span that the span, attached to it, modifies (``render.modified_parts_of_speech``).
 _MODIFIED_POS = words("render.modified_parts_of_speech")
+#: Dependencies of a word that passes the span's attachment on to the noun after it (``render.modifier_dependencies``).
+_MODIFIER_DEPS = words("render.modifier_dependencies")
 
 
 @rule("parse-says-the-span-heads-its-phrase", stage="render", types=(*GRAPH_TYPES, EntityType.PERSON),
@@ -136,6 +138,9 @@ def parse_says_the_span_heads_its_phrase(parse, start: int, end: int) -> bool | 
     if root.dep_ == "conj":
         return None
     head = root.head
+    # "a [Croatian] retired politician": the span hangs on a participle that modifies the noun
+    while head.i >= span.end and head.pos_ not in _MODIFIED_POS and head.dep_ in _MODIFIER_DEPS and head.head.i > head.i:
+        head = head.head
     if head.i >= span.end and head.pos_ in _MODIFIED_POS:
         return False
     return True

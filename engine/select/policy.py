@@ -103,7 +103,7 @@ class SelectionPolicy:
             return SAME_TEXT
         if others and generic_date_passed_over(candidate, others):
             return A_PERIOD_SAYS_MORE
-        if candidate.source == DATE_SOURCE and mention.entity_type is EntityType.DATETIME and period_of_a_superlative(text[:mention.start]):
+        if candidate.source == DATE_SOURCE and mention.entity_type is EntityType.DATETIME and period_of_a_superlative(text[:mention.start], original):
             return SUPERLATIVE_PERIOD
         if (mention.identifier_type is IdentifierType.DIRECT and mention.entity_type is EntityType.PERSON
                 and candidate.source in TAXONOMY_PROPS):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from engine.generate.sources.datetime import datetime_ladder
 from engine.knowledge import pattern, rule
 from engine.types import GRAPH_TYPES, EntityType
 
@@ -48,7 +49,12 @@ _SUPERLATIVE_PERIOD_BEFORE = pattern("select.superlative_period_before")
 
 @rule("period-of-a-superlative-masked", stage="select", types=(EntityType.DATETIME,),
       purpose='no date rung stands for a period a superlative is scoped to ("one of the greatest athletes of the [twentieth century]" is not "… of the 2nd millennium"): the span is masked')
-def period_of_a_superlative(before: str) -> bool:
-    """The period after ``before`` (the text up to the span) scopes a superlative or "first"
-    in its clause: a wider period makes the claim another."""
-    return bool(_SUPERLATIVE_PERIOD_BEFORE.search(before[-160:]))
+def period_of_a_superlative(before: str, span: str) -> bool:
+    """The period ``span`` after ``before`` (the text up to it) scopes a superlative or "first"
+    in its clause: a wider period makes the claim another. A day dates a thing, it scopes no
+    superlative ("its leading judgment of [28 April 1999]")."""
+    return datetime_ladder(span)[1] not in _DAY_SHAPES and bool(_SUPERLATIVE_PERIOD_BEFORE.search(before[-160:]))
+
+
+#: The shapes of a date span that name one day (:func:`engine.generate.sources.datetime.datetime_ladder`).
+_DAY_SHAPES = ("full-date", "day-month")
