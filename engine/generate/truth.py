@@ -114,9 +114,10 @@ from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
-    after_language_verb, demonym_as_noun, exclusive_before, nouns_after, qualifies_a_noun, words_after,
+    after_language_verb, demonym_as_noun, exclusive_before, nouns_after, qualifies_a_noun, without_trailing_number, words_after,
 )
 from engine.knowledge import pattern, rule, words
+from engine.generate.truth_text import NUMBER_MARKERS
 from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
@@ -128,6 +129,8 @@ PERSON_SUFFIX = pattern("places.continent_person_suffix")
 
 #: religion (``tg:religionClass``): a DEM span linked to one names a follower (:mod:`engine.generate.adherents`)
 RELIGION = named_class("religionClass")
+#: Head words of the reader rules that head a name only from its end or before a number or date ("Law").
+FINAL_HEAD_WORDS = words("truth.head_words_at_the_end")
 #: The entity types whose spans are generalized from the knowledge graph (the ``types`` of its rules).
 GRAPH_TYPES: tuple[str, ...] = tuple(t.value for t in ENTITY_GRAPH_TYPES)
 #: The graph types that name things rather than people: their head noun names a class of them.
@@ -531,11 +534,16 @@ class TruthFilter:
         first = span.text.split()[0] if span.text.split() else ""
         if self.edition_name(span, first, words):
             return out  # "17th Academy Awards", "LXI Legislature": one edition or term, not an instance
-        if not whole and coordinated(words):
+        numbered = False
+        if span.entity_type in (EntityType.MISC, EntityType.ORG) and not whole:
+            trimmed = without_trailing_number(words) or words  # "Police Act 1997": the act; "Windows 95" no window
+            if len(trimmed) < len(words) and trimmed[-1] in self.rules.head_words:
+                numbered, words = True, trimmed
+        if not whole and coordinated(words) and not self.reader_head_ends_name(span, words):
             return out  # "physical education and sports": no one head noun names the whole
         named_plural = plural_name_head(span.text, words)
         later = None if whole or self.role_heads_its_span(span) else self.later_head(words)  # "University of Malawi College of Medicine"
-        for gram in head_grams(words[later:] if later is not None else words, whole=whole):
+        for gram in head_grams(words[later:] if later is not None else words, whole=whole or numbered):
             if len(gram) < 3 and gram not in self.rules.head_words:
                 continue
             kinded: list[tuple[str, str]] = []
@@ -543,7 +551,8 @@ class TruthFilter:
             for form in [gram] + normalised_forms(gram):
                 if named_plural and form.split()[-1] != gram.split()[-1]:
                     continue  # "Tales from the Crypt" is one series, not a tale
-                found = self.named_by_head_word(span, form) + self.index.lookup(form)
+                heard_as = self.named_by_head_word(span, form) if self.head_word_in_place(gram, words, numbered) else []
+                found = heard_as + self.index.lookup(form)
                 if self.homonym_head(found):
                     continue  # a homonym head noun: none of its senses is taken from the name alone
                 heard = self.heard_sense(span, found)
@@ -561,6 +570,27 @@ class TruthFilter:
                 return out + kinded
             out += kindless
         return out
+
+    @rule("reader-head-word-ends-a-coordinated-name", stage="ladder", types=(EntityType.MISC, EntityType.ORG), off=False,
+          purpose='a name that joins two modifiers and ends with a reader rule\'s head word is headed by it ("Disclosure and Barring Service" is a service of the state, "Aliens and Immigration Law" a law)')
+    def reader_head_ends_name(self, span: Span, words: list[str]) -> bool:
+        """The span is a capitalised name of a MISC or ORG and its last word a head word of
+        the reader rules (``tg:headWord``), which heads a name from its end."""
+        return (span.entity_type in (EntityType.MISC, EntityType.ORG) and span.text[:1].isupper()
+                and bool(words) and words[-1] in self.rules.head_words)
+
+    @rule("law-heads-only-a-law-it-ends-or-dates", stage="ladder", types=(EntityType.MISC, EntityType.ORG), off=True,
+          purpose='"Law" heads a statute\'s name only at its end or before a number or date ("Aliens and Immigration Law", "Law no. 3713", "Law of 8 August 2000"), not a body of law\'s ("Law of the Sea")')
+    def head_word_in_place(self, gram: str, words: list[str], numbered: bool) -> bool:
+        """The reader rules' head word ``gram`` may name its class where it stands in ``words``:
+        a word of ``truth.head_words_at_the_end`` only at the end of the name, before a number
+        or before a preposition and a date ("of 8 August 2000")."""
+        last = gram.split()[-1] if gram else ""
+        if numbered or last not in FINAL_HEAD_WORDS or not words or words[-1] == last:
+            return True
+        after = words[len(words) - words[::-1].index(last):]
+        return bool(after) and (after[0][:1].isdigit() or after[0] in NUMBER_MARKERS
+                                or (after[0] in PREPOSITIONS and len(after) > 1 and after[1][:1].isdigit()))
 
     @rule("head-word-sense", stage="ladder", types=GRAPH_TYPES, off=[],
           purpose="a head noun names the class the reader rules give it for the span's type (tg:headWord: \"Social Insurance Authority\" is a government agency, \"… Act\" a statute)")

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 
 from engine.generate.linking import fold
 from engine.knowledge import Pattern, pattern, rule, words
-from engine.types import LinkMethod
+from engine.types import EntityType, LinkMethod
 
 #: A sentence naming a year before this one is "dated": no time-bound status is offered
 #: for it (rule 7). The store's classes are today's; a generation back is where regimes,
@@ -257,6 +257,23 @@ def coordinated(words: list[str]) -> bool:
         if i > 0 and w in PREPOSITIONS:
             return w in CONJUNCTIONS
     return False
+
+
+#: Words that say a number follows ("Law *no.* 3713").
+NUMBER_MARKERS = words("truth.number_markers")
+
+
+@rule("number-after-a-name-left-out", stage="ladder", types=(EntityType.MISC, EntityType.ORG), off=None,
+      purpose='a year or number after a reader rule\'s head word is no part of the name\'s head ("Police Act 1997" is an act, "Law no. 3713" a law; "Windows 95" is no window)')
+def without_trailing_number(words: list[str]) -> list[str]:
+    """``words`` without the year or number that ends them ("police act 1997" → "police act",
+    "law no 3713" → "law"), where a word is left."""
+    out = list(words)
+    while len(out) > 1 and any(ch.isdigit() for ch in out[-1]) and not any(ch.isalpha() for ch in out[-1].strip("ivxlcdm")):
+        out.pop()
+    if len(out) < len(words) and len(out) > 1 and out[-1] in NUMBER_MARKERS:
+        out.pop()
+    return out
 
 
 #: Words that head a name from its end, whatever precedes them ("Expropriation of Property Act").

@@ -119,6 +119,10 @@ def _merge(a: Unit, b: Decision, before: str = "", after: str = "") -> tuple[Uni
     return Unit(a.decisions + [b], b, "merged with the adjacent replacement"), False
 
 
+#: A date that takes "the" itself ("the 1990s", "the summer of 1987"): a "the" before it opens no noun phrase with the name after it.
+DATE_WITH_ITS_OWN_ARTICLE = pattern("render.date_with_its_own_article")
+
+
 @rule("date-beside-a-person-kept-apart", stage="render", types=("DATETIME", "PERSON"), off=False,
       purpose='a date next to a person is kept apart by a comma ("In [2015] [Crystal] …" → "In the 2010s, PERSON 1 …"), unless both sit in one noun phrase')
 def date_beside_a_person_kept_apart(a: Unit, b: Decision, before: str) -> bool:
@@ -126,7 +130,8 @@ def date_beside_a_person_kept_apart(a: Unit, b: Decision, before: str) -> bool:
     (``before``: the original text before ``a``; "the [1957] [Roger Corman] film" is one)."""
     a_date = a.head.mention.entity_type is EntityType.DATETIME
     b_date = b.mention.entity_type is EntityType.DATETIME
-    in_noun_phrase = bool(DETERMINER_BEFORE.search(before))  # "the [1957] [Roger Corman] film"
+    # "the [1957] [Roger Corman] film"; not "In the [1990s] [Kulenkampff] withdrew", whose "the" is the decade's own
+    in_noun_phrase = bool(DETERMINER_BEFORE.search(before)) and not DATE_WITH_ITS_OWN_ARTICLE.match(a.decisions[0].original)
     return ((a_date and b.kind is RungKind.PERSON) or (a.head.kind is RungKind.PERSON and b_date)) and not in_noun_phrase
 
 

@@ -42,6 +42,7 @@ from datetime import datetime as _datetime
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.sources.numbers import NUMBER_WORD, number_value
 from engine.knowledge import pattern, rule, table, words
+from engine.text.articles import indefinite_article
 from engine.types import Candidate, Span
 
 MONTHS = words("dates.months")
@@ -297,7 +298,7 @@ def approximate_duration(hedge: str, amount: str, unit: str) -> tuple[Rung, ...]
 @rule("duration-in-words", stage="ladder", types=("DATETIME",), off=(),
       purpose='a duration reads as its order in words ("three months" → "a few months", "fifteen years" → "more than ten years" → "many years")')
 def duration_in_words(value: float, singular: str, plural: str, hedge: str = "") -> tuple[Rung, ...]:
-    fmt = {"singular": singular, "plural": plural}
+    fmt = {"singular": singular, "plural": plural, "a": indefinite_article(singular)}  # "about an hour"
     if hedge.lower() in _AT_LEAST:
         if value >= 10:
             key, text = _scale(value, "periods.duration_scale")
@@ -330,11 +331,12 @@ def duration_as_an_adjective(value: float, adjective: str) -> tuple[Rung, ...]:
 
 def _duration(s: str) -> tuple[list[Rung], str] | None:
     """The rungs of a duration ("ten years", "almost two years", "four years and six months",
-    "three months'", "two-year"), or None when ``s`` is none."""
+    "two years, six months and thirteen days", "three months'", "two-year"), or None when ``s`` is none."""
     hedge = _HEDGE.match(s)
     hedge_text = hedge.group(0) if hedge and s[hedge.end():hedge.end() + 1] == " " else ""
     rest = s[len(hedge_text):].strip()
-    pieces = re.split(r"\s+and\s+(?=\S+\s+" + _UNIT.pattern.replace("(", "(?:", 1) + ")", rest, flags=re.I)
+    # "four years and six months", "two years, six months and thirteen days"
+    pieces = re.split(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=\S+\s+" + _UNIT.pattern.replace("(", "(?:", 1) + ")", rest, flags=re.I)
     total, unit_of, amount_text, tail = 0.0, None, "", ("", "")
     for i, piece in enumerate(pieces):
         m = re.fullmatch(rf"{_NUMBER.pattern}([- ]){_UNIT.pattern}{_TAIL.pattern}", piece, flags=re.I)

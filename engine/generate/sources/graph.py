@@ -28,6 +28,7 @@ from kg.class_sets import class_set
 from kg.vocab import TAXONOMY_PROPS, TYPE_PROPS
 from engine.generate.adherents import as_followers
 from engine.generate.common_nouns import age_in_dem, compound_head_candidates
+from engine.generate.noun_hierarchy import wordnet_hypernyms
 from engine.generate.context import (COUNTRY_CLASSES, countries_named_by_classes, NAME_LINKS, around_named_place, in_named_region, item_countries, named_region,
                                      prefer_in_document)
 from engine.generate.homonyms import NAME_TYPES, competing, division_of_its_seat, homonyms_of, prominent_place_by_alias, settled_by_document, shared_rungs
@@ -132,14 +133,34 @@ class GraphSource(CandidateSource):
         if side is not None:
             return side
         result = self._generate(span, state, linked)
-        if not result.candidates and not result.links and span.entity_type in (EntityType.DEM, EntityType.MISC):
-            head = compound_head_candidates(span)
-            if head:  # "winter grazing": grazing; where a word links, the graph's judgment stands ("number theory")
-                return SourceResult(head, links=result.links, reason="; ".join(
-                    [f"head noun {head[0].label!r} of a compound the graph does not know", result.reason]))
+        if not result.candidates and span.entity_type in (EntityType.DEM, EntityType.MISC):
+            common = self._common_noun(span, result.links)
+            if common is not None:
+                return SourceResult(common[0], links=result.links, reason="; ".join([common[1], result.reason]))
         if span.entity_type is EntityType.LOC and self.gazetteer is not None and self.truth is not None:
             return self._placed(span, result, state)
         return result
+
+    @staticmethod
+    def _common_noun(span: Span, links: Sequence[Link]) -> tuple[list[Candidate], str] | None:
+        """The rungs of a common noun the graph gives none, and why: WordNet's hypernym of the
+        span ("pharmacist" → "health professional"; "paranoid schizophrenia", of which only a
+        word links, → "schizophrenia"), unless an item is named by the whole span; else, where
+        no word links, its head noun ("winter grazing" → "grazing").
+        Where a word links, the graph's judgment of the head noun stands ("number theory" is no theory)."""
+        whole = fold(span.text)
+        if not any(fold(l.label or "") == whole for l in links):
+            above = wordnet_hypernyms(span, span.text)
+            if above:
+                return above, f"a common noun the graph does not know: WordNet files {span.text!r} under {above[0].label!r}"
+        if links:
+            return None
+        head = compound_head_candidates(span)
+        if not head:
+            return None
+        # the head noun's own hypernyms are not added: WordNet may know only another sense of
+        # it in the compound ("opening batsman": a cricketer, WordNet's batsman a baseball player)
+        return head, f"head noun {head[0].label!r} of a compound the graph does not know"
 
     def _generate(self, span: Span, state: DocumentState, linked: Linked) -> SourceResult:
         links, notes = list(linked.links), list(linked.notes)

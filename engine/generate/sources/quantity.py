@@ -39,7 +39,7 @@ import re
 from engine.generate.sources.base import CandidateSource, DocumentState, SourceResult
 from engine.generate.sources.numbers import is_number_token, number_value, power_of_ten, round_text
 from engine.knowledge import pattern, rule, table, words
-from engine.types import Candidate, Span
+from engine.types import Candidate, EntityType, Span
 
 UNITS = words("numbers.units")
 MULTIPLIERS = table("numbers.multipliers")
@@ -53,6 +53,8 @@ _CURRENCY_SYMBOLS = words("numbers.currency_symbols")
 _CURRENCY_CODES = words("numbers.currency_codes")
 _CURRENCY_WORDS = words("numbers.currency_words")
 _MEASURE_UNITS = words("numbers.measure_units")
+#: Words before a unit that make it one of area or volume ("square metres", "cubic metres").
+_UNIT_POWERS = words("numbers.unit_powers")
 _APPROXIMATELY = words("numbers.approximately")
 _AT_MOST = words("numbers.at_most")
 _AT_LEAST = words("numbers.at_least")
@@ -296,6 +298,17 @@ def vote_by_a_majority(text: str) -> tuple[Rung, ...]:
     return ((table("court_amounts.vote_rungs")["majority"], "vote-by-a-majority"),)
 
 
+@rule("duration-counted-as-a-quantity", stage="ladder", types=(EntityType.QUANTITY,), off=(),
+      purpose='a QUANTITY span that is a length of time the amount rules cannot bound gets the rungs of a duration ("one year and three months" → "less than two years", "one hour" → "about an hour")')
+def duration_counted_as_a_quantity(text: str) -> tuple[Rung, ...]:
+    from engine.generate.sources.datetime import datetime_rungs
+
+    rungs, shape = datetime_rungs(text)
+    if shape != "duration":
+        return ()
+    return tuple((label, name) for label, name in rungs if "X" not in label.split())  # "over X years": no bound in words
+
+
 def quantity_rungs(text: str, hedge_before: str = "") -> tuple[list[Rung], str]:
     """The rungs of a QUANTITY span, each with the rule that made it, and what the span is
     (``money``, ``count``, ``share``, ``measure``, ``vote``, ``age``, ``date`` or the placeholder's
@@ -305,6 +318,9 @@ def quantity_rungs(text: str, hedge_before: str = "") -> tuple[list[Rung], str]:
     wrapped = s.startswith("(") and s.endswith(")")
     inner = s[1:-1].strip() if wrapped else s
     rungs, kind = _rungs(inner, hedge_before.strip())
+    if not rungs:
+        rungs = list(duration_counted_as_a_quantity(inner))
+        kind = "duration" if rungs else kind
     if wrapped:
         rungs = [(f"({label})", name) for label, name in rungs]
     if rungs:
@@ -364,7 +380,8 @@ def _rungs(s: str, hedge_before: str = "") -> tuple[list[Rung], str]:
         things = currency_in_words(code) if is_currency_code(code) and len(rest_words) == 1 else _head(rest)
         return [*amount_under_a_round_bound(value, "money", "", things if not is_currency_code(code) else rest, hedge_text),
                 *amount_in_words(value, things, hedge_text)], "money"
-    if rest_words and rest_words[0].lower() in _MEASURE_UNITS:
+    unit = rest_words[1] if len(rest_words) > 1 and rest_words[0].lower() in _UNIT_POWERS else (rest_words or [""])[0]
+    if unit.lower() in _MEASURE_UNITS:  # "8 square metres" → "under 10 square metres"
         return list(amount_under_a_round_bound(value, "measure", "", rest, hedge_text)), "measure"
     if rest_words and rest_words[0].lower() in UNITS and rest_words[0].lower() not in _COUNTED:
         return [], ""  # a unit the ladder does not bound ("5 ft 11", "40 mph"): the placeholder

@@ -47,6 +47,12 @@ def test_given_no_unit_then_plain_x_rule():
         ("1.80 m", ["under 2 m"]),
         ("9 June 1989", ["June 1989", "date in mid-1989", "1989", "date in the late 1980s", "date in the 1980s", "date in the 20th century", "DATE"]),
         ("one", ["X"]), ("fourth", ["X"]), ("12th", ["X"]), ("5 ft 11", ["X ft X"]), ("3–0", ["X"]),
+        ("8 square metres", ["under 10 square metres"]), ("3 cubic metres", ["under 5 cubic metres"]),
+        # a length of time the amount rules cannot bound reads as a duration
+        ("one year and three months", ["less than two years"]), ("one hour", ["about an hour", "less than a day"]),
+        ("twenty-four hours", ["more than twenty hours", "many hours"]),
+        ("two years, six months and thirteen days", ["a few years"]),
+        ("over two and a half years", ["X"]),  # the duration's only rung holds a placeholder: none
     ],
 )
 def test_given_an_amount_then_its_rungs_are_bounds_and_orders_true_of_it(span, expected):
