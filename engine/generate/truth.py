@@ -108,13 +108,13 @@ from kg.class_sets import named_class
 from kg.overlay import OverlayRules
 from engine.generate.linking import LANGUAGE, LabelIndex, fold, normalised_forms
 from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules' public names)
-    FORMER, GENRES, MARKER_KINDS, NATIONALITY, PLACE, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, TruthRules, TypeRule, rule_files,
+    FORMER, GENRES, MARKER_KINDS, NATIONALITY, PLACE, PERSON_ATTRIBUTE, REGIME, ROLE, THING_KINDS, TIME_BOUND, WORK, TruthRules, TypeRule, rule_files,
 )
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
     ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
-    after_language_verb, demonym_as_noun, exclusive_before, nouns_after, qualifies_a_noun, without_trailing_number, words_after,
+    after_language_verb, demonym_as_noun, exclusive_before, honour_rank, nouns_after, qualifies_a_noun, titled, without_trailing_number, words_after,
 )
 from engine.knowledge import pattern, rule, words
 from engine.generate.truth_text import NUMBER_MARKERS
@@ -124,6 +124,8 @@ from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 #: Nouns after a demonym that name a person or an ancestry the store may lack ("national", "descent").
 PERSON_NOUNS = words("places.continent_person_nouns")
+#: Nouns after a demonym that make its nation the scope of a claim ("the Italian *champion*"), ``places.continent_scope_nouns``.
+CONTINENT_SCOPE_NOUNS = words("places.continent_scope_nouns")
 #: The ending of an agent noun ("geologist", "sculptor"), read as a person where the store lacks the word.
 PERSON_SUFFIX = pattern("places.continent_person_suffix")
 
@@ -376,7 +378,15 @@ class TruthFilter:
         qualifies a noun phrase with no person noun in it (:meth:`person_noun`)."""
         context = span.context or ""
         return exclusive_before(span.text, context) or any(
-            phrase and not any(self.person_noun(w) for w in phrase) for phrase in nouns_after(span.text, context))
+            phrase and (not any(self.person_noun(w) for w in phrase) or self.national_scope(phrase))
+            for phrase in nouns_after(span.text, context))
+
+    @rule("national-scope-keeps-its-nationality", stage="ladder", types=(EntityType.DEM,), off=False,
+          purpose='a demonym before a title, a team or a championship of its nation gets no continent\'s adjective: a Swedish champion is no European champion, "the Finnish national team" no European one')
+    def national_scope(self, phrase: list[str]) -> bool:
+        """The noun phrase after the demonym holds a word of ``places.continent_scope_nouns``
+        ("champion", "team", "record"): the nation is the scope of the claim."""
+        return any(w.lower() in CONTINENT_SCOPE_NOUNS for w in phrase)
 
     def person_noun(self, word: str) -> bool:
         """``word`` names a person: in ``places.continent_person_nouns``, or an item the store
@@ -541,6 +551,11 @@ class TruthFilter:
                 numbered, words = True, trimmed
         if not whole and coordinated(words) and not self.reader_head_ends_name(span, words):
             return out  # "physical education and sports": no one head noun names the whole
+        # "Three Lions", a song, is no sports team; the "Horst Wessel Song" is a song: of a
+        # title's head noun only a kind of work is read
+        works_only = not whole and bool(span.context) and titled(span.text, span.context, span.entity_type)
+        if span.entity_type is EntityType.DEM and honour_rank(span.text):
+            return out  # "Officer of the Order of Canada": an honour, no officer
         named_plural = plural_name_head(span.text, words)
         later = None if whole or self.role_heads_its_span(span) else self.later_head(words)  # "University of Malawi College of Medicine"
         for gram in head_grams(words[later:] if later is not None else words, whole=whole or numbered):
@@ -561,6 +576,8 @@ class TruthFilter:
                     if (qid in {q for q, _ in out + kinded + kindless} or self.names_one_thing(qid)
                             or span.entity_type is EntityType.DEM and method is LinkMethod.ALIAS and clipped(form, self.taxonomy.label(qid) or "")
                             or not_named_by_head(self, span, words, qid)):
+                        continue
+                    if works_only and WORK not in self.class_kinds(qid):
                         continue
                     if self.is_class(qid) and self.class_fits(qid, span.entity_type, strict=True):
                         kinded.append((qid, gram))

@@ -75,6 +75,41 @@ def _starts(text: str, context: str) -> list[int]:
     return [m.start() for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context)]
 
 
+#: A title's marks: a quote right before it and one right after it, or a year in brackets
+#: after it ("Samurai Assassin (1965)"): ``truth.title_opening``, ``truth.title_closing``, ``truth.title_year_after``.
+_TITLE_OPENING = pattern("truth.title_opening")
+_TITLE_CLOSING = pattern("truth.title_closing")
+_TITLE_YEAR_AFTER = pattern("truth.title_year_after")
+
+
+@rule("quoted-or-dated-title-has-no-head-class", stage="ladder", types=(EntityType.ORG, EntityType.MISC), off=False,
+      purpose='a name in quotes (an ORG or MISC) or a MISC followed by a year in brackets is a title: its head noun names no class of it but a kind of work ("Three Lions", a song, is no sports team; "Samurai Assassin (1965)", a film, no assassin; the "Horst Wessel Song" a song)')
+def titled(text: str, context: str, entity_type: EntityType = EntityType.MISC) -> bool:
+    """Every use of ``text`` in ``context`` stands in quotes, or, for a MISC span, before a
+    bracketed year (a role's is its term: "Minister of Trade (1992)")."""
+    if entity_type not in (EntityType.ORG, EntityType.MISC):
+        return False
+    starts = _starts(text, context)
+
+    def marked(at: int) -> bool:
+        before, after = context[:at], context[at + len(text):]
+        quoted = bool(_TITLE_OPENING.search(before)) and bool(_TITLE_CLOSING.match(after))
+        return quoted or (entity_type is EntityType.MISC and bool(_TITLE_YEAR_AFTER.match(after)))
+
+    return bool(starts) and all(marked(at) for at in starts)
+
+
+#: A rank of an order of merit ("Officer of the Order of Canada"), ``truth.honour_rank``.
+_HONOUR_RANK = pattern("truth.honour_rank")
+
+
+@rule("honour-rank-names-no-holder", stage="ladder", types=(EntityType.DEM,), off=False,
+      purpose='a rank of an order of merit ("Officer of the Order of Canada", "Person of Cultural Merit") is an honour: its head noun names no officer and no person')
+def honour_rank(text: str) -> bool:
+    """``text`` names a rank of an order of merit."""
+    return bool(_HONOUR_RANK.search(text))
+
+
 def after_in(text: str, context: str) -> bool:
     """Some use of ``text`` in ``context`` comes right after "in" ("written in *Indonesian*")."""
     return any(_IN_BEFORE.search(context[:at]) for at in _starts(text, context))
@@ -269,7 +304,7 @@ def without_trailing_number(words: list[str]) -> list[str]:
     """``words`` without the year or number that ends them ("police act 1997" → "police act",
     "law no 3713" → "law"), where a word is left."""
     out = list(words)
-    while len(out) > 1 and any(ch.isdigit() for ch in out[-1]) and not any(ch.isalpha() for ch in out[-1].strip("ivxlcdm")):
+    while len(out) > 1 and any(ch.isdigit() for ch in out[-1]) and not any(ch.isalpha() for ch in out[-1]):
         out.pop()
     if len(out) < len(words) and len(out) > 1 and out[-1] in NUMBER_MARKERS:
         out.pop()

@@ -329,6 +329,10 @@ def duration_as_an_adjective(value: float, adjective: str) -> tuple[Rung, ...]:
     return ((adjective, "duration-as-an-adjective"),) if value >= 2 and adjective else ()
 
 
+#: What joins the parts of a duration ("four years *and* six months", "two years*,* six months *and* …"), ``dates.duration_joiner``.
+_DURATION_JOINER = pattern("dates.duration_joiner", re.IGNORECASE)
+
+
 def _duration(s: str) -> tuple[list[Rung], str] | None:
     """The rungs of a duration ("ten years", "almost two years", "four years and six months",
     "two years, six months and thirteen days", "three months'", "two-year"), or None when ``s`` is none."""
@@ -336,7 +340,7 @@ def _duration(s: str) -> tuple[list[Rung], str] | None:
     hedge_text = hedge.group(0) if hedge and s[hedge.end():hedge.end() + 1] == " " else ""
     rest = s[len(hedge_text):].strip()
     # "four years and six months", "two years, six months and thirteen days"
-    pieces = re.split(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=\S+\s+" + _UNIT.pattern.replace("(", "(?:", 1) + ")", rest, flags=re.I)
+    pieces = re.split(_DURATION_JOINER.pattern + r"(?=\S+\s+" + _UNIT.pattern.replace("(", "(?:", 1) + ")", rest, flags=re.I)
     total, unit_of, amount_text, tail = 0.0, None, "", ("", "")
     for i, piece in enumerate(pieces):
         m = re.fullmatch(rf"{_NUMBER.pattern}([- ]){_UNIT.pattern}{_TAIL.pattern}", piece, flags=re.I)

@@ -169,6 +169,24 @@ def _country_names(country, name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
+def division_of_another_name(span: Span) -> bool:
+    """Every use of the span follows a division noun and "of" that a name of its own opens
+    ("the Üsküdar *district of* Istanbul": the district is Üsküdar, Istanbul the city it lies
+    in), not a determiner ("the *province of* Bergamo", which names the province)."""
+    text, context = span.text, span.context or ""
+    uses = [m.start() for m in re.finditer(re.escape(text), context)]
+    if not uses:
+        return False
+    for at in uses:
+        before = NOUN_OF_BEFORE_PLACE.search(context[:at])
+        if not before or before.group(1).lower() not in DIVISION_NOUNS:
+            return False
+        word = re.search(r"(\S+)\s+$", context[:before.start(1)])
+        if not word or not word.group(1)[:1].isupper():
+            return False
+    return True
+
+
 @rule("division-noun-after-place", stage="ladder", types=("LOC",), off=False,
       purpose='a place name before a division noun ("the Kadıköy district") names the division: no populated place of the gazetteer')
 def names_division(span: Span) -> bool:
@@ -282,7 +300,7 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
     return out
 
 
-__all__ = ["Gazetteer", "Place", "continent_adjective", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region",
+__all__ = ["Gazetteer", "Place", "continent_adjective", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region", "division_of_another_name",
            "in_two_continents", "names_division", "place_rungs", "size_word"]
 
 

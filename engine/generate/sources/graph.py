@@ -38,13 +38,13 @@ from engine.generate.qualified import with_unqualified
 from engine.generate.sense import acronym_for_common_noun, contradiction, head_noun_outside_the_stated_class, stated_classes
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, country_is_its_side, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
-from engine.generate.sources.gazetteer import SIZE_CLASSES, Gazetteer, Place, continent_adjective, named_with_region, names_division, place_rungs
+from engine.generate.sources.gazetteer import SETTLEMENT_SIZES, SIZE_CLASSES, Gazetteer, division_of_another_name, Place, continent_adjective, named_with_region, names_division, place_rungs
 from engine.generate.sources.gazetteer import competing as competing_places, small_place_outside_the_document
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
-from engine.generate.truth_text import NON_SUBSECTIVE_ANY_NOUN, description_head, participle
+from engine.generate.truth_text import NON_SUBSECTIVE_ANY_NOUN, description_head, participle, titled
 from engine.generate.unclassed import unclassed_rungs
-from engine.knowledge import current
+from engine.knowledge import current, rule
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 
 
@@ -304,7 +304,8 @@ class GraphSource(CandidateSource):
         truth, gazetteer = self.truth, self.gazetteer
         assert truth is not None and gazetteer is not None
         if names_division(span):
-            return result
+            # "the province of Bergamo" names no city; "the Üsküdar district of Istanbul" does
+            return result if division_of_another_name(span) else self._division_not_settlement(result)
         if any(l.method in NAME_LINKS and contradiction(span, l, truth, state) for l in result.links):
             return result  # "played five seasons for Blackpool": the sentence rules out the place of the name
         text, region = named_with_region(span.text) or (span.text, None)
@@ -332,9 +333,11 @@ class GraphSource(CandidateSource):
         found = competing_places(found)
         if not found:
             return result
-        if link is None and region is None and small_place_outside_the_document(found, state.countries | named, self._country_of):
-            return result  # "Siberia", which the store lacks, is no village of 954 in Mexico
         own = self._item_countries(link.qid) if link is not None else frozenset()
+        if not own and region is None and small_place_outside_the_document(found, state.countries | named, self._country_of):
+            # "Siberia", which the store lacks, is no village of 954 in Mexico; nor "Africa", a
+            # continent the store holds in no country, a village in Central America
+            return result
         keep_store = True
         in_document = [p for p in found if self._country_of(p) & state.countries] if state.countries else []
         if own and in_document and (not own & state.countries or len({p.country_code for p in in_document}) > 1):
@@ -366,6 +369,15 @@ class GraphSource(CandidateSource):
         merged = [c for c in truth.order(merged) if truth.in_context(c, span)][: self.max_ladder]
         reason = f"the gazetteer knows {text!r}: {rungs[0].path}" + (f"; {result.reason}" if keep_store and result.reason else "")
         return SourceResult(merged, links=result.links if keep_store else (), reason=reason)
+
+    def _division_not_settlement(self, result: SourceResult) -> SourceResult:
+        """``result`` without the settlement rungs (:func:`settlement_rungs_dropped`)."""
+        assert self.truth is not None
+        kept = settlement_rungs_dropped(list(result.candidates), self.truth)
+        if kept is None or len(kept) == len(result.candidates):
+            return result
+        note = "named as a division: no settlement's rung"
+        return SourceResult(kept, links=result.links, reason="; ".join([result.reason, note] if result.reason else [note]))
 
     def _item_countries(self, qid: str, hops: int = 6) -> frozenset[str]:
         """The item's country (:func:`engine.generate.context.item_countries`), else that of the
@@ -569,6 +581,8 @@ class GraphSource(CandidateSource):
         (:mod:`engine.generate.name_heads`: "… Records" → "record label"); ``None`` when none."""
         if self.name_heads is None or span.entity_type is EntityType.DEM:
             return None
+        if span.context and titled(span.text, span.context, span.entity_type):
+            return None  # "Three Lions", a song: the teams named "… Lions" say nothing of it
         shared = self.name_heads.for_span(span)
         if shared is None:
             return None
@@ -727,6 +741,19 @@ class GraphSource(CandidateSource):
 STATE_CLASSES = class_set("stateClasses")
 #: Composed rules that name a country's region ("country in Western Europe").
 COUNTRY_RULES = frozenset({"countryInRegion"})
+
+
+@rule("division-named-no-settlement", stage="ladder", types=(EntityType.LOC,), off=None,
+      purpose='a place the sentence names as a division ("the province of Bergamo", "the state of São Paulo") is not the city, town or village of its name: where the linked item is a settlement, none of its rungs')
+def settlement_rungs_dropped(candidates: list[Candidate], truth: TruthFilter) -> list[Candidate]:
+    """``candidates``, or none where one of them is a settlement class (a size class of
+    ``tg:settlementSizeClasses``, a class under one, or a label ending in a size word:
+    "big city"): then the item is the settlement, and every rung of it ("comune of Italy") is
+    the settlement's, not the division's."""
+    def settlement(c: Candidate) -> bool:
+        return bool(c.qid and (c.qid in SIZE_CLASSES or truth.superclasses(c.qid) & SIZE_CLASSES)) \
+            or c.label.split()[-1:] in ([w] for w in SETTLEMENT_SIZES)
+    return [] if any(settlement(c) for c in candidates) else candidates
 
 
 def _reworded(label: str) -> str:

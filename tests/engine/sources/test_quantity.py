@@ -52,6 +52,7 @@ def test_given_no_unit_then_plain_x_rule():
         ("one year and three months", ["less than two years"]), ("one hour", ["about an hour", "less than a day"]),
         ("twenty-four hours", ["more than twenty hours", "many hours"]),
         ("two years, six months and thirteen days", ["a few years"]),
+        ("forty per cent", ["under 50%"]),  # a percentage in words, no sum of cents
         ("over two and a half years", ["X"]),  # the duration's only rung holds a placeholder: none
     ],
 )
