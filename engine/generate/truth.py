@@ -112,12 +112,11 @@ from engine.generate.truth_rules import (  # noqa: F401  (re-exported: the rules
 )
 from engine.generate.truth_titles import not_named_by_head
 from engine.generate.truth_text import (  # noqa: F401  (re-exported: the rules' public names)
-    ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
+    ARTICLES, LANGUAGE_NOUNS, NON_SUBSECTIVE, NUMBER_MARKERS, PREPOSITIONS, TIME_BOUND_BEFORE, WORD, clipped, dated_before, dated_since, head_grams,
     NAME_METHODS, after_in, attributive, coordinated, head_index, later_head, head_written_lower, in_field_slot, is_ordinal, is_plural, label_narrows, names_its_country, names_kindless, negated_by_modifier, plural_name_head, sentence_case_title, span_words,
     after_language_verb, demonym_as_noun, exclusive_before, honour_rank, nouns_after, qualifies_a_noun, titled, without_trailing_number, words_after,
 )
 from engine.knowledge import pattern, rule, words
-from engine.generate.truth_text import NUMBER_MARKERS
 from engine.types import GRAPH_TYPES as ENTITY_GRAPH_TYPES
 from engine.types import Candidate, EntityType, Link, LinkMethod, Span
 

@@ -371,7 +371,7 @@ class GraphSource(CandidateSource):
         return SourceResult(merged, links=result.links if keep_store else (), reason=reason)
 
     def _division_not_settlement(self, result: SourceResult) -> SourceResult:
-        """``result`` without the settlement rungs (:func:`settlement_rungs_dropped`)."""
+        """``result`` with no rung where its item is a settlement (:func:`settlement_rungs_dropped`)."""
         assert self.truth is not None
         kept = settlement_rungs_dropped(list(result.candidates), self.truth)
         if kept is None or len(kept) == len(result.candidates):
@@ -752,7 +752,7 @@ def settlement_rungs_dropped(candidates: list[Candidate], truth: TruthFilter) ->
     the settlement's, not the division's."""
     def settlement(c: Candidate) -> bool:
         return bool(c.qid and (c.qid in SIZE_CLASSES or truth.superclasses(c.qid) & SIZE_CLASSES)) \
-            or c.label.split()[-1:] in ([w] for w in SETTLEMENT_SIZES)
+            or (c.label.split() or [""])[-1] in SETTLEMENT_SIZES
     return [] if any(settlement(c) for c in candidates) else candidates
 
 
