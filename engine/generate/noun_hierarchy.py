@@ -23,7 +23,7 @@ sense too general to say anything ("entity", "abstraction", "person":
 ``truth.wordnet_too_general``) ends the climb; at most ``rungs`` of ``truth.wordnet_settings``
 are offered (one: WordNet's second step up is often a word no reader uses of the span,
 "accountant" → "businessperson" → "capitalist"). Each rung's provenance names the synset it
-comes from. The table is read on first use (under a second).
+comes from. The table is read on first use (a fifth of a second; :func:`engine.warmup.warm_up` reads it ahead).
 """
 
 from __future__ import annotations
@@ -60,9 +60,12 @@ class NounSense:
 
 
 class NounHierarchy:
-    """WordNet's noun lemmas, their senses (most frequent first, with tagged counts) and hypernyms."""
+    """WordNet's noun lemmas, their senses (most frequent first, with tagged counts) and hypernyms.
 
-    def __init__(self, lemmas: dict[str, list[list]], synsets: dict[str, list]) -> None:
+    ``lemmas``: lemma → ``"synset,count;…"``; ``synsets``: synset → ``"label\tfile\thypernym"``
+    (the shipped table's flat strings, parsed on lookup)."""
+
+    def __init__(self, lemmas: dict[str, str], synsets: dict[str, str]) -> None:
         self.lemmas = lemmas
         self.synsets = synsets
 
@@ -71,6 +74,20 @@ class NounHierarchy:
         with gzip.open(path, "rt", encoding="utf-8") as f:
             data = json.load(f)
         return cls(data["lemmas"], data["synsets"])
+
+    def sense_list(self, lemma: str) -> list[tuple[str, int]]:
+        """The senses of ``lemma``, most frequent first: (synset, tagged count)."""
+        raw = self.lemmas.get(lemma)
+        if not raw:
+            return []
+        return [(offset, int(count)) for offset, count in (part.split(",") for part in raw.split(";"))]
+
+    def synset(self, offset: str) -> NounSense:
+        label, kind, _ = self.synsets[offset].split("\t")
+        return NounSense(offset, label, kind)
+
+    def hypernym_of(self, offset: str) -> str | None:
+        return self.synsets[offset].split("\t")[2] or None
 
     def lemma_of(self, noun: str) -> str | None:
         """The lemma ``noun`` is a form of ("gendarmes" → "gendarme"), if WordNet has it."""
@@ -87,11 +104,12 @@ class NounHierarchy:
     def senses(self, lemma: str, kinds: frozenset[str] | None, dominance: float) -> list[NounSense]:
         """The senses ``lemma`` may have in running text: those of ``kinds`` (None: any) tagged at
         least 1/``dominance`` as often as the most frequent of them (all of them, where none was tagged)."""
-        senses = [(s, c) for s, c in self.lemmas.get(lemma) or () if kinds is None or self.synsets[s][1] in kinds]
+        senses = [(self.synset(s), c) for s, c in self.sense_list(lemma)]
+        senses = [(s, c) for s, c in senses if kinds is None or s.kind in kinds]
         if not senses:
             return []
         top = max(c for _, c in senses)
-        return [NounSense(s, self.synsets[s][0], self.synsets[s][1]) for s, c in senses if c * dominance >= top]
+        return [s for s, c in senses if c * dominance >= top]
 
     def common_hypernyms(self, senses: list[NounSense]) -> list[NounSense]:
         """The synsets above every one of ``senses``, nearest first: true whichever sense is meant."""
@@ -105,12 +123,11 @@ class NounHierarchy:
         """The synsets above ``synset``, nearest first (each one's first hypernym)."""
         out = []
         seen = {synset}
-        parent = self.synsets[synset][2]
+        parent = self.hypernym_of(synset)
         while parent is not None and parent not in seen:
             seen.add(parent)
-            label, kind, up = self.synsets[parent]
-            out.append(NounSense(parent, label, kind))
-            parent = up
+            out.append(self.synset(parent))
+            parent = self.hypernym_of(parent)
         return out
 
 

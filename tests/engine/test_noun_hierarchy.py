@@ -44,9 +44,9 @@ def test_given_a_capitalised_or_unknown_word_then_no_rung():
 
 
 def test_given_a_table_then_common_hypernyms_are_read_nearest_first():
-    h = NounHierarchy({"a": [["1", 5], ["2", 4]]},
-                      {"1": ["a1", "noun.person", "3"], "2": ["a2", "noun.person", "4"],
-                       "3": ["shared", "noun.person", "5"], "4": ["shared", "noun.person", "5"].copy(), "5": ["top", "noun.Tops", None]})
+    h = NounHierarchy({"a": "1,5;2,4"},
+                      {"1": "a1\tnoun.person\t3", "2": "a2\tnoun.person\t4",
+                       "3": "shared\tnoun.person\t5", "4": "shared\tnoun.person\t5", "5": "top\tnoun.Tops\t"})
     senses = h.senses("a", None, 5)
     assert [s.synset for s in senses] == ["1", "2"]
     assert [s.synset for s in h.common_hypernyms(senses)] == ["5"]  # "3" and "4" differ; "5" is above both
