@@ -1,6 +1,6 @@
 """Write kg/data/wordnet/nouns.json.gz: WordNet 3.0's common nouns, their senses and hypernyms.
 
-The engine reads it (:mod:`engine.generate.sources.wordnet`) to generalize a common noun the
+The engine reads it (:mod:`engine.generate.noun_hierarchy`) to generalize a common noun the
 graph does not know ("pharmacist" → "health professional", "reindeer" → "deer"). Only what
 that needs is kept:
 

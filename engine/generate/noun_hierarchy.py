@@ -139,21 +139,22 @@ def noun_hierarchy() -> NounHierarchy:
 
 @rule("wordnet-hypernyms-of-a-common-noun", stage="ladder", types=(EntityType.DEM, EntityType.MISC), off=[],
       purpose='a common noun the graph does not know climbs WordNet\'s hypernyms of its dominant sense ("pharmacist" → "health professional")')
-def wordnet_hypernyms(span: Span, noun: str, hierarchy: NounHierarchy | None = None) -> list[Candidate]:
-    """The hypernym rungs of ``noun`` (the span's words, or its head noun) for ``span``, nearest first."""
+def wordnet_hypernyms(span: Span) -> list[Candidate]:
+    """The hypernym rungs of the span's words, nearest first."""
+    noun = span.text
     if not noun or not noun[0].islower():
         return []
-    hierarchy = hierarchy or noun_hierarchy()
+    hierarchy = noun_hierarchy()
     lemma = hierarchy.lemma_of(noun)
     if lemma is None:
         return []
     kinds = _KINDS.get(span.entity_type.value)
-    senses = hierarchy.senses(lemma, frozenset(kinds) if kinds else None, float(_SETTINGS.get("dominance", 3)))
+    senses = hierarchy.senses(lemma, frozenset(kinds) if kinds else None, float(_SETTINGS["dominance"]))
     out: list[Candidate] = []
     shown = {lemma, noun.lower()}
     meant = "its one sense" if len(senses) == 1 else f"what its {len(senses)} senses share"
     for up in hierarchy.common_hypernyms(senses):
-        if up.label in _TOO_GENERAL or len(out) >= int(_SETTINGS.get("rungs", 1)):
+        if up.label in _TOO_GENERAL or len(out) >= int(_SETTINGS["rungs"]):
             break
         if up.label in shown:
             continue

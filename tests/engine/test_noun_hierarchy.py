@@ -5,7 +5,7 @@ from engine.types import EntityType, Span
 
 
 def _rungs(text: str, etype: str) -> list[str]:
-    return [c.label for c in wordnet_hypernyms(Span(text, EntityType.parse(etype)), text)]
+    return [c.label for c in wordnet_hypernyms(Span(text, EntityType.parse(etype)))]
 
 
 def test_given_the_shipped_table_then_it_holds_wordnets_nouns_and_their_hypernyms():
@@ -17,7 +17,7 @@ def test_given_the_shipped_table_then_it_holds_wordnets_nouns_and_their_hypernym
 
 
 def test_given_a_noun_of_one_sense_then_its_hypernym_is_the_rung_with_its_provenance():
-    cands = wordnet_hypernyms(Span("pharmacist", EntityType.DEM), "pharmacist")
+    cands = wordnet_hypernyms(Span("pharmacist", EntityType.DEM))
     assert [c.label for c in cands] == ["health professional"]
     assert cands[0].source == "wordnet" and "synset" in (cands[0].path or "")
     assert _rungs("reindeer", "MISC") == ["deer"]

@@ -178,8 +178,8 @@ def division_of_another_name(span: Span) -> bool:
     if not uses:
         return False
     for at in uses:
-        before = NOUN_OF_BEFORE_PLACE.search(context[:at])
-        if not before or before.group(1).lower() not in DIVISION_NOUNS:
+        before = _division_of_before(context[:at])
+        if before is None:
             return False
         word = re.search(r"(\S+)\s+$", context[:before.start(1)])
         if not word or not word.group(1)[:1].isupper():
@@ -200,12 +200,17 @@ def names_division(span: Span) -> bool:
         return True
     for m in re.finditer(re.escape(text), context):
         after = WORD_AFTER_PLACE.match(context[m.end():])
-        before = NOUN_OF_BEFORE_PLACE.search(context[:m.start()])
         if after and after.group(1).lower() in DIVISION_NOUNS and (context[m.end():].lstrip()[:1] != "," or after.group(0).count(" ") > 1):
             return True
-        if before and before.group(1).lower() in DIVISION_NOUNS:
+        if _division_of_before(context[:m.start()]) is not None:
             return True
     return False
+
+
+def _division_of_before(before: str) -> "re.Match[str] | None":
+    """The division noun and "of" that end ``before`` ("the *province of* "), or None."""
+    m = NOUN_OF_BEFORE_PLACE.search(before)
+    return m if m and m.group(1).lower() in DIVISION_NOUNS else None
 
 
 def named_with_region(text: str) -> tuple[str, str] | None:

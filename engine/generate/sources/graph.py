@@ -150,7 +150,7 @@ class GraphSource(CandidateSource):
         Where a word links, the graph's judgment of the head noun stands ("number theory" is no theory)."""
         whole = fold(span.text)
         if not any(fold(l.label or "") == whole for l in links):
-            above = wordnet_hypernyms(span, span.text)
+            above = wordnet_hypernyms(span)
             if above:
                 return above, f"a common noun the graph does not know: WordNet files {span.text!r} under {above[0].label!r}"
         if links:
