@@ -550,8 +550,8 @@ class TruthFilter:
                 numbered, words = True, trimmed
         if not whole and coordinated(words) and not self.reader_head_ends_name(span, words):
             return out  # "physical education and sports": no one head noun names the whole
-        # "Three Lions", a song, is no sports team; the "Horst Wessel Song" is a song: of a
-        # title's head noun only a kind of work is read
+        # "Northern Railway (1961)", a film, is no railway company: of a title's head noun only
+        # a kind of work is read
         works_only = not whole and bool(span.context) and titled(span.text, span.context, span.entity_type)
         if span.entity_type is EntityType.DEM and honour_rank(span.text):
             return out  # "Officer of the Order of Canada": an honour, no officer

@@ -75,28 +75,20 @@ def _starts(text: str, context: str) -> list[int]:
     return [m.start() for m in re.finditer(rf"(?<!\w){re.escape(text)}(?!\w)", context)]
 
 
-#: A title's marks: a quote right before it and one right after it, or a year in brackets
-#: after it ("Samurai Assassin (1965)"): ``truth.title_opening``, ``truth.title_closing``, ``truth.title_year_after``.
-_TITLE_OPENING = pattern("truth.title_opening")
-_TITLE_CLOSING = pattern("truth.title_closing")
+#: A year in brackets after a name ("Samurai Assassin (1965)"), which marks a title, ``truth.title_year_after``.
 _TITLE_YEAR_AFTER = pattern("truth.title_year_after")
 
 
-@rule("quoted-or-dated-title-has-no-head-class", stage="ladder", types=(EntityType.ORG, EntityType.MISC), off=False,
-      purpose='a name in quotes (an ORG or MISC) or a MISC followed by a year in brackets is a title: its head noun names no class of it but a kind of work ("Three Lions", a song, is no sports team; "Samurai Assassin (1965)", a film, no assassin; the "Horst Wessel Song" a song)')
+@rule("dated-title-has-no-head-class", stage="ladder", types=(EntityType.MISC,), off=False,
+      purpose='a MISC name followed by a year in brackets is a title: its head noun names no class of it but a kind of work ("Northern Railway (1961)", a film, is no railway company)')
 def titled(text: str, context: str, entity_type: EntityType = EntityType.MISC) -> bool:
-    """Every use of ``text`` in ``context`` stands in quotes, or, for a MISC span, before a
-    bracketed year (a role's is its term: "Minister of Trade (1992)")."""
-    if entity_type not in (EntityType.ORG, EntityType.MISC):
+    """``entity_type`` is MISC and every use of ``text`` in ``context`` stands before a
+    bracketed year. Quotes mark no title: a judgment quotes the names of organisations (the
+    “Eastern Mediterranean University”), and detection reads a quoted work as MISC already."""
+    if entity_type is not EntityType.MISC:
         return False
     starts = _starts(text, context)
-
-    def marked(at: int) -> bool:
-        before, after = context[:at], context[at + len(text):]
-        quoted = bool(_TITLE_OPENING.search(before)) and bool(_TITLE_CLOSING.match(after))
-        return quoted or (entity_type is EntityType.MISC and bool(_TITLE_YEAR_AFTER.match(after)))
-
-    return bool(starts) and all(marked(at) for at in starts)
+    return bool(starts) and all(_TITLE_YEAR_AFTER.match(context[at + len(text):]) for at in starts)
 
 
 #: A rank of an order of merit ("Officer of the Order of Canada"), ``truth.honour_rank``.

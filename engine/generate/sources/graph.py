@@ -582,7 +582,7 @@ class GraphSource(CandidateSource):
         if self.name_heads is None or span.entity_type is EntityType.DEM:
             return None
         if span.context and titled(span.text, span.context, span.entity_type):
-            return None  # "Three Lions", a song: the teams named "… Lions" say nothing of it
+            return None  # a title: the items named with its head word say nothing of it
         shared = self.name_heads.for_span(span)
         if shared is None:
             return None
