@@ -12,6 +12,7 @@ from engine.detect.coref.persons import link_persons
 from engine.detect.dialogue import dialogue_retype
 from engine.detect.eras import drop_era_markers
 from engine.detect.graph_types import GraphTyper, graph_retype
+from engine.detect.joined_names import joined_names_split, joined_places_split, place_names
 from engine.detect.legal import judgment_spans
 from engine.detect.relative_dates import drop_relative_dates
 from engine.detect.merge import merge_spans
@@ -82,7 +83,8 @@ class CandidateFinder:
         if "syntax" in self.layers:
             layers.append(uncovered(syntax_spans(doc, text), [s for layer in layers for s in layer]))
         # amounts of money whole (engine.detect.amounts); a judgment's roles, headings and citations out (engine.detect.legal)
-        spans = retype(text, judgment_spans(text, join_amounts(text, merge_spans(text, *layers))))
+        spans = judgment_spans(text, join_amounts(text, merge_spans(text, *layers)))
+        spans = joined_names_split(text, retype(text, spans))  # "Jock Stein for Celtic": two names (engine.detect.joined_names)
         spans = drop_relative_dates(spans)  # "the following year": no date (engine.detect.relative_dates)
         # numbers inside terms, a year's era marker, a dialogue's labels and greetings, a name's parts
         # (engine.detect.terms, .eras, .dialogue, .name_parts)
@@ -90,6 +92,7 @@ class CandidateFinder:
         spans = link_persons(text, spans)
         # after the persons are linked (which reads the layers' types), so that is unchanged
         spans = graph_retype(text, spans, gazetteer, self.typer, self.lookup)
+        spans = joined_places_split(spans, place_names(self.typer, self.lookup))  # "Liverpool and London": two places
         spans = context_retype(text, spans)  # the words around a span (engine.detect.context_types)
         spans = usage_retype(text, spans)  # how a name is used in its sentence (engine.detect.usage_types)
         spans = name_retype(text, spans)  # a name's own words and its phrase (engine.detect.name_types)

@@ -306,7 +306,7 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
 
 
 __all__ = ["Gazetteer", "Place", "continent_adjective", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region", "division_of_another_name",
-           "in_two_continents", "names_division", "place_rungs", "size_word"]
+           "in_two_continents", "names_division", "place_rungs", "size_word", "small_place_is_no_stored_region"]
 
 
 @rule("small-place-outside-the-document", stage="ladder", types=("LOC",), off=False,
@@ -317,3 +317,14 @@ def small_place_outside_the_document(places: Sequence[Place], countries: frozens
     of another kind read as a village elsewhere."""
     least = int(table("places.unanchored_place")["population"])
     return bool(places) and bool(countries) and all(p.population < least and not (country_of(p) & countries) for p in places)
+
+
+@rule("small-place-is-no-stored-region", stage="ladder", types=("LOC",), off=False,
+      purpose='a name the store knows as a place in no country and of no settlement class (a continent, a region: "Asia", "the Middle East") is none of the gazetteer\'s places of that name below a city\'s size ("Asia" is no town of 23,546 in the Philippines)')
+def small_place_is_no_stored_region(places: Sequence[Place], stored_region: bool, countries: frozenset[str],
+                                    country_of: Callable[[Place], frozenset[str]]) -> bool:
+    """The store links the name to an item in no country and of no settlement class
+    (``stored_region``), and every one of ``places`` is smaller than a city
+    (``places.settlement_sizes``) and lies outside the document's ``countries``."""
+    city = int(SETTLEMENT_SIZES["city"])
+    return stored_region and bool(places) and all(p.population < city and not (country_of(p) & countries) for p in places)

@@ -39,7 +39,7 @@ from engine.generate.sense import acronym_for_common_noun, contradiction, head_n
 from engine.generate.teams import NATIONAL_TEAM, SPORTS_TEAM, country_is_its_side, plays_for_team
 from engine.generate.sources.base import CandidateSource, DocumentState, Linked, SourceResult
 from engine.generate.sources.gazetteer import SETTLEMENT_SIZES, SIZE_CLASSES, Gazetteer, division_of_another_name, Place, continent_adjective, named_with_region, names_division, place_rungs
-from engine.generate.sources.gazetteer import competing as competing_places, small_place_outside_the_document
+from engine.generate.sources.gazetteer import competing as competing_places, small_place_is_no_stored_region, small_place_outside_the_document
 from engine.generate.truth import NATIONALITY, PERSON_ATTRIBUTE, ROLE, TruthFilter, part_link
 from engine.generate.truth_senses import bare_homonym, barred_from_name, other_sense, unvouched_approximate
 from engine.generate.truth_text import NON_SUBSECTIVE_ANY_NOUN, description_head, participle, titled
@@ -338,6 +338,10 @@ class GraphSource(CandidateSource):
             # "Siberia", which the store lacks, is no village of 954 in Mexico; nor "Africa", a
             # continent the store holds in no country, a village in Central America
             return result
+        sizes = {self.chains.label(c): c for c in SIZE_CLASSES if self.chains.label(c)}
+        stored_region = link is not None and not own and self._stored_size(result.candidates, sizes) is None
+        if region is None and small_place_is_no_stored_region(found, stored_region, state.countries | named, self._country_of):
+            return result  # "Asia", the continent the store knows, is no town of that name in the Philippines
         keep_store = True
         in_document = [p for p in found if self._country_of(p) & state.countries] if state.countries else []
         if own and in_document and (not own & state.countries or len({p.country_code for p in in_document}) > 1):
@@ -352,7 +356,6 @@ class GraphSource(CandidateSource):
         if not found:
             return result  # the store's place is none the gazetteer knows
         stored = result.candidates if keep_store else []
-        sizes = {self.chains.label(c): c for c in SIZE_CLASSES if self.chains.label(c)}
         rules = {label: r.name for label, c in sizes.items() for r in self.chains.rules.composed
                  if r.applies_to == c and r.via == "P17" and not r.unclassed}
         rungs = place_rungs(found, country_label=self._country_label, size=self._stored_size(stored, sizes),
