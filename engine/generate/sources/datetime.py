@@ -65,6 +65,7 @@ _NUMBER = pattern("numbers.number")
 _SEASONS = words("periods.seasons")
 _APPROXIMATELY = words("numbers.approximately")
 _AT_LEAST = words("numbers.at_least")
+_AT_MOST = words("numbers.at_most")
 
 Rung = tuple[str, str]  # (label, the rule that made it)
 #: The provenance of the generic rung and of a day's month without a year.
@@ -296,14 +297,20 @@ def approximate_duration(hedge: str, amount: str, unit: str) -> tuple[Rung, ...]
 
 
 @rule("duration-in-words", stage="ladder", types=("DATETIME",), off=(),
-      purpose='a duration reads as its order in words ("three months" → "a few months", "fifteen years" → "more than ten years" → "many years")')
+      purpose='a duration reads as its order in words ("three months" → "a few months", "fifteen years" → "more than ten years" → "many years"); one given as at most an amount only as under the next unit up ("less than twenty-four hours" → "less than a day")')
 def duration_in_words(value: float, singular: str, plural: str, hedge: str = "") -> tuple[Rung, ...]:
     fmt = {"singular": singular, "plural": plural, "a": indefinite_article(singular)}  # "about an hour"
     if hedge.lower() in _AT_LEAST:
         if value >= 10:
+            # "more than twenty hours" may be more than a day: no bound above it, only "many hours"
             key, text = _scale(value, "periods.duration_scale")
-            return ((text.format(**fmt), "duration-in-words"), *_many(value, fmt))
+            top = _scale(value, "periods.duration_many")
+            return ((text.format(**fmt), "duration-in-words"),) + (((top[1].format(**fmt), "duration-in-words"),) if top else ())
         return ()
+    if hedge.lower() in _AT_MOST:
+        # "less than twenty-four hours": only a bound above it is true ("less than a day"), no count below it
+        nxt = table("periods.under_the_next_unit").get(fmt["singular"])
+        return ((nxt["say"], "duration-in-words"),) if nxt and value <= float(nxt["below"]) else ()
     if value < 1:
         return ()
     rounds = {float(k): v for k, v in table("periods.duration_round").items()}

@@ -153,8 +153,8 @@ class GraphSource(CandidateSource):
             above = wordnet_hypernyms(span)
             if above:
                 return above, f"a common noun the graph does not know: WordNet files {span.text!r} under {above[0].label!r}"
-        if links:
-            return None
+        if links and span.entity_type is not EntityType.DEM:
+            return None  # a person's attribute is no term of art: "diabetic ketoacidosis", of which a word links, is ketoacidosis
         head = compound_head_candidates(span)
         if not head:
             return None

@@ -16,6 +16,7 @@ from engine.knowledge import pattern, table, words
 NUMBER_WORDS = words("numbers.number_words")
 NUMBER_WORD = pattern("numbers.number_word", re.IGNORECASE)
 _WORD_VALUES = table("numbers.word_values")
+_VAGUE = words("numbers.vague_magnitudes")
 _NUMERIC = re.compile(r"^[#(]?[+-]?(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?:st|nd|rd|th|s)?[)]?$")
 _DIGITS = re.compile(r"\d[\d,.]*\d|\d")
 
@@ -51,10 +52,11 @@ def digits_value(text: str) -> float | None:
 
 def words_value(text: str) -> float | None:
     """The value of a number in words: "fifty-eight" → 58, "two and a half" → 2.5, "a" → 1,
-    "a dozen" → 12; None when ``text`` is not one."""
+    "a dozen" → 12; None when ``text`` is not one, or is a plural order of magnitude alone
+    ("thousands", ``numbers.vague_magnitudes``)."""
     t = " ".join(text.lower().replace("-", " ").split())
-    if not t:
-        return None
+    if not t or t in _VAGUE:
+        return None  # "thousands": an order of magnitude, no count
     half = 0.0
     for tail in (" and a half", " and half"):
         if t.endswith(tail):

@@ -45,6 +45,7 @@ UNITS = words("numbers.units")
 MULTIPLIERS = table("numbers.multipliers")
 _CURRENCY_PREFIX = pattern("numbers.currency_prefix")
 _NUMBER = pattern("numbers.number")
+_NUMBER_WORDS = words("numbers.number_words")
 _HEDGE = pattern("numbers.hedge")
 _PERCENT = pattern("numbers.percent")
 _FRACTION = pattern("numbers.fraction")
@@ -372,8 +373,10 @@ def _rungs(s: str, hedge_before: str = "") -> tuple[list[Rung], str]:
     rest = body[end:].strip()
     if body[:end].lower() in _MULTIPLICATIVES:
         rest = table("numbers.multiplicatives")[body[:end].lower()]
-    if re.search(r"\d", rest) or (rest and not re.fullmatch(r"[^\W\d][\w'’-]*(?: [^\W\d][\w'’-]*)*", rest)):
+    if re.search(r"\d", rest) or (rest and not re.fullmatch(r"[^\W\d][\w'’.-]*(?: [^\W\d][\w'’.-]*)*", rest)):
         return [], ""
+    if any(w.lower().strip("'’") in _NUMBER_WORDS for w in rest.split()):
+        return [], ""  # "five years and four months", "three to six months": not one count (a duration's, or none)
     rest_words = rest.split()
     code = rest_words[-1] if rest_words else ""
     if rest_words and (is_currency_code(code) or any(is_currency_word(w) for w in rest_words)):
