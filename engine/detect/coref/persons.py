@@ -297,7 +297,7 @@ def _inside_titled(spans: list[DetectedSpan]) -> list[DetectedSpan]:
 
 
 @rule("missed-name-mentions", stage="detect", types=("PERSON",), pack="core", off=None,
-      purpose="a later, uncovered use of a person's first or last name is a mention of that person, and so is a span of another type with that text, or with a middle word of the name outside a place's slot ('Kirsty Leigh Coventry Seward' … 'appointed Coventry as Minister')")
+      purpose="a later, uncovered use of a person's first or last name is a mention of that person, and so is a span of another type with that text, or with a middle word of the document's first person's name outside a place's slot ('Kirsty Leigh Coventry Seward' … 'appointed Coventry as Minister')")
 def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> list[DetectedSpan]:
     names: dict[str, str] = {}
     middle: dict[str, str] = {}
@@ -306,8 +306,9 @@ def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> 
         if len(long) >= 2:
             for w in (long[0], long[-1]):
                 names.setdefault(w, f"person-{i + 1}")
-            for w in long[1:-1]:
-                middle.setdefault(w, f"person-{i + 1}")
+            if i == 0:  # the document's first person, a biography's subject
+                for w in long[1:-1]:
+                    middle.setdefault(w, f"person-{i + 1}")
     if not names:
         return spans
     out = []
